@@ -1,0 +1,9 @@
+// Public API of @eks-gitops/cli (for tests and other tools).
+export { main } from "./bin.ts";
+export { synth } from "./commands/synth.ts";
+export { EXIT, UsageError } from "./exit-codes.ts";
+export { renderCluster } from "./render.ts";
+export type { RenderedTree } from "./render.ts";
+export { findRepoRoot } from "./repo.ts";
+export { canonicalize, objectFileName, toJson, toYaml } from "./serialize.ts";
+export { compareTrees, isEmptyDifference, readTree, replaceTree } from "./tree.ts";

@@ -1,0 +1,48 @@
+// Finds and loads cluster overlays (clusters/<name>/cluster.ts). The only file access in this package.
+import { readdirSync, existsSync } from "node:fs";
+import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ConfigError } from "./errors.ts";
+import { CLUSTER_FILE, CLUSTERS_DIR } from "./layout.ts";
+import { checkCluster, type ClusterConfig } from "./resolve.ts";
+
+/** Overlay names under `<root>/clusters`, sorted (folders that hold a cluster.ts). */
+export function listClusters(root: string): string[] {
+  const dir = join(root, CLUSTERS_DIR);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, CLUSTER_FILE)))
+    .map((d) => d.name)
+    .sort();
+}
+
+/** Path of an overlay's cluster.ts. */
+export function clusterFile(root: string, name: string): string {
+  return join(root, CLUSTERS_DIR, name, CLUSTER_FILE);
+}
+
+/**
+ * Imports `clusters/<name>/cluster.ts`, checks it and applies defaults.
+ * The importing process needs a TypeScript loader (the CLI registers tsx; vitest has its own).
+ */
+export async function loadCluster(root: string, name: string): Promise<ClusterConfig> {
+  const file = clusterFile(root, name);
+  const shown = relative(root, file);
+  if (!existsSync(file)) {
+    throw new ConfigError(shown, [{ path: "", message: `no such overlay; known overlays: ${listClusters(root).join(", ") || "(none)"}` }]);
+  }
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  } catch (err) {
+    throw new ConfigError(shown, [{ path: "", message: `cannot load: ${(err as Error).message.split("\n")[0]}` }]);
+  }
+  if (mod.default === undefined) {
+    throw new ConfigError(shown, [{ path: "", message: "must `export default defineCluster({...})`" }]);
+  }
+  const config = checkCluster(mod.default, shown);
+  if (config.name !== name) {
+    throw new ConfigError(shown, [{ path: "name", message: `is '${config.name}' but the overlay folder is '${name}'; they must match` }]);
+  }
+  return config;
+}

@@ -1,0 +1,229 @@
+// Runtime checks of a cluster overlay (zod), matching the TypeScript types in types.ts field for field.
+import { z } from "zod";
+import { partitionOfRegion, REGION_PATTERN } from "./aws.ts";
+import type { ClusterInput } from "./types.ts";
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const QUALIFIED_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+// Same grammar as resource.Quantity, restricted to non-negative values.
+const QUANTITY = /^\+?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE][+-]?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$/;
+const DURATION = /^([0-9]+(s|m|h))+$/;
+const EKS_CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/;
+const IAM_ROLE_NAME = /^[\w+=,.@-]{1,64}$/;
+
+const dnsLabel = z.string().regex(DNS_LABEL, "must be a DNS-1123 label (lowercase letters, digits and '-')").max(63);
+const dnsSubdomain = z.string().regex(DNS_SUBDOMAIN, "must be a DNS-1123 subdomain").max(253);
+const labelKey = z.string().regex(QUALIFIED_KEY, "must be a qualified label key ([prefix/]name)");
+const labels = z.record(labelKey, z.string().regex(LABEL_VALUE, "must be a valid label value").max(63));
+const quantity = z.string().regex(QUANTITY, "must be a non-negative Kubernetes quantity such as '2', '500m', '4G' or '1Gi'");
+const duration = z.string().regex(DURATION, "must be a duration such as '30s', '1m', '720h' or '1h30m'");
+const durationOrNever = z.union([z.literal("Never"), duration]);
+const positiveInt = z.number().int().positive();
+const port = z.number().int().min(1).max(65535);
+
+const requirement = z
+  .strictObject({
+    key: labelKey,
+    operator: z.enum(["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"]),
+    values: z.array(z.string().regex(LABEL_VALUE, "must be a valid label value")).readonly().optional(),
+    minValues: z.number().int().min(1).max(50).optional(),
+  })
+  .superRefine((r, ctx) => {
+    const n = r.values?.length ?? 0;
+    if ((r.operator === "In" || r.operator === "NotIn") && n === 0)
+      ctx.addIssue({ code: "custom", path: ["values"], message: `operator '${r.operator}' needs at least one value` });
+    if ((r.operator === "Exists" || r.operator === "DoesNotExist") && n > 0)
+      ctx.addIssue({ code: "custom", path: ["values"], message: `operator '${r.operator}' takes no values, got ${n}` });
+    if (["Gt", "Lt", "Gte", "Lte"].includes(r.operator) && (n !== 1 || !/^-?[0-9]+$/.test(r.values?.[0] ?? "")))
+      ctx.addIssue({ code: "custom", path: ["values"], message: `operator '${r.operator}' needs exactly one integer value, got ${JSON.stringify(r.values ?? [])}` });
+    if (r.key === "karpenter.sh/capacity-type")
+      r.values?.forEach((v, i) => {
+        if (!["spot", "on-demand", "reserved"].includes(v))
+          ctx.addIssue({ code: "custom", path: ["values", i], message: `capacity type must be one of spot, on-demand, reserved; got '${v}'` });
+      });
+    if (r.key === "kubernetes.io/arch")
+      r.values?.forEach((v, i) => {
+        if (!["amd64", "arm64"].includes(v)) ctx.addIssue({ code: "custom", path: ["values", i], message: `architecture must be amd64 or arm64; got '${v}'` });
+      });
+    if (r.minValues !== undefined && (r.operator === "In" || r.operator === "NotIn") && n < r.minValues)
+      ctx.addIssue({ code: "custom", path: ["minValues"], message: `minValues (${r.minValues}) must not exceed the number of values (${n})` });
+  });
+
+const tagSelector = z.strictObject({ tags: z.record(z.string().min(1), z.string()).refine((t) => Object.keys(t).length > 0, "needs at least one tag") });
+const selectorTerm = z.union([tagSelector, z.strictObject({ id: z.string().min(1) })]);
+
+const amiSelectorTerm = z.union([
+  z.strictObject({
+    alias: z
+      .string()
+      .regex(/^(al2|al2023|bottlerocket|windows2019|windows2022|windows2025)@(latest|v[0-9]+(\.[0-9]+)*|[0-9.]+)$/, "must be 'family@version' with family al2, al2023, bottlerocket, windows2019, windows2022 or windows2025"),
+  }),
+  z.strictObject({ id: z.string().regex(/^ami-[0-9a-z]+$/, "must be an AMI id (ami-...)") }),
+  z.strictObject({ name: z.string().min(1), owner: z.string().optional() }),
+  tagSelector,
+]);
+
+const budget = z
+  .strictObject({
+    nodes: z.string().regex(/^((100|[0-9]{1,2})%|[0-9]+)$/, "must be a count ('10') or a percentage ('10%')"),
+    schedule: z.string().optional(),
+    duration: duration.optional(),
+    reasons: z.array(z.enum(["Underutilized", "Empty", "Drifted"])).readonly().optional(),
+  })
+  .refine((b) => (b.schedule === undefined) === (b.duration === undefined), "'schedule' and 'duration' must be set together");
+
+const nodePool = z.strictObject({
+  name: dnsSubdomain,
+  nodeClass: dnsSubdomain,
+  labels: labels.optional(),
+  taints: z
+    .array(z.strictObject({ key: labelKey, value: z.string().optional(), effect: z.enum(["NoSchedule", "PreferNoSchedule", "NoExecute"]) }))
+    .readonly()
+    .optional(),
+  requirements: z.array(requirement).max(100).readonly(),
+  expireAfter: durationOrNever.optional(),
+  terminationGracePeriod: duration.optional(),
+  limits: z
+    .strictObject({
+      cpu: z.union([quantity, z.number().nonnegative("must not be negative")]).optional(),
+      memory: quantity.optional(),
+    })
+    .optional(),
+  disruption: z
+    .strictObject({
+      consolidationPolicy: z.enum(["WhenEmpty", "WhenEmptyOrUnderutilized"], {
+        error: (i) => (i.input === "WhenUnderutilized" ? "'WhenUnderutilized' was removed in karpenter.sh/v1; use 'WhenEmptyOrUnderutilized'" : "must be 'WhenEmpty' or 'WhenEmptyOrUnderutilized'"),
+      }).optional(),
+      consolidateAfter: durationOrNever.optional(),
+      budgets: z.array(budget).max(50).readonly().optional(),
+    })
+    .optional(),
+  weight: z.number().int().min(1).max(100).optional(),
+});
+
+const nodeClass = z.strictObject({
+  name: dnsSubdomain,
+  role: z.string().regex(IAM_ROLE_NAME, "must be an IAM role name").optional(),
+  amiSelectorTerms: z.array(amiSelectorTerm).min(1).max(30).readonly(),
+  subnetSelectorTerms: z.array(selectorTerm).min(1).max(30).readonly().optional(),
+  securityGroupSelectorTerms: z.array(selectorTerm).min(1).max(30).readonly().optional(),
+  tags: z.record(z.string().min(1), z.string()).optional(),
+});
+
+const resourceList = z.strictObject({ cpu: quantity.optional(), memory: quantity.optional() });
+
+const workload = z
+  .strictObject({
+    name: dnsSubdomain,
+    namespace: dnsLabel,
+    image: z.string().min(1).regex(/^\S+$/, "must not contain spaces"),
+    imagePullPolicy: z.enum(["Always", "IfNotPresent", "Never"]).optional(),
+    labels: labels.refine((l) => Object.keys(l).length > 0, "needs at least one label (it is the selector)"),
+    containerPort: port.optional(),
+    replicas: z.number().int().nonnegative().optional(),
+    resources: z.strictObject({ requests: resourceList.optional(), limits: resourceList.optional() }).optional(),
+    requiredNodeAffinity: z
+      .array(z.strictObject({ key: labelKey, operator: z.enum(["In", "NotIn"]), values: z.array(z.string()).min(1).readonly() }))
+      .readonly()
+      .optional(),
+    securityContext: z.strictObject({ runAsNonRoot: z.boolean().optional(), readOnlyRootFilesystem: z.boolean().optional() }).optional(),
+    service: z
+      .strictObject({
+        name: dnsLabel,
+        type: z.enum(["LoadBalancer", "ClusterIP", "NodePort"]).optional(),
+        loadBalancerClass: z.string().optional(),
+        annotations: z.record(z.string(), z.string()).optional(),
+        port: port.optional(),
+        targetPort: port.optional(),
+      })
+      .optional(),
+    autoscaling: z
+      .strictObject({
+        minReplicas: positiveInt.optional(),
+        maxReplicas: positiveInt,
+        targetCpuUtilizationPercent: z.number().int().min(1).max(1000),
+      })
+      .optional(),
+  })
+  .superRefine((w, ctx) => {
+    const a = w.autoscaling;
+    if (a && (a.minReplicas ?? 1) > a.maxReplicas)
+      ctx.addIssue({ code: "custom", path: ["autoscaling", "minReplicas"], message: `'minReplicas' (${a.minReplicas}) must be less than or equal to 'maxReplicas' (${a.maxReplicas})` });
+    if (a && w.replicas !== undefined)
+      ctx.addIssue({ code: "custom", path: ["replicas"], message: "must be unset when 'autoscaling' is set: the HorizontalPodAutoscaler owns the replica count" });
+    if (a && w.resources?.requests?.cpu === undefined && w.resources?.limits?.cpu === undefined)
+      ctx.addIssue({ code: "custom", path: ["resources", "requests", "cpu"], message: "a CPU-utilisation autoscaler needs a CPU request (or limit) on the container" });
+  });
+
+const semver = z.string().regex(/^[0-9]+\.[0-9]+\.[0-9]+$/, "must be a version like '1.14.1'");
+
+const karpenter = z.strictObject({
+  version: semver,
+  namespace: dnsLabel.optional(),
+  serviceAccount: dnsSubdomain.optional(),
+  chartRepository: z.string().min(1).optional(),
+  replicas: z.number().int().min(1).max(10).optional(),
+  controllerResources: z.strictObject({ requests: resourceList, limits: resourceList }).optional(),
+  iamProfile: z.enum(["scoped", "tutorial"]).optional(),
+  identity: z.enum(["irsa", "pod-identity"]).optional(),
+  interruptionQueue: z.union([z.boolean(), z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, "must be an SQS queue name") })]).optional(),
+});
+
+const argocd = z.strictObject({
+  repoURL: z.string().min(1),
+  targetRevision: z.string().min(1).optional(),
+  namespace: dnsLabel.optional(),
+  destinationServer: z.string().url().optional(),
+  applicationSet: z.boolean().optional(),
+});
+
+export const clusterSchema = z
+  .strictObject({
+    name: z.string().min(1, "must not be empty").regex(EKS_CLUSTER_NAME, "must be a valid EKS cluster name (letters, digits, '-' and '_', up to 100)"),
+    account: z.string().regex(/^[0-9]{12}$/, "must be a 12-digit AWS account id"),
+    region: z.string().regex(REGION_PATTERN, "must be an AWS region such as 'ap-southeast-1'"),
+    partition: z.enum(["aws", "aws-cn", "aws-us-gov"]).optional(),
+    kubernetesVersion: z.string().regex(/^1\.[0-9]+$/, "must be a Kubernetes minor version like '1.36'"),
+    oidcIssuer: z.string().regex(/^https:\/\/[^\s/]+(\/[^\s]*)?$/, "must be an https:// OIDC issuer URL"),
+    vpcId: z.string().regex(/^vpc-[0-9a-f]+$/, "must be a VPC id (vpc-...)").optional(),
+    authenticationMode: z.enum(["API", "API_AND_CONFIG_MAP", "CONFIG_MAP"]).optional(),
+    karpenter,
+    nodeClasses: z.array(nodeClass).min(1).readonly(),
+    nodePools: z.array(nodePool).min(1).readonly(),
+    workloads: z.array(workload).readonly().optional(),
+    addons: z.array(z.string().regex(/^[a-z0-9-]+$/)).readonly().optional(),
+    argocd,
+    tags: z.record(z.string().min(1).max(128), z.string().max(256)).optional(),
+  })
+  .superRefine((c, ctx) => {
+    const derived = partitionOfRegion(c.region);
+    if (c.partition !== undefined && c.partition !== derived)
+      ctx.addIssue({ code: "custom", path: ["partition"], message: `region '${c.region}' is in partition '${derived}', not '${c.partition}'` });
+    const issuerRegion = /^https:\/\/oidc\.eks\.([a-z0-9-]+)\./.exec(c.oidcIssuer)?.[1];
+    if (issuerRegion !== undefined && issuerRegion !== c.region)
+      ctx.addIssue({ code: "custom", path: ["oidcIssuer"], message: `issuer is in region '${issuerRegion}', the cluster in '${c.region}'` });
+    const classNames = new Set(c.nodeClasses.map((n) => n.name));
+    unique(ctx, c.nodeClasses.map((n) => n.name), "nodeClasses", "EC2NodeClass");
+    unique(ctx, c.nodePools.map((n) => n.name), "nodePools", "NodePool");
+    unique(ctx, (c.workloads ?? []).map((w) => `${w.namespace}/${w.name}`), "workloads", "workload");
+    c.nodePools.forEach((p, i) => {
+      if (!classNames.has(p.nodeClass))
+        ctx.addIssue({ code: "custom", path: ["nodePools", i, "nodeClass"], message: `no EC2NodeClass named '${p.nodeClass}' in this overlay (have: ${[...classNames].join(", ")})` });
+    });
+  });
+
+function unique(ctx: z.RefinementCtx, names: string[], field: string, what: string): void {
+  const seen = new Set<string>();
+  names.forEach((n, i) => {
+    if (seen.has(n)) ctx.addIssue({ code: "custom", path: [field, i, "name"], message: `duplicate ${what} name '${n}'` });
+    seen.add(n);
+  });
+}
+
+// Compile-time proof that the runtime schema accepts exactly what the TypeScript types describe.
+type SchemaInput = z.input<typeof clusterSchema>;
+export type _TypesAreAssignable = ClusterInput extends SchemaInput ? true : never;
+const _proof: _TypesAreAssignable = true;
+void _proof;

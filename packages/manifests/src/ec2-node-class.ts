@@ -1,0 +1,27 @@
+// Ec2NodeClass: a karpenter.k8s.aws/v1 EC2NodeClass built from a checked overlay entry.
+import { ApiObject } from "cdk8s";
+import type { Construct } from "constructs";
+import type { ResolvedNodeClass } from "@eks-gitops/config";
+
+export interface Ec2NodeClassProps {
+  readonly nodeClass: ResolvedNodeClass;
+}
+
+/** An EC2NodeClass; Karpenter creates the instance profile from `spec.role`. */
+export class Ec2NodeClass extends ApiObject {
+  constructor(scope: Construct, id: string, props: Ec2NodeClassProps) {
+    const n = props.nodeClass;
+    super(scope, id, {
+      apiVersion: "karpenter.k8s.aws/v1",
+      kind: "EC2NodeClass",
+      metadata: { name: n.name },
+      spec: {
+        role: n.role,
+        amiSelectorTerms: n.amiSelectorTerms.map((t) => ({ ...t })),
+        subnetSelectorTerms: n.subnetSelectorTerms.map((t) => ({ ...t })),
+        securityGroupSelectorTerms: n.securityGroupSelectorTerms.map((t) => ({ ...t })),
+        tags: Object.keys(n.tags).length > 0 ? { ...n.tags } : undefined,
+      },
+    });
+  }
+}

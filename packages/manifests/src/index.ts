@@ -1,0 +1,6 @@
+// Public API of @eks-gitops/manifests.
+export { buildKubernetesComponents, SynthValidationError } from "./build.ts";
+export type { Component, KubeObject } from "./build.ts";
+export { Ec2NodeClass } from "./ec2-node-class.ts";
+export { KarpenterNodePool, NODE_CLASS_GROUP, NODE_POOL_API_VERSION } from "./node-pool.ts";
+export { WebApp } from "./web-app.ts";

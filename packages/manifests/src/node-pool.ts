@@ -1,0 +1,47 @@
+// KarpenterNodePool: a karpenter.sh/v1 NodePool built from a checked overlay entry.
+import { ApiObject } from "cdk8s";
+import type { Construct } from "constructs";
+import type { ResolvedNodePool } from "@eks-gitops/config";
+
+export const NODE_POOL_API_VERSION = "karpenter.sh/v1";
+export const NODE_CLASS_GROUP = "karpenter.k8s.aws";
+
+export interface KarpenterNodePoolProps {
+  readonly pool: ResolvedNodePool;
+}
+
+/** A Karpenter NodePool; its nodeClassRef always points at an EC2NodeClass of the same overlay. */
+export class KarpenterNodePool extends ApiObject {
+  constructor(scope: Construct, id: string, props: KarpenterNodePoolProps) {
+    const p = props.pool;
+    super(scope, id, {
+      apiVersion: NODE_POOL_API_VERSION,
+      kind: "NodePool",
+      metadata: { name: p.name },
+      spec: {
+        template: {
+          metadata: Object.keys(p.labels).length > 0 ? { labels: { ...p.labels } } : undefined,
+          spec: {
+            nodeClassRef: { group: NODE_CLASS_GROUP, kind: "EC2NodeClass", name: p.nodeClass },
+            requirements: p.requirements.map((r) => ({
+              key: r.key,
+              operator: r.operator,
+              ...(r.values ? { values: [...r.values] } : {}),
+              ...(r.minValues !== undefined ? { minValues: r.minValues } : {}),
+            })),
+            taints: p.taints.length > 0 ? p.taints.map((t) => ({ ...t })) : undefined,
+            expireAfter: p.expireAfter,
+            terminationGracePeriod: p.terminationGracePeriod,
+          },
+        },
+        limits: Object.keys(p.limits).length > 0 ? { ...p.limits } : undefined,
+        disruption: {
+          consolidationPolicy: p.disruption.consolidationPolicy,
+          consolidateAfter: p.disruption.consolidateAfter,
+          budgets: p.disruption.budgets?.map((b) => ({ ...b, reasons: b.reasons ? [...b.reasons] : undefined })),
+        },
+        weight: p.weight,
+      },
+    });
+  }
+}
