@@ -1,0 +1,2 @@
+// Public API of @eks-gitops/validate.
+export type * from "./types.ts";
