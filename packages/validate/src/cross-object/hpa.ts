@@ -1,0 +1,107 @@
+// HPA checks: the scale target exists, requests what Utilization metrics divide by, and leaves replicas to the HPA.
+import type { CrossObjectFinding, ParsedResource } from "../types.ts";
+import { arr, describe, dig, finding, groupOf, isObject, pointer, str } from "./util.ts";
+
+/** Kinds whose pod template sits at spec.template (where requests are read). */
+const POD_TEMPLATE_KINDS = new Set(["apps/Deployment", "apps/StatefulSet", "apps/ReplicaSet"]);
+
+interface UtilizationMetric {
+  /** `cpu`, `memory`, ... */
+  readonly resource: string;
+  /** A ContainerResource metric names one container; a Resource metric covers them all. */
+  readonly container: string | undefined;
+  /** Where it is declared, for the message (`spec.metrics[0]`, or the default). */
+  readonly declared: string;
+}
+
+export function hpaChecks(resources: readonly ParsedResource[]): CrossObjectFinding[] {
+  const out: CrossObjectFinding[] = [];
+  for (const hpa of resources) {
+    if (hpa.kind !== "HorizontalPodAutoscaler" || groupOf(hpa.apiVersion) !== "autoscaling") continue;
+    const ref = dig(hpa.object, "spec", "scaleTargetRef");
+    const kind = str(dig(ref, "kind"));
+    const name = str(dig(ref, "name"));
+    if (!kind || !name) continue; // structurally invalid: the schema check reports it
+    const group = groupOf(str(dig(ref, "apiVersion")) ?? "");
+    const namespace = hpa.namespace || "default";
+    const target = resources.find(
+      (r) => r.kind === kind && groupOf(r.apiVersion) === group && r.name === name && (r.namespace || "default") === namespace,
+    );
+    if (!target) {
+      out.push(
+        finding(
+          hpa,
+          "hpa-target-missing",
+          "/spec/scaleTargetRef/name",
+          `${describe(hpa)} scales ${kind} ${name} (group '${group || "core"}') in namespace ${namespace}, which is not among the rendered resources`,
+        ),
+      );
+      continue;
+    }
+    if (dig(target.object, "spec", "replicas") !== undefined) {
+      out.push(
+        finding(
+          target,
+          "hpa-target-sets-replicas",
+          "/spec/replicas",
+          `${describe(target)} sets spec.replicas (${JSON.stringify(dig(target.object, "spec", "replicas"))}) but ${describe(hpa)} owns its replica count`,
+        ),
+      );
+    }
+    if (!POD_TEMPLATE_KINDS.has(`${group}/${kind}`)) continue;
+    const containers = arr(dig(target.object, "spec", "template", "spec", "containers"));
+    for (const metric of utilizationMetrics(hpa.object)) {
+      containers.forEach((c, i) => {
+        const cname = str(dig(c, "name")) ?? `#${i}`;
+        if (metric.container !== undefined && metric.container !== cname) return;
+        // The API server defaults a missing request to the limit, so a limit alone is enough.
+        const requested = dig(c, "resources", "requests", metric.resource) ?? dig(c, "resources", "limits", metric.resource);
+        if (requested !== undefined) return;
+        out.push(
+          finding(
+            target,
+            "hpa-target-no-request",
+            pointer("spec", "template", "spec", "containers", i, "resources", "requests", metric.resource),
+            `container '${cname}' of ${describe(target)} has no ${metric.resource} request (nor a ${metric.resource} limit), but ${describe(hpa)} scales on ${metric.resource} utilization (${metric.declared})`,
+          ),
+        );
+      });
+      if (metric.container !== undefined && !containers.some((c) => str(dig(c, "name")) === metric.container)) {
+        out.push(
+          finding(
+            hpa,
+            "hpa-target-no-request",
+            "/spec/metrics",
+            `${describe(hpa)} scales on ${metric.resource} utilization of container '${metric.container}' (${metric.declared}), but ${describe(target)} has no such container`,
+          ),
+        );
+      }
+    }
+  }
+  return out;
+}
+
+/** The Utilization metrics of an autoscaling/v2 (or v1) HPA, with the API server's default when none is given. */
+function utilizationMetrics(hpa: unknown): UtilizationMetric[] {
+  const spec = dig(hpa, "spec");
+  if (dig(spec, "targetCPUUtilizationPercentage") !== undefined) {
+    return [{ resource: "cpu", container: undefined, declared: "spec.targetCPUUtilizationPercentage" }];
+  }
+  const metrics = arr(dig(spec, "metrics"));
+  // autoscaling/v2 defaulting: no metrics means 80% average CPU utilization.
+  if (metrics.length === 0) return [{ resource: "cpu", container: undefined, declared: "the default metric, 80% cpu, as spec.metrics is empty" }];
+  const out: UtilizationMetric[] = [];
+  metrics.forEach((m, i) => {
+    if (!isObject(m)) return;
+    const type = str(m.type);
+    if (type === "Resource" && str(dig(m, "resource", "target", "type")) === "Utilization") {
+      const resource = str(dig(m, "resource", "name"));
+      if (resource) out.push({ resource, container: undefined, declared: `spec.metrics[${i}]` });
+    } else if (type === "ContainerResource" && str(dig(m, "containerResource", "target", "type")) === "Utilization") {
+      const resource = str(dig(m, "containerResource", "name"));
+      const container = str(dig(m, "containerResource", "container"));
+      if (resource && container) out.push({ resource, container, declared: `spec.metrics[${i}]` });
+    }
+  });
+  return out;
+}

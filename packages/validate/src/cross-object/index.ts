@@ -1,0 +1,82 @@
+// crossObjectChecks(): the checks no single-object validator can do, run per overlay over the whole rendered output.
+import type { CrossObjectContext, CrossObjectFinding, ParsedResource } from "../types.ts";
+import { karpenterCompatibility } from "./compatibility.ts";
+import { hpaChecks } from "./hpa.ts";
+import { clusterNameChecks, passRoleChecks, serviceAccountChecks } from "./identity.ts";
+import { deprecatedApiChecks, discoveryTagChecks, nodeClassRefChecks, nodeClassRoleChecks } from "./karpenter.ts";
+import { findKarpenterChartApps, groupByOverlay, type KarpenterChartApp, type OverlayFacts, readIamFacts } from "./overlay.ts";
+import { describe, finding } from "./util.ts";
+
+export { CHECK_CODES, type CheckCode, type CheckCodeName } from "./codes.ts";
+export { KARPENTER_MIN_VERSION_FOR_KUBERNETES, karpenterCompatibility, kubernetesMinor } from "./compatibility.ts";
+export { loadOverlayFacts } from "./facts.ts";
+export { groupByOverlay, type OverlayFacts, overlayOf } from "./overlay.ts";
+
+export interface CrossObjectOptions extends CrossObjectContext {
+  /**
+   * Facts from the overlays' cluster.ts, keyed by overlay name (`clusters/<name>/rendered/...`), "" for
+   * files outside any overlay. Without them the cluster name is read from the Karpenter chart values and
+   * the Kubernetes version is unknown (the compatibility check is then skipped).
+   */
+  readonly overlays?: Readonly<Record<string, OverlayFacts>>;
+}
+
+/** Runs every cross-object check over each overlay of the run; findings are sorted by file, index, path. */
+export function crossObjectChecks(resources: readonly ParsedResource[], context: CrossObjectOptions): CrossObjectFinding[] {
+  const out: CrossObjectFinding[] = [];
+  for (const group of groupByOverlay(resources, context.iam)) {
+    const facts = context.overlays?.[group.name] ?? {};
+    const iam = readIamFacts(group.iam);
+    const apps = findKarpenterChartApps(group.resources);
+    // The overlay is the source of truth for the name; otherwise the chart's settings (then the discovery check compares to it).
+    const clusterName = facts.clusterName ?? apps.map((a) => a.values.settings).map((s) => (s as { clusterName?: unknown } | undefined)?.clusterName).find((n): n is string => typeof n === "string");
+
+    out.push(...hpaChecks(group.resources));
+    out.push(...nodeClassRefChecks(group.resources));
+    out.push(...nodeClassRoleChecks(group.resources, iam));
+    if (clusterName !== undefined) out.push(...discoveryTagChecks(group.resources, clusterName));
+    for (const app of apps) {
+      out.push(...clusterNameChecks(app, facts.clusterName));
+      out.push(...serviceAccountChecks(app, iam));
+    }
+    out.push(...passRoleChecks(iam));
+    out.push(...compatibilityChecks(apps, facts));
+    out.push(...deprecatedApiChecks(group.resources));
+  }
+  return out.sort((a, b) => a.file.localeCompare(b.file) || a.index - b.index || a.path.localeCompare(b.path) || a.rule.localeCompare(b.rule));
+}
+
+function compatibilityChecks(apps: readonly KarpenterChartApp[], facts: OverlayFacts): CrossObjectFinding[] {
+  const kubernetes = facts.kubernetesVersion;
+  if (kubernetes === undefined) return [];
+  const out: CrossObjectFinding[] = [];
+  for (const app of apps) {
+    // The rendered chart version is what Argo CD installs; the overlay's version is only a fallback.
+    const version = app.targetRevision ?? facts.karpenterVersion;
+    if (version === undefined) continue;
+    const path = app.targetRevision !== undefined ? `${app.sourcePath}/targetRevision` : app.sourcePath;
+    let result: ReturnType<typeof karpenterCompatibility>;
+    try {
+      result = karpenterCompatibility(kubernetes, version);
+    } catch {
+      out.push(finding(app.resource, "karpenter-unsupported-kubernetes", path, `${describe(app.resource)} installs Karpenter chart version '${version}', which is not a release version (x.y.z), so its support for Kubernetes ${kubernetes} cannot be checked`, "warning"));
+      continue;
+    }
+    if (result.status === "unsupported") {
+      out.push(
+        finding(app.resource, "karpenter-unsupported-kubernetes", path, `${describe(app.resource)} installs Karpenter ${version}, but Kubernetes ${kubernetes} needs Karpenter >= ${result.minimum}`),
+      );
+    } else if (result.status === "unknown") {
+      out.push(
+        finding(
+          app.resource,
+          "karpenter-unsupported-kubernetes",
+          path,
+          `Kubernetes ${kubernetes} is not in the Karpenter compatibility table (known: ${result.known.join(", ")}), so Karpenter ${version} cannot be confirmed as supported`,
+          "warning",
+        ),
+      );
+    }
+  }
+  return out;
+}
