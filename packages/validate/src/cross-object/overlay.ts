@@ -31,9 +31,11 @@ export function overlayOf(file: string): string {
 export function groupByOverlay(resources: readonly ParsedResource[], iam: readonly IamDocument[]): OverlayGroup[] {
   const groups = new Map<string, { resources: ParsedResource[]; iam: IamDocument[] }>();
   const get = (name: string) => {
-    let g = groups.get(name);
-    if (!g) groups.set(name, (g = { resources: [], iam: [] }));
-    return g;
+    const existing = groups.get(name);
+    if (existing) return existing;
+    const created = { resources: [] as ParsedResource[], iam: [] as IamDocument[] };
+    groups.set(name, created);
+    return created;
   };
   for (const r of resources) get(overlayOf(r.file)).resources.push(r);
   for (const d of iam) get(overlayOf(d.file)).iam.push(d);
