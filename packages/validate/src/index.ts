@@ -1,2 +1,13 @@
 // Public API of @eks-gitops/validate.
 export type * from "./types.ts";
+export { loadDocuments, parseText, expandPaths } from "./reader.ts";
+export type { ReadOptions } from "./reader.ts";
+export { ObjectValidator, validateDocuments, summarize, CEL_SKIPPED_MESSAGE } from "./validate.ts";
+export type { ValidateOptions } from "./validate.ts";
+export { SchemaRegistry, typesFromPaths, typesFromDocuments, catalogLayer } from "./schema/registry.ts";
+export type { SchemaLayer } from "./schema/registry.ts";
+export type { TypeSchema, Gvk } from "./schema/model.ts";
+export { typesFromCrd, typesFromOpenApi } from "./schema/sources.ts";
+export * from "./catalog/index.ts";
+export { lintIamDocument, loadPolicyLinter } from "./iam.ts";
+export type { IamLinter } from "./iam.ts";

@@ -1,7 +1,7 @@
 // Reading files, folders and stdin into documents: multi-document YAML and JSON, one error per bad document.
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { LineCounter, parseAllDocuments } from "yaml";
+import { type Document, LineCounter, parseAllDocuments } from "yaml";
 import type { Finding, IamDocument, LoadedDocuments, ParsedResource, UnreadableDocument } from "./types.ts";
 
 export interface ReadOptions {
@@ -92,15 +92,15 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   const resources: ParsedResource[] = [];
   const unreadable: UnreadableDocument[] = [];
   const { file } = source;
-  let docs: ReturnType<typeof parseAllDocuments>;
+  let docs: readonly Document[];
   const lines = new LineCounter();
   try {
-    docs = parseAllDocuments(source.text, { uniqueKeys: true, prettyErrors: false, lineCounter: lines });
+    docs = parseAllDocuments(source.text, { uniqueKeys: true, prettyErrors: false, lineCounter: lines }) as readonly Document[];
   } catch (err) {
     unreadable.push(parseError(file, 0, "parse:syntax", `cannot parse: ${(err as Error).message}`));
     return { resources, unreadable };
   }
-  Array.from(docs).forEach((doc, index) => {
+  docs.forEach((doc, index) => {
     if (doc.errors.length > 0) {
       const e = doc.errors[0];
       const pos = e ? lines.linePos(e.pos[0]) : undefined;
