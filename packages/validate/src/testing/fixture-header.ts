@@ -23,7 +23,8 @@ export interface FixtureHeader {
   readonly defaults: readonly { readonly path: string; readonly value: unknown }[];
 }
 
-const FINDING_KEYS = new Set(["message", "path", "rule", "severity"]);
+/** Order of the keys within one expected finding: a key at or before the last one seen starts the next finding. */
+const FINDING_KEYS: Readonly<Record<string, number>> = { rule: 0, message: 1, path: 2, severity: 3 };
 
 /** Parses the leading `# key: value` comment block of a fixture (or of a `.expect` sidecar for JSON files). */
 export function parseHeader(text: string, file: string): FixtureHeader {
@@ -46,8 +47,9 @@ export function parseHeader(text: string, file: string): FixtureHeader {
       continue;
     }
     const [, key, value] = m as unknown as [string, string, string];
-    if (FINDING_KEYS.has(key)) {
-      if (current[key] !== undefined) flush();
+    const order = FINDING_KEYS[key];
+    if (order !== undefined) {
+      if (Object.keys(current).some((k) => (FINDING_KEYS[k] ?? 0) >= order)) flush();
       current[key] = value;
     } else if (key === "expect") {
       if (!["valid", "invalid", "error", "skipped"].includes(value)) throw new Error(`${file}: unknown expect '${value}'`);
@@ -69,9 +71,14 @@ export function readHeader(file: string): FixtureHeader {
   return parseHeader(readFileSync(file, "utf8"), file);
 }
 
+/** The fixture's message is the rule's own text; the API server (and so the validator) may prefix it with `Invalid value: "<type>": `. */
+function messageMatches(expected: string, actual: string): boolean {
+  return actual === expected || actual.endsWith(`: ${expected}`);
+}
+
 function matches(e: ExpectedFinding, f: Finding): boolean {
   return (
-    (e.message === undefined || f.message === e.message) &&
+    (e.message === undefined || messageMatches(e.message, f.message)) &&
     (e.path === undefined || f.path === e.path) &&
     (e.rule === undefined || f.rule === e.rule || f.rule.includes(e.rule)) &&
     (e.severity === undefined || f.severity === e.severity)
