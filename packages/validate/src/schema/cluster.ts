@@ -1,7 +1,7 @@
 // Schemas from the current kubeconfig's cluster (--from-cluster): its CRDs and its /openapi/v3 documents.
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest, type RequestOptions } from "node:https";
-import { KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node";
 import type { TypeSchema } from "./model.ts";
 import type { SchemaLayer } from "./registry.ts";
 import { SchemaRegistry } from "./registry.ts";
@@ -43,7 +43,8 @@ async function getJson(kc: KubeConfig, path: string): Promise<unknown> {
  * Only the group-versions the run needs are fetched.
  */
 export async function clusterLayer(apiVersions: readonly string[], kubeconfig?: KubeConfig): Promise<SchemaLayer> {
-  const kc = kubeconfig ?? new KubeConfig();
+  // client-node is large; load it only when --from-cluster is used
+  const kc = kubeconfig ?? new (await import("@kubernetes/client-node")).KubeConfig();
   if (!kubeconfig) kc.loadFromDefault();
   const server = kc.getCurrentCluster()?.server ?? "?";
   const types: TypeSchema[] = [];
