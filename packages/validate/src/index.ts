@@ -11,3 +11,8 @@ export { typesFromCrd, typesFromOpenApi } from "./schema/sources.ts";
 export * from "./catalog/index.ts";
 export { lintIamDocument, loadPolicyLinter } from "./iam.ts";
 export type { IamLinter } from "./iam.ts";
+export { runValidation, defaultPaths, RunUsageError } from "./run.ts";
+export type { RunOptions } from "./run.ts";
+export { formatReport, formatText, formatJson, formatJunit, formatSarif, formatGithub, OUTPUT_FORMATS } from "./output/format.ts";
+export type { OutputFormat, FormatOptions } from "./output/format.ts";
+export { clusterLayer, ClusterSchemaError } from "./schema/cluster.ts";

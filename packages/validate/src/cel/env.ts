@@ -13,6 +13,32 @@ function re2(pattern: string): RE2JS {
   return re;
 }
 
+// Rules run the same patterns over the same label keys object after object: memoise RE2 results (bounded).
+const MEMO_LIMIT = 50_000;
+const findMemo = new Map<string, string>();
+const testMemo = new Map<string, boolean>();
+function findFirst(s: string, pattern: string): string {
+  const key = `${pattern}\u0000${s}`;
+  let hit = findMemo.get(key);
+  if (hit === undefined) {
+    const m = re2(pattern).matcher(s);
+    hit = m.find() ? (m.group() ?? "") : "";
+    if (findMemo.size >= MEMO_LIMIT) findMemo.clear();
+    findMemo.set(key, hit);
+  }
+  return hit;
+}
+export function re2Test(s: string, pattern: string): boolean {
+  const key = `${pattern}\u0000${s}`;
+  let hit = testMemo.get(key);
+  if (hit === undefined) {
+    hit = re2(pattern).test(s);
+    if (testMemo.size >= MEMO_LIMIT) testMemo.clear();
+    testMemo.set(key, hit);
+  }
+  return hit;
+}
+
 function findAll(s: string, pattern: string, limit: bigint): string[] {
   const out: string[] = [];
   const m = re2(pattern).matcher(s);
@@ -27,14 +53,11 @@ export function createCelEnvironment(): Environment {
   return new Environment({ unlistedVariablesAreDyn: true, enableOptionalTypes: true, homogeneousAggregateLiterals: false })
     .registerVariable("self", "dyn")
     .registerVariable("oldSelf", "dyn")
-    .registerFunction("string.find(string): string", (s: string, p: string) => {
-      const m = re2(p).matcher(s);
-      return m.find() ? (m.group() ?? "") : "";
-    })
+    .registerFunction("string.find(string): string", (s: string, p: string) => findFirst(s, p))
     .registerFunction("string.findAll(string): list<string>", (s: string, p: string) => findAll(s, p, -1n))
     .registerFunction("string.findAll(string, int): list<string>", (s: string, p: string, n: bigint) => findAll(s, p, n))
-    .registerFunction("string.re2matches(string): bool", (s: string, p: string) => re2(p).test(s))
-    .registerFunction("re2matches(string, string): bool", (s: string, p: string) => re2(p).test(s))
+    .registerFunction("string.re2matches(string): bool", (s: string, p: string) => re2Test(s, p))
+    .registerFunction("re2matches(string, string): bool", (s: string, p: string) => re2Test(s, p))
     .registerFunction("string.charAt(int): string", (s: string, i: bigint) => {
       const chars = [...s];
       if (i < 0n || i > BigInt(chars.length)) throw new Error(`index out of range: ${i}`);

@@ -34,8 +34,15 @@ export function fieldPathToPointer(fieldPath: string): string {
   return last === fieldPath.length ? out : "";
 }
 
+interface RuleInfo {
+  readonly transition: boolean;
+  readonly pointer: string;
+  readonly id: string;
+}
+
 export class CelEvaluator {
   private readonly env: Environment;
+  private readonly infos = new WeakMap<ValidationRule, RuleInfo>();
   private readonly programs = new Map<string, Program | Error>();
   readonly stats: CelStats = { evaluated: 0, transitionSkipped: 0 };
 
@@ -83,14 +90,19 @@ export class CelEvaluator {
     for (const task of tasks) {
       for (const rule of task.rules) {
         if (typeof rule.rule !== "string") continue;
-        const transition = OLD_SELF.test(rule.rule);
+        let info = this.infos.get(rule);
+        if (!info) {
+          info = { transition: OLD_SELF.test(rule.rule), pointer: rule.fieldPath ? fieldPathToPointer(rule.fieldPath) : "", id: `cel:${rule.rule}` };
+          this.infos.set(rule, info);
+        }
+        const transition = info.transition;
         if (transition && !task.hasOld) {
           this.stats.transitionSkipped++;
           continue;
         }
         const vars: Record<string, unknown> = transition ? { self: task.self, oldSelf: task.oldSelf } : { self: task.self };
-        const path = rule.fieldPath ? `${task.path}${fieldPathToPointer(rule.fieldPath)}` : task.path;
-        const ruleId = `cel:${rule.rule}`;
+        const path = info.pointer ? `${task.path}${info.pointer}` : task.path;
+        const ruleId = info.id;
         const program = this.program(rule.rule);
         this.stats.evaluated++;
         if (program instanceof Error) {

@@ -8,7 +8,25 @@ import type { TypeSchema } from "./model.ts";
 const addFormats = af.default;
 
 // OpenAPI `pattern` is matched with Go's RE2 by the API server, not with JavaScript RegExp.
-const re2Engine = Object.assign((pattern: string) => RE2JS.compile(pattern), { code: "re2" });
+// Results are memoised per pattern (bounded): the same values (label keys, names) recur across objects.
+const re2Engine = Object.assign(
+  (pattern: string) => {
+    const re = RE2JS.compile(pattern);
+    const memo = new Map<string, boolean>();
+    return {
+      test(s: string): boolean {
+        let hit = memo.get(s);
+        if (hit === undefined) {
+          hit = re.test(s);
+          if (memo.size >= 10_000) memo.clear();
+          memo.set(s, hit);
+        }
+        return hit;
+      },
+    };
+  },
+  { code: "re2" },
+);
 
 // Formats the API server's format checker knows beyond ajv-formats; unknown formats pass, as there.
 const K8S_FORMATS: Record<string, RegExp | true> = {

@@ -15,8 +15,11 @@ export function dotted(pointer: string): string {
 }
 const escape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 
-/** Whether an error is of a kind that makes CEL rules unsafe to run (the API server skips CEL on type errors). */
-export const isBlocking = (e: ErrorObject): boolean => e.keyword === "type";
+/**
+ * Whether an error makes CEL rules unsafe to run: the API server skips CEL after TypeInvalid ("must be of
+ * type") and NotSupported (enum) errors.
+ */
+export const isBlocking = (e: ErrorObject): boolean => e.keyword === "type" || e.keyword === "enum";
 
 /** Converts ajv errors; drops the per-branch noise of anyOf/oneOf and keeps the summary error. */
 export function findingsFromAjv(errors: readonly ErrorObject[]): Finding[] {
