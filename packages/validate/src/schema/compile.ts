@@ -14,6 +14,8 @@ const re2Engine = Object.assign(
     const re = RE2JS.compile(pattern);
     const memo = new Map<string, boolean>();
     return {
+      // ajv keys its compiled-pattern cache by toString()
+      toString: () => `re2:${pattern}`,
       test(s: string): boolean {
         let hit = memo.get(s);
         if (hit === undefined) {
