@@ -1,0 +1,111 @@
+// `pnpm bench`: validates a generated corpus with @eks-gitops/validate (CEL on), kubeconform -strict and kubectl-validate,
+// each as its own process under /usr/bin/time, and prints wall time, objects/s, peak RSS and the ratios.
+import { spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { writeKubectlValidateSchemas } from "../testing/kube-schemas.ts";
+import { findTool, howToBuild, REPO_ROOT } from "../testing/test-tools.ts";
+import { buildCorpus, CORPUS_KINDS, corpusFiles } from "./corpus.ts";
+import { writeKubeconformSchemas } from "./kubeconform-schemas.ts";
+
+interface Measurement {
+  readonly tool: string;
+  readonly wallSeconds: number;
+  readonly peakRssMb: number;
+  readonly invalid: number;
+  readonly objects: number;
+}
+
+const TIME = "/usr/bin/time";
+
+/** Runs a command with stdout to a file, under GNU time for elapsed seconds and max RSS. */
+function measure(tool: string, argv: readonly string[], work: string, count: (stdout: string) => { objects: number; invalid: number }): Measurement {
+  const slug = tool.replace(/[^a-z0-9]+/gi, "-");
+  const out = join(work, `${slug}.stdout`);
+  const timing = join(work, `${slug}.time`);
+  const fd = openSync(out, "w");
+  const run = spawnSync(TIME, ["-f", "%e %M", "-o", timing, ...argv], { stdio: ["ignore", fd, "pipe"], encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  closeSync(fd);
+  if (run.status !== 0 && run.status !== 1) throw new Error(`${tool} exited with ${run.status}: ${run.stderr.slice(-2000)}`);
+  const [elapsed, rssKb] = readFileSync(timing, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number) as [number, number];
+  return { tool, wallSeconds: elapsed, peakRssMb: rssKb / 1024, ...count(readFileSync(out, "utf8")) };
+}
+
+function countOurs(stdout: string) {
+  const s = (JSON.parse(stdout) as { summary: { resources: number; invalid: number; error: number } }).summary;
+  return { objects: s.resources, invalid: s.invalid + s.error };
+}
+function countKubeconform(stdout: string) {
+  const s = (JSON.parse(stdout) as { summary: { valid: number; invalid: number; errors: number; skipped: number } }).summary;
+  return { objects: s.valid + s.invalid + s.errors + s.skipped, invalid: s.invalid + s.errors };
+}
+function countKubectlValidate(stdout: string) {
+  const results = Object.values(JSON.parse(stdout) as Record<string, { status?: string }[]>).flat();
+  return { objects: results.length, invalid: results.filter((r) => r.status !== "Success").length };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { count: { type: "string", default: "5000" }, "per-file": { type: "string", default: "100" }, keep: { type: "boolean", default: false } } });
+  const count = Number(values.count);
+  const perFile = Number(values["per-file"]);
+  if (!existsSync(TIME)) throw new Error(`${TIME} (GNU time) is needed to measure peak RSS of each process`);
+  const work = mkdtempSync(join(tmpdir(), "eks-gitops-bench-"));
+  try {
+    const corpus = buildCorpus(count);
+    const corpusDir = join(work, "corpus");
+    mkdirSync(corpusDir);
+    for (const [name, text] of corpusFiles(corpus, perFile)) writeFileSync(join(corpusDir, name), text);
+    const invalid = corpus.filter((c) => c.defect).length;
+    const celOnly = corpus.filter((c) => c.celOnly).length;
+    console.log(`corpus: ${count} objects (${CORPUS_KINDS.join(", ")}) in ${Math.ceil(count / perFile)} files; ${invalid} invalid, ${celOnly} of them visible only to CEL`);
+
+    const results: Measurement[] = [];
+    results.push(
+      measure("@eks-gitops/validate", [process.execPath, join(REPO_ROOT, "packages/cli/bin/eks-gitops.js"), "validate", corpusDir, "--output", "json", "--root", REPO_ROOT], work, countOurs),
+    );
+
+    const kubeconform = findTool("kubeconform");
+    if (kubeconform) {
+      const schemas = join(work, "kubeconform-schemas");
+      await writeKubeconformSchemas(schemas, new Set(CORPUS_KINDS));
+      const location = `${schemas}/{{ .ResourceKind }}{{ .KindSuffix }}.json`;
+      results.push(measure("kubeconform -strict", [kubeconform, "-strict", "-summary", "-output", "json", "-schema-location", location, corpusDir], work, countKubeconform));
+    } else console.log(`kubeconform: skipped, ${howToBuild("kubeconform")}`);
+
+    const kubectlValidate = findTool("kubectl-validate");
+    if (kubectlValidate) {
+      const dirs = await writeKubectlValidateSchemas(join(work, "kubectl-validate"), (p) => !p.endsWith("applicationset-crd.yaml"));
+      results.push(
+        measure("kubectl-validate", [kubectlValidate, "--local-crds", dirs.crds, "--local-schemas", dirs.schemas, "--version", "1.35", "--output", "json", corpusDir], work, countKubectlValidate),
+      );
+    } else console.log(`kubectl-validate: skipped, ${howToBuild("kubectl-validate")}`);
+
+    const ours = results[0]!;
+    const rows = results.map((r) => [
+      r.tool,
+      r.wallSeconds.toFixed(2),
+      Math.round(r.objects / r.wallSeconds).toString(),
+      r.peakRssMb.toFixed(0),
+      `${r.invalid}/${r.objects}`,
+      r === ours ? "1.00" : (r.wallSeconds / ours.wallSeconds).toFixed(2),
+    ]);
+    const header = ["tool", "wall s", "objects/s", "peak RSS MB", "invalid/objects", "time vs ours"];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+    console.log(line(header));
+    for (const r of rows) console.log(line(r));
+    console.log(
+      `targets: >= kubeconform speed while running CEL (${results[1] ? (results[1].wallSeconds >= ours.wallSeconds ? "met" : "NOT met") : "n/a"}), ` +
+        `>= 10x faster than kubectl-validate (${results[2] ? (results[2].wallSeconds / ours.wallSeconds >= 10 ? "met" : "NOT met") : "n/a"}), ` +
+        `< 400 MB (${ours.peakRssMb < 400 ? "met" : "NOT met"})`,
+    );
+    if (ours.invalid !== invalid) console.log(`warning: @eks-gitops/validate found ${ours.invalid} invalid objects, the corpus has ${invalid}`);
+  } finally {
+    if (values.keep) console.log(`kept ${work}`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
