@@ -42,13 +42,14 @@ export function clusterNameChecks(app: KarpenterChartApp, clusterName: string | 
 
 export function serviceAccountChecks(app: KarpenterChartApp, iam: IamFacts): CrossObjectFinding[] {
   const out: CrossObjectFinding[] = [];
-  if (iam.controllerRoles.length === 0) return out; // no IRSA role rendered (e.g. Pod Identity): nothing to agree with
+  const irsa = iam.controllerRoles.filter((r) => r.webIdentity);
+  if (irsa.length === 0) return out; // no IRSA role rendered (e.g. Pod Identity): nothing to agree with
   const namespace = app.namespace ?? "default";
   const account = chartServiceAccountName(app);
   const subject = `system:serviceaccount:${namespace}:${account}`;
-  const matching = iam.controllerRoles.filter((r) => r.webIdentitySubjects.some((s) => (s.like ? wildcardMatches(s.value, subject) : s.value === subject)));
+  const matching = irsa.filter((r) => r.webIdentitySubjects.some((s) => (s.like ? wildcardMatches(s.value, subject) : s.value === subject)));
   if (matching.length === 0) {
-    const allowed = iam.controllerRoles.flatMap((r) => r.webIdentitySubjects.map((s) => `'${s.value}' (${r.trustPolicy?.file ?? r.name})`));
+    const allowed = irsa.flatMap((r) => r.webIdentitySubjects.map((s) => `'${s.value}' (${r.trustPolicy?.file ?? r.name})`));
     const saPath = dig(app.values, "serviceAccount", "name") !== undefined ? `${app.valuesPath}/serviceAccount/name` : "/spec/destination/namespace";
     out.push(
       finding(
@@ -61,14 +62,14 @@ export function serviceAccountChecks(app: KarpenterChartApp, iam: IamFacts): Cro
   }
   const annotationPath = `${app.valuesPath}/serviceAccount/annotations/${ROLE_ARN_ANNOTATION.replace("/", "~1")}`;
   const annotated = dig(app.values, "serviceAccount", "annotations", ROLE_ARN_ANNOTATION);
-  const arns = iam.controllerRoles.map((r) => r.arn).filter((a): a is string => a !== undefined);
+  const arns = irsa.map((r) => r.arn).filter((a): a is string => a !== undefined);
   if (annotated === undefined) {
     out.push(
       finding(
         app.resource,
         "irsa-role-mismatch",
         annotationPath,
-        `${describe(app.resource)} does not annotate the controller service account with ${ROLE_ARN_ANNOTATION}, so it cannot assume the IRSA role ${arns.join(", ") || iam.controllerRoles[0]!.name}`,
+        `${describe(app.resource)} does not annotate the controller service account with ${ROLE_ARN_ANNOTATION}, so it cannot assume the IRSA role ${arns.join(", ") || irsa[0]!.name}`,
       ),
     );
   } else if (arns.length > 0 && !arns.includes(String(annotated))) {
@@ -77,16 +78,16 @@ export function serviceAccountChecks(app: KarpenterChartApp, iam: IamFacts): Cro
         app.resource,
         "irsa-role-mismatch",
         annotationPath,
-        `${describe(app.resource)} annotates the controller service account with ${ROLE_ARN_ANNOTATION}=${JSON.stringify(annotated)}, but the controller role in ${iam.controllerRoles[0]!.source.file} is ${arns.join(", ")}`,
+        `${describe(app.resource)} annotates the controller service account with ${ROLE_ARN_ANNOTATION}=${JSON.stringify(annotated)}, but the controller role in ${irsa[0]!.source.file} is ${arns.join(", ")}`,
       ),
     );
   }
   return out;
 }
 
-/** The controller's permission policies: those listed for a web-identity role, plus any not listed for another role. */
+/** The controller's permission policies: those listed for a controller role, plus any not listed for another role. */
 function controllerPolicies(iam: IamFacts): IamDocument[] {
-  const others = new Set(iam.roles.filter((r) => !r.webIdentity).flatMap((r) => r.policyFiles));
+  const others = new Set(iam.roles.filter((r) => !r.webIdentity && !r.podIdentity).flatMap((r) => r.policyFiles));
   return iam.policies.filter((p) => !others.has(fileKey(p.file)));
 }
 

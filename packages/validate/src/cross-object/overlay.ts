@@ -119,13 +119,15 @@ export interface IamRole {
   /** The index.json document the role is listed in (findings about roles point there). */
   readonly source: IamDocument;
   readonly trustPolicy: IamDocument | undefined;
-  /** Files of the policies the index lists for this role (inline policies). */
+  /** Files of the permission policies the index lists for this role (inline and customer-managed). */
   readonly policyFiles: readonly string[];
   /** The role trusts the EC2 service principal (a node role). */
   readonly trustsEc2: boolean;
   /** `:sub` values the role's web-identity trust allows (an IRSA role), with the operator used. */
   readonly webIdentitySubjects: readonly { readonly value: string; readonly like: boolean }[];
   readonly webIdentity: boolean;
+  /** The role trusts EKS Pod Identity (pods.eks.amazonaws.com): a controller role without IRSA. */
+  readonly podIdentity: boolean;
 }
 
 export interface IamFacts {
@@ -160,7 +162,8 @@ export function readIamFacts(iam: readonly IamDocument[]): IamFacts {
       if (!name) continue;
       const trustFile = str(dig(role, "trustPolicyFile"));
       const trustPolicy = trustFile ? byPath.get(`${dirName(index.file)}/${baseName(trustFile)}`) : undefined;
-      const policyFiles = arr(dig(role, "inlinePolicies"))
+      // Inline and customer-managed policies both carry a rendered `file`.
+      const policyFiles = [...arr(dig(role, "inlinePolicies")), ...arr(dig(role, "customerManagedPolicies"))]
         .map((p) => str(dig(p, "file")))
         .filter((f): f is string => f !== undefined)
         .map((f) => `${dirName(index.file)}/${baseName(f)}`);
@@ -170,20 +173,22 @@ export function readIamFacts(iam: readonly IamDocument[]): IamFacts {
   return {
     roles,
     nodeRoles: roles.filter((r) => r.trustsEc2),
-    controllerRoles: roles.filter((r) => r.webIdentity),
+    controllerRoles: roles.filter((r) => r.webIdentity || r.podIdentity),
     policies: iam.filter((d) => d.iamKind === "policy"),
   };
 }
 
-function readTrust(doc: unknown): Pick<IamRole, "trustsEc2" | "webIdentity" | "webIdentitySubjects"> {
+function readTrust(doc: unknown): Pick<IamRole, "trustsEc2" | "webIdentity" | "webIdentitySubjects" | "podIdentity"> {
   let trustsEc2 = false;
   let webIdentity = false;
+  let podIdentity = false;
   const webIdentitySubjects: { value: string; like: boolean }[] = [];
   for (const st of statements(doc)) {
     if (str(dig(st, "Effect")) !== "Allow") continue;
     const actions = stringList(dig(st, "Action"));
     const services = stringList(dig(st, "Principal", "Service"));
     if (services.some((s) => EC2_PRINCIPAL.test(s)) && actions.some((a) => actionMatches(a, "sts:AssumeRole"))) trustsEc2 = true;
+    if (services.includes("pods.eks.amazonaws.com") && actions.some((a) => actionMatches(a, "sts:AssumeRole"))) podIdentity = true;
     if (stringList(dig(st, "Principal", "Federated")).length > 0 && actions.some((a) => actionMatches(a, "sts:AssumeRoleWithWebIdentity"))) {
       webIdentity = true;
       const condition = dig(st, "Condition");
@@ -199,7 +204,7 @@ function readTrust(doc: unknown): Pick<IamRole, "trustsEc2" | "webIdentity" | "w
       }
     }
   }
-  return { trustsEc2, webIdentity, webIdentitySubjects };
+  return { trustsEc2, webIdentity, webIdentitySubjects, podIdentity };
 }
 
 export function statements(doc: unknown): readonly unknown[] {
