@@ -2,7 +2,7 @@
 // each as its own process under /usr/bin/time, and prints wall time, objects/s, peak RSS and the ratios.
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { writeKubectlValidateSchemas } from "../testing/kube-schemas.ts";
@@ -59,6 +59,8 @@ async function main(): Promise<void> {
     for (const [name, text] of corpusFiles(corpus, perFile)) writeFileSync(join(corpusDir, name), text);
     const invalid = corpus.filter((c) => c.defect).length;
     const celOnly = corpus.filter((c) => c.celOnly).length;
+    // Shared machines skew absolute figures; the ratios come from one run on the same machine.
+    console.log(`machine: ${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
     console.log(`corpus: ${count} objects (${CORPUS_KINDS.join(", ")}) in ${Math.ceil(count / perFile)} files; ${invalid} invalid, ${celOnly} of them visible only to CEL`);
 
     const results: Measurement[] = [];

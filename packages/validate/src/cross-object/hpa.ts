@@ -16,6 +16,12 @@ interface UtilizationMetric {
 
 export function hpaChecks(resources: readonly ParsedResource[]): CrossObjectFinding[] {
   const out: CrossObjectFinding[] = [];
+  const key = (group: string, kind: string, namespace: string, name: string) => `${group}/${kind}/${namespace || "default"}/${name}`;
+  const byKey = new Map<string, ParsedResource>();
+  for (const r of resources) {
+    const k = key(groupOf(r.apiVersion), r.kind, r.namespace, r.name);
+    if (!byKey.has(k)) byKey.set(k, r);
+  }
   for (const hpa of resources) {
     if (hpa.kind !== "HorizontalPodAutoscaler" || groupOf(hpa.apiVersion) !== "autoscaling") continue;
     const ref = dig(hpa.object, "spec", "scaleTargetRef");
@@ -24,9 +30,7 @@ export function hpaChecks(resources: readonly ParsedResource[]): CrossObjectFind
     if (!kind || !name) continue; // structurally invalid: the schema check reports it
     const group = groupOf(str(dig(ref, "apiVersion")) ?? "");
     const namespace = hpa.namespace || "default";
-    const target = resources.find(
-      (r) => r.kind === kind && groupOf(r.apiVersion) === group && r.name === name && (r.namespace || "default") === namespace,
-    );
+    const target = byKey.get(key(group, kind, namespace, name));
     if (!target) {
       out.push(
         finding(
