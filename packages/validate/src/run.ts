@@ -9,7 +9,7 @@ import { loadDocuments, parseText, type ReadOptions } from "./reader.ts";
 import { clusterLayer } from "./schema/cluster.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromDocuments, typesFromPaths } from "./schema/registry.ts";
 import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report } from "./types.ts";
-import { ObjectValidator, validateDocuments } from "./validate.ts";
+import { type ObjectValidator, validateDocuments } from "./validate.ts";
 
 export interface RunOptions {
   /** Repository root: default paths (every clusters/<name>/rendered) and overlay versions come from it. */

@@ -1,5 +1,6 @@
 // One pass over an object with its schema, as the API server's decoder does for custom resources: nulls pruned,
 // defaults applied, list-type invariants checked; also builds the CEL view (ints as bigint) and collects rules.
+import { pointerSegment } from "../pointer.ts";
 import type { Finding } from "../types.ts";
 import type { SchemaNode } from "./model.ts";
 
@@ -39,7 +40,6 @@ export interface WalkResult {
 
 const EMPTY: SchemaNode = {};
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const escape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 const clone = <T>(v: T): T => (v === undefined ? v : (structuredClone(v) as T));
 
 /** The CEL view of a value nobody described: JSON integers are CEL ints, as in unstructured Go objects. */
@@ -116,7 +116,7 @@ export function walk(value: unknown, rawNode: SchemaNode, path: string, old: unk
         celObj[k] = preserve || node.type === undefined ? dynToCel(value[k]) : value[k];
         continue;
       }
-      celObj[k] = walk(value[k], childRaw, `${path}/${escape(k)}`, oldObj?.[k], opts, out);
+      celObj[k] = walk(value[k], childRaw, `${path}/${pointerSegment(k)}`, oldObj?.[k], opts, out);
     }
     cel = celObj;
   } else if (typeof value === "number") {
