@@ -127,7 +127,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     shared.addLayer(`--crd ${options.crd.join(", ")}`, typesFromPaths(options.crd));
   }
   shared.addLayer("CRDs among the documents", typesFromDocuments(documents.resources));
-  if (options.fromCluster) shared.layers.push(await clusterLayer(documents.resources.map((r) => r.apiVersion)));
+  if (options.fromCluster) shared.pushLayer(await clusterLayer(documents.resources.map((r) => r.apiVersion)));
 
   const registries = new Map<string, SchemaRegistry>();
   if (options.catalog !== false) {

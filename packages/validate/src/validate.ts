@@ -24,6 +24,21 @@ export interface ValidateOptions {
 
 const identity = (n: SchemaNode) => n;
 
+/**
+ * Copy for built-in kinds: Go's decoder turns a JSON null into the field's zero value, so an object
+ * property set to null is as good as absent.
+ */
+function cloneWithoutNulls(v: unknown): unknown {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return v.map(cloneWithoutNulls);
+  const out: Record<string, unknown> = {};
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== null) out[k] = cloneWithoutNulls(x);
+  }
+  return out;
+}
+
 /** Deep copy of parsed YAML/JSON data (plain objects, arrays, scalars); several times faster than structuredClone. */
 export function cloneJson<T>(v: T): T {
   if (typeof v !== "object" || v === null) return v;
@@ -63,9 +78,12 @@ export class ObjectValidator {
       old = cloneJson(previous);
       walk(old, type.root, "", undefined, { defaults: true, cel: false, deref }, { findings: [], tasks: [] });
     }
-    const value = cloneJson(object) as Record<string, unknown>;
     const result: WalkResult = { findings: [], tasks: [] as CelTask[] };
-    if (type.flavour !== "jsonschema") walk(value, type.root, "", old, opts, result);
+    let value: Record<string, unknown>;
+    if (structural) {
+      value = cloneJson(object) as Record<string, unknown>;
+      walk(value, type.root, "", old, opts, result);
+    } else value = (type.flavour === "builtin" ? cloneWithoutNulls(object) : cloneJson(object)) as Record<string, unknown>;
     const validator = this.compiler.validator(type);
     const findings: Finding[] = [...result.findings];
     let blocked = false;
