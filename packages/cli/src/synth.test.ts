@@ -27,8 +27,14 @@ let err: string[];
 beforeEach(() => {
   out = [];
   err = [];
-  vi.spyOn(process.stdout, "write").mockImplementation((s) => (out.push(String(s)), true));
-  vi.spyOn(process.stderr, "write").mockImplementation((s) => (err.push(String(s)), true));
+  vi.spyOn(process.stdout, "write").mockImplementation((s) => {
+    out.push(String(s));
+    return true;
+  });
+  vi.spyOn(process.stderr, "write").mockImplementation((s) => {
+    err.push(String(s));
+    return true;
+  });
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -38,13 +44,6 @@ describe("renderCluster", () => {
     const a = renderCluster(config);
     const b = renderCluster(config);
     expect([...a.entries()]).toEqual([...b.entries()]);
-  });
-
-  it("matches the committed rendered output (the golden files) of every overlay", async () => {
-    for (const name of ["eksworkshop", "aws-cn"]) {
-      const rendered = renderCluster(await loadCluster(REPO, name));
-      expect(Object.fromEntries(rendered)).toEqual(Object.fromEntries(readTree(join(REPO, "clusters", name, "rendered"))));
-    }
   });
 
   it("names files <group>_<version>_<kind>[_<namespace>]_<name>.yaml", async () => {
