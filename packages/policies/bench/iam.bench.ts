@@ -2,9 +2,9 @@
 import { checkCluster, type ClusterConfig } from "@eks-gitops/config";
 import awsCn from "../../../clusters/aws-cn/cluster.ts";
 import eksworkshop from "../../../clusters/eksworkshop/cluster.ts";
-import { buildIamDocuments, iamFiles } from "./bundle.ts";
-import { lintPolicyDocument } from "./lint/lint.ts";
-import type { LintContext } from "./lint/types.ts";
+import { buildIamDocuments, iamFiles } from "../src/bundle.ts";
+import { lintPolicyDocument } from "../src/lint/lint.ts";
+import type { LintContext } from "../src/lint/types.ts";
 
 function documents(config: ClusterConfig): { doc: unknown; context: LintContext }[] {
   const bundle = buildIamDocuments(config);
