@@ -8,6 +8,7 @@ import { buildIamDocuments, type IamIndex } from "../bundle.ts";
 import { controllerPolicyGroups } from "../controller/index.ts";
 import { policyDocument } from "../size.ts";
 import { lintPolicyDocument } from "./lint.ts";
+import { lintRolePolicies } from "./role.ts";
 import { iamLintTargets } from "./targets.ts";
 import type { LintContext, PolicyFinding } from "./types.ts";
 
@@ -260,5 +261,25 @@ describe("checks", () => {
   test("not a policy at all", () => {
     expect(codes(lintPolicyDocument([], identity))).toEqual(["error NOT_A_POLICY "]);
     expect(codes(lintPolicyDocument({ Version: "2012-10-17" }, identity))).toEqual(["error MISSING_STATEMENT /Statement"]);
+  });
+});
+
+describe("lintRolePolicies", () => {
+  const tagAnything = { Sid: "Tag", Effect: "Allow", Action: "ec2:CreateTags", Resource: "*" };
+  const terminateTagged = { Sid: "Terminate", Effect: "Allow", Action: "ec2:TerminateInstances", Resource: "*", Condition: { StringLike: { "ec2:ResourceTag/team": "*" } } };
+
+  test("finds a tag-then-terminate path split across two documents", () => {
+    const findings = lintRolePolicies([
+      { file: "a.json", doc: doc(tagAnything) },
+      { file: "b.json", doc: doc(terminateTagged) },
+    ]);
+    expect(findings.map((f) => [f.file, f.path, f.code])).toEqual([["b.json", "/Statement/0/Condition", "PRIVILEGE_ESCALATION_TAG_THEN_ACT"]]);
+    expect(findings[0]!.message).toContain("which a.json#/Statement/0 lets the same principal set");
+  });
+
+  test("leaves a path within one document to lintPolicyDocument, and finds none in the scoped policies", () => {
+    expect(lintRolePolicies([{ file: "a.json", doc: doc(tagAnything, terminateTagged) }])).toEqual([]);
+    const role = buildIamDocuments(checkCluster(eksworkshop, "clusters/eksworkshop/cluster.ts")).roles[1]!;
+    expect(lintRolePolicies(role.inlinePolicies.map((p) => ({ file: p.name, doc: p.document })))).toEqual([]);
   });
 });
