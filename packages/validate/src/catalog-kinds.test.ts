@@ -8,7 +8,6 @@ import { catalogRegistry } from "./testing.ts";
 import type { Finding } from "./types.ts";
 import { ObjectValidator } from "./validate.ts";
 
-// biome-ignore lint/suspicious/noExplicitAny: tests edit parsed manifests freely
 type Obj = Record<string, any>;
 const RENDERED = resolve(import.meta.dirname, "../../../clusters/eksworkshop/rendered");
 const load = (rel: string): Obj => parseText({ file: rel, text: readFileSync(`${RENDERED}/${rel}`, "utf8") }).resources[0]?.object as Obj;

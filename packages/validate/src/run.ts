@@ -4,7 +4,6 @@ import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR } from "@eks-gitops/config";
 import type { CatalogVersions } from "./catalog/index.ts";
-import { type IamLinter, loadPolicyLinter } from "./iam.ts";
 import { loadDocuments, parseText, type ReadOptions } from "./reader.ts";
 import { clusterLayer } from "./schema/cluster.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromDocuments, typesFromPaths } from "./schema/registry.ts";
@@ -31,7 +30,8 @@ export interface RunOptions {
   readonly read?: ReadOptions;
   /** Replaces the cross-object checks found in ./cross-object (tests). */
   readonly crossObjectChecks?: CrossObjectChecks | false;
-  readonly iamLinter?: IamLinter | false;
+  /** Lint rendered/iam/*.json with the policies package. @default true */
+  readonly iamLint?: boolean;
   readonly validator?: ObjectValidator;
 }
 
@@ -141,7 +141,6 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   const registryFor = (r: ParsedResource) => registries.get(JSON.stringify(versionsOf(r))) ?? shared;
 
   const crossObjectChecks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? (await loadCrossObjectChecks()));
-  const iamLinter = options.iamLinter === false ? undefined : (options.iamLinter ?? (await loadPolicyLinter()));
   const report = await validateDocuments(
     documents,
     {
@@ -149,7 +148,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       previous: options.base ? previousFrom(root, cwd, options.base) : undefined,
       crossObjectChecks,
       crossObjectContext: { overlays: facts },
-      iamLinter,
+      iamLint: options.iamLint,
     },
     options.validator,
   );
