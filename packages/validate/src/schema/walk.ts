@@ -75,10 +75,13 @@ interface Plan {
   readonly celIdentity: boolean;
 }
 
-const plans = new WeakMap<SchemaNode, Plan>();
+// Stored on the schema node under a symbol: faster than a WeakMap on this hot path, invisible to JSON and ajv.
+const PLAN = Symbol("walkPlan");
+type Planned = SchemaNode & { [PLAN]?: Plan };
+const frozenPlans = new WeakMap<SchemaNode, Plan>();
 
 function planOf(raw: SchemaNode, deref: (n: SchemaNode) => SchemaNode): Plan {
-  let plan = plans.get(raw);
+  let plan = (raw as Planned)[PLAN] ?? frozenPlans.get(raw);
   if (plan) return plan;
   const node = deref(raw);
   const props = isPlainObject(node.properties) ? (node.properties as Record<string, SchemaNode>) : undefined;
@@ -102,7 +105,8 @@ function planOf(raw: SchemaNode, deref: (n: SchemaNode) => SchemaNode): Plan {
     intish,
     celIdentity,
   };
-  plans.set(raw, plan);
+  if (Object.isExtensible(raw)) Object.defineProperty(raw, PLAN, { value: plan, enumerable: false });
+  else frozenPlans.set(raw, plan);
   return plan;
 }
 
