@@ -11,7 +11,7 @@ import { ObjectValidator } from "./validate.ts";
 type Obj = Record<string, any>;
 const RENDERED = resolve(import.meta.dirname, "../../../clusters/eksworkshop/rendered");
 const load = (rel: string): Obj => parseText({ file: rel, text: readFileSync(`${RENDERED}/${rel}`, "utf8") }).resources[0]?.object as Obj;
-const brief = (fs: Finding[]) => fs.map((f) => `${f.path}: ${f.message} [${f.rule}]`);
+const brief = (fs: readonly Finding[]) => fs.map((f) => `${f.path}: ${f.message} [${f.rule}]`);
 
 let registry: SchemaRegistry;
 const v = new ObjectValidator();

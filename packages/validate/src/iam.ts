@@ -1,37 +1,64 @@
-// IAM files under rendered/iam/: linted through an adapter so the validator does not depend on the linter's internals.
-import type { Finding, IamDocument } from "./types.ts";
+// IAM files under rendered/iam/: each document linted with the policies package, in the context index.json gives it.
+import { type IamIndex, iamLintTargets, type LintContext, lintPolicyDocument, lintRolePolicies, type PolicyFinding } from "@eks-gitops/policies";
+import type { Finding, IamDocument, ResourceStatus } from "./types.ts";
 
-/** What the validator needs from an IAM linter (the policies package's `lintPolicyDocument`). */
-export type IamLinter = (doc: unknown, context: { kind: "identity" | "trust" | "resource"; file: string }) => readonly {
-  readonly severity: string;
-  readonly code: string;
-  readonly path: string;
-  readonly message: string;
-}[];
-
-export type IamOutcome = { status: "valid" | "invalid" | "skipped"; findings: Finding[] };
-
-/** Finds `lintPolicyDocument` in @eks-gitops/policies when that package has it; undefined otherwise. */
-export async function loadPolicyLinter(): Promise<IamLinter | undefined> {
-  try {
-    const mod = (await import("@eks-gitops/policies")) as Record<string, unknown>;
-    return typeof mod.lintPolicyDocument === "function" ? (mod.lintPolicyDocument as IamLinter) : undefined;
-  } catch {
-    return undefined;
-  }
+export interface IamOutcome {
+  readonly status: ResourceStatus;
+  readonly findings: Finding[];
 }
 
-export function lintIamDocument(doc: IamDocument, linter: IamLinter | undefined): IamOutcome {
-  if (doc.iamKind === "index") {
-    return { status: "skipped", findings: [{ severity: "warning", path: "", message: "IAM index file: not a policy; the documents it names are linted one by one", rule: "iam:index" }] };
+const folderOf = (file: string) => file.slice(0, file.lastIndexOf("/") + 1);
+const baseOf = (file: string) => file.slice(file.lastIndexOf("/") + 1);
+
+const toFinding = (f: PolicyFinding): Finding => ({ severity: f.severity === "error" ? "error" : "warning", path: f.path, message: f.message, rule: `iam:${f.code}` });
+
+/** The context a file's name implies, for files index.json does not list. */
+function contextFromName(file: string): LintContext {
+  if (file.endsWith(".trust-policy.json")) return { kind: "trust", file };
+  if (file.endsWith(".queue-policy.json")) return { kind: "resource", file };
+  return { kind: "identity", file };
+}
+
+function isIndex(v: unknown): v is IamIndex {
+  return typeof v === "object" && v !== null && Array.isArray((v as { roles?: unknown }).roles);
+}
+
+/** Lints every IAM document; results keyed by file. Documents of one folder share its index.json. */
+export function lintIamDocuments(docs: readonly IamDocument[]): Map<string, IamOutcome> {
+  const out = new Map<string, IamOutcome>();
+  const folders = new Map<string, IamDocument[]>();
+  for (const d of docs) folders.set(folderOf(d.file), [...(folders.get(folderOf(d.file)) ?? []), d]);
+  for (const [folder, group] of folders) {
+    const indexDoc = group.find((d) => d.iamKind === "index");
+    const contexts = new Map<string, LintContext>();
+    let index: IamIndex | undefined;
+    if (indexDoc) {
+      if (isIndex(indexDoc.object)) {
+        index = indexDoc.object;
+        for (const t of iamLintTargets(index)) contexts.set(t.file, t.context);
+        out.set(indexDoc.file, { status: "valid", findings: [] });
+      } else {
+        out.set(indexDoc.file, { status: "invalid", findings: [{ severity: "error", path: "/roles", message: "index.json must have a roles array (see the policies package README)", rule: "iam:index" }] });
+      }
+    }
+    const byBase = new Map(group.map((d) => [baseOf(d.file), d]));
+    const findings = new Map<string, Finding[]>();
+    for (const d of group) {
+      if (d === indexDoc) continue;
+      const listed = contexts.get(baseOf(d.file));
+      const context = { ...(listed ?? contextFromName(baseOf(d.file))), file: d.file };
+      const fs = lintPolicyDocument(d.object, context).map(toFinding);
+      if (index && !listed) fs.push({ severity: "warning", path: "", message: `not listed in ${folder}index.json; linted as kind "${context.kind}" (from its file name)`, rule: "iam:unlisted" });
+      findings.set(d.file, fs);
+    }
+    // a tag-then-act escalation can span a role's documents: lint each role's identity policies together
+    for (const role of index?.roles ?? []) {
+      const files = [...role.inlinePolicies.map((p) => p.file), ...(role.customerManagedPolicies ?? []).map((p) => p.file)];
+      const members = files.map((f) => byBase.get(f)).filter((d): d is IamDocument => d !== undefined);
+      if (members.length < 2) continue;
+      for (const f of lintRolePolicies(members.map((d) => ({ file: d.file, doc: d.object })))) findings.get(f.file)?.push(toFinding(f));
+    }
+    for (const [file, fs] of findings) out.set(file, { status: fs.some((f) => f.severity === "error") ? "invalid" : "valid", findings: fs });
   }
-  if (!linter) {
-    return {
-      status: "skipped",
-      findings: [{ severity: "warning", path: "", message: "IAM policy not linted: this build of @eks-gitops/policies has no lintPolicyDocument", rule: "iam:unavailable" }],
-    };
-  }
-  const found = linter(doc.object, { kind: doc.iamKind === "trust-policy" ? "trust" : "identity", file: doc.file });
-  const findings: Finding[] = found.map((f) => ({ severity: f.severity === "error" ? "error" : "warning", path: f.path, message: f.message, rule: `iam:${f.code}` }));
-  return { status: findings.some((f) => f.severity === "error") ? "invalid" : "valid", findings };
+  return out;
 }

@@ -1,4 +1,5 @@
 // The ObjectMeta rules the API server checks in Go code (not in OpenAPI): name, namespace, label and annotation syntax.
+import { pointerSegment } from "./pointer.ts";
 import type { Finding } from "./types.ts";
 
 // Hand-written because these rules live in apimachinery's Go validation, which no schema carries.
@@ -8,7 +9,6 @@ const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 const err = (path: string, message: string, rule: string): Finding => ({ severity: "error", path, message, rule });
-const escape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 
 function qualifiedNameProblem(key: string): string | undefined {
   const slash = key.lastIndexOf("/");
@@ -44,9 +44,9 @@ export function checkObjectMeta(object: Readonly<Record<string, unknown>>): Find
     let total = 0;
     for (const [k, v] of Object.entries(map)) {
       const problem = qualifiedNameProblem(k);
-      if (problem) out.push(err(`/metadata/${field}/${escape(k)}`, `Invalid value: ${JSON.stringify(k)}: ${problem}`, `metadata:${field}`));
+      if (problem) out.push(err(`/metadata/${field}/${pointerSegment(k)}`, `Invalid value: ${JSON.stringify(k)}: ${problem}`, `metadata:${field}`));
       if (field === "labels" && typeof v === "string" && (v.length > 63 || !LABEL_VALUE.test(v))) {
-        out.push(err(`/metadata/labels/${escape(k)}`, `Invalid value: ${JSON.stringify(v)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (at most 63 characters)`, "metadata:labels"));
+        out.push(err(`/metadata/labels/${pointerSegment(k)}`, `Invalid value: ${JSON.stringify(v)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (at most 63 characters)`, "metadata:labels"));
       }
       if (field === "annotations") total += k.length + (typeof v === "string" ? v.length : 0);
     }

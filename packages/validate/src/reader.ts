@@ -1,6 +1,6 @@
 // Reading files, folders and stdin into documents: multi-document YAML and JSON, one error per bad document.
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { type Document, LineCounter, parseAllDocuments } from "yaml";
 import type { Finding, IamDocument, LoadedDocuments, ParsedResource, UnreadableDocument } from "./types.ts";
 
@@ -142,6 +142,13 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   return { resources, unreadable };
 }
 
+/** Paths inside the working folder are shown relative to it (grep-able, stable in CI), others absolute. */
+function showPath(cwd: string, path: string): string {
+  const rel = relative(cwd, resolve(cwd, path));
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return resolve(cwd, path).split(sep).join("/");
+  return rel.split(sep).join("/");
+}
+
 function readStdin(): string {
   return readFileSync(0, "utf8");
 }
@@ -154,7 +161,7 @@ export function loadDocuments(paths: readonly string[], options: ReadOptions = {
   const unreadable: UnreadableDocument[] = [];
   const iam: IamDocument[] = [];
   for (const path of expandPaths(paths)) {
-    const shown = path === "-" ? "-" : relative(cwd, path).split(sep).join("/") || path;
+    const shown = path === "-" ? "-" : showPath(cwd, path);
     let text: string;
     if (path === "-") text = (options.readStdin ?? readStdin)();
     else {

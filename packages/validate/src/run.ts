@@ -4,12 +4,11 @@ import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR } from "@eks-gitops/config";
 import type { CatalogVersions } from "./catalog/index.ts";
-import { type IamLinter, loadPolicyLinter } from "./iam.ts";
 import { loadDocuments, parseText, type ReadOptions } from "./reader.ts";
 import { clusterLayer } from "./schema/cluster.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromDocuments, typesFromPaths } from "./schema/registry.ts";
 import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report } from "./types.ts";
-import { ObjectValidator, validateDocuments } from "./validate.ts";
+import { type ObjectValidator, validateDocuments } from "./validate.ts";
 
 export interface RunOptions {
   /** Repository root: default paths (every clusters/<name>/rendered) and overlay versions come from it. */
@@ -31,7 +30,8 @@ export interface RunOptions {
   readonly read?: ReadOptions;
   /** Replaces the cross-object checks found in ./cross-object (tests). */
   readonly crossObjectChecks?: CrossObjectChecks | false;
-  readonly iamLinter?: IamLinter | false;
+  /** Lint rendered/iam/*.json with the policies package. @default true */
+  readonly iamLint?: boolean;
   readonly validator?: ObjectValidator;
 }
 
@@ -127,7 +127,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     shared.addLayer(`--crd ${options.crd.join(", ")}`, typesFromPaths(options.crd));
   }
   shared.addLayer("CRDs among the documents", typesFromDocuments(documents.resources));
-  if (options.fromCluster) shared.layers.push(await clusterLayer(documents.resources.map((r) => r.apiVersion)));
+  if (options.fromCluster) shared.pushLayer(await clusterLayer(documents.resources.map((r) => r.apiVersion)));
 
   const registries = new Map<string, SchemaRegistry>();
   if (options.catalog !== false) {
@@ -141,7 +141,6 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   const registryFor = (r: ParsedResource) => registries.get(JSON.stringify(versionsOf(r))) ?? shared;
 
   const crossObjectChecks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? (await loadCrossObjectChecks()));
-  const iamLinter = options.iamLinter === false ? undefined : (options.iamLinter ?? (await loadPolicyLinter()));
   const report = await validateDocuments(
     documents,
     {
@@ -149,7 +148,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       previous: options.base ? previousFrom(root, cwd, options.base) : undefined,
       crossObjectChecks,
       crossObjectContext: { overlays: facts },
-      iamLinter,
+      iamLint: options.iamLint,
     },
     options.validator,
   );

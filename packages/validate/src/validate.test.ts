@@ -86,7 +86,7 @@ const widget = (spec: Record<string, unknown>, metadata: Record<string, unknown>
 
 const v = new ObjectValidator();
 const check = (obj: Record<string, unknown>, previous?: Record<string, unknown>): Finding[] => v.validate(obj, widgetType, registry, previous);
-const brief = (fs: Finding[]) => fs.map((f) => `${f.path}: ${f.message} [${f.rule}]`);
+const brief = (fs: readonly Finding[]) => fs.map((f) => `${f.path}: ${f.message} [${f.rule}]`);
 
 describe("structural validation of a custom resource", () => {
   it("accepts a valid object", () => {
@@ -202,7 +202,7 @@ describe("CEL rules (x-kubernetes-validations)", () => {
 
 describe("validateDocuments", () => {
   it("says how to supply a missing schema and keeps going", async () => {
-    const text = "apiVersion: example.com/v9\nkind: Gadget\nmetadata: {name: g}\n---\n" + JSON.stringify(widget({ size: 2 }));
+    const text = `apiVersion: example.com/v9\nkind: Gadget\nmetadata: {name: g}\n---\n${JSON.stringify(widget({ size: 2 }))}`;
     const docs = { ...parseText({ file: "m.yaml", text }), iam: [] };
     const report = await validateDocuments(docs, { registry });
     expect(report.summary).toEqual({ resources: 2, valid: 1, invalid: 0, error: 1, skipped: 0 });

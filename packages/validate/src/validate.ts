@@ -1,6 +1,6 @@
 // validateDocuments(): every document through schema lookup, defaulting, OpenAPI validation and CEL; then cross-object checks.
 import { CelEvaluator } from "./cel/evaluate.ts";
-import { type IamLinter, lintIamDocument } from "./iam.ts";
+import { lintIamDocuments } from "./iam.ts";
 import { checkObjectMeta } from "./objectmeta.ts";
 import { SchemaCompiler } from "./schema/compile.ts";
 import { findingsFromAjv, isBlocking } from "./schema/errors.ts";
@@ -19,10 +19,26 @@ export interface ValidateOptions {
   readonly crossObjectChecks?: CrossObjectChecks;
   /** Extra context handed to the cross-object checks (e.g. overlay facts). */
   readonly crossObjectContext?: Record<string, unknown>;
-  readonly iamLinter?: IamLinter;
+  /** Lint IAM documents with the policies package. @default true */
+  readonly iamLint?: boolean;
 }
 
 const identity = (n: SchemaNode) => n;
+
+/**
+ * Copy for built-in kinds: Go's decoder turns a JSON null into the field's zero value, so an object
+ * property set to null is as good as absent.
+ */
+function cloneWithoutNulls(v: unknown): unknown {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return v.map(cloneWithoutNulls);
+  const out: Record<string, unknown> = {};
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== null) out[k] = cloneWithoutNulls(x);
+  }
+  return out;
+}
 
 /** Deep copy of parsed YAML/JSON data (plain objects, arrays, scalars); several times faster than structuredClone. */
 export function cloneJson<T>(v: T): T {
@@ -63,9 +79,12 @@ export class ObjectValidator {
       old = cloneJson(previous);
       walk(old, type.root, "", undefined, { defaults: true, cel: false, deref }, { findings: [], tasks: [] });
     }
-    const value = cloneJson(object) as Record<string, unknown>;
     const result: WalkResult = { findings: [], tasks: [] as CelTask[] };
-    if (type.flavour !== "jsonschema") walk(value, type.root, "", old, opts, result);
+    let value: Record<string, unknown>;
+    if (structural) {
+      value = cloneJson(object) as Record<string, unknown>;
+      walk(value, type.root, "", old, opts, result);
+    } else value = (type.flavour === "builtin" ? cloneWithoutNulls(object) : cloneJson(object)) as Record<string, unknown>;
     const validator = this.compiler.validator(type);
     const findings: Finding[] = [...result.findings];
     let blocked = false;
@@ -127,8 +146,9 @@ export async function validateDocuments(docs: LoadedDocuments, options: Validate
     const result = { file: u.file, index: u.index, apiVersion: u.apiVersion ?? "", kind: u.kind ?? "", name: u.name ?? "", namespace: u.namespace ?? "", status: "error" as const, findings: [...u.findings] };
     results.set(key(u.file, u.index), { result, findings: result.findings });
   }
+  const iam = options.iamLint === false ? new Map() : lintIamDocuments(docs.iam);
   for (const d of docs.iam) {
-    const outcome = lintIamDocument(d, options.iamLinter);
+    const outcome = iam.get(d.file) ?? { status: "skipped" as const, findings: [{ severity: "warning" as const, path: "", message: "IAM lint turned off", rule: "iam:off" }] };
     const result = { file: d.file, index: 0, apiVersion: "", kind: `IAM:${d.iamKind}`, name: d.file.replace(/^.*\//, "").replace(/\.json$/, ""), namespace: "", status: outcome.status, findings: outcome.findings };
     results.set(key(d.file, 0), { result, findings: result.findings });
   }

@@ -17,7 +17,11 @@ async function getJson(kc: KubeConfig, path: string): Promise<unknown> {
   if (!cluster) throw new ClusterSchemaError("--from-cluster: the kubeconfig has no current cluster; set one with `kubectl config use-context`");
   const url = new URL(path, cluster.server);
   const opts: RequestOptions = { method: "GET", headers: { accept: "application/json" } };
-  await kc.applyToHTTPSOptions(opts);
+  try {
+    await kc.applyToHTTPSOptions(opts);
+  } catch (err) {
+    throw new ClusterSchemaError(`--from-cluster: cannot use the kubeconfig's credentials for ${cluster.server}: ${(err as Error).message}`);
+  }
   return new Promise((resolve, reject) => {
     const req = (url.protocol === "http:" ? httpRequest : httpsRequest)(url, opts, (res) => {
       const chunks: Buffer[] = [];

@@ -1,4 +1,5 @@
 // Turning ajv errors into findings worded like the API server's field errors (path, message, rule).
+import { pointerSegment } from "../pointer.ts";
 import type { ErrorObject } from "ajv";
 import type { Finding } from "../types.ts";
 
@@ -13,7 +14,6 @@ export function dotted(pointer: string): string {
   }
   return out;
 }
-const escape = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /**
  * Whether an error makes CEL rules unsafe to run: the API server skips CEL after TypeInvalid ("must be of
@@ -33,11 +33,11 @@ export function findingsFromAjv(errors: readonly ErrorObject[]): Finding[] {
     const p = e.params as Record<string, unknown>;
     switch (e.keyword) {
       case "required":
-        path = `${path}/${escape(String(p.missingProperty))}`;
+        path = `${path}/${pointerSegment(String(p.missingProperty))}`;
         message = "Required value";
         break;
       case "additionalProperties":
-        path = `${path}/${escape(String(p.additionalProperty))}`;
+        path = `${path}/${pointerSegment(String(p.additionalProperty))}`;
         message = `unknown field "${dotted(path)}"`;
         break;
       case "type":

@@ -20,14 +20,23 @@ const lower = (g: Gvk) => gvkKey({ ...g, kind: g.kind.toLowerCase() });
 /** An ordered list of layers; the first layer that knows a kind wins. */
 export class SchemaRegistry {
   readonly layers: SchemaLayer[] = [];
+  private readonly memo = new Map<string, TypeSchema | null>();
 
   addLayer(name: string, types: readonly TypeSchema[]): this {
+    this.memo.clear();
     const map = new Map<string, TypeSchema>();
     for (const t of types) {
       const key = t.flavour === "jsonschema" ? lower(t.gvk) : gvkKey(t.gvk);
       if (!map.has(key)) map.set(key, t);
     }
     this.layers.push({ name, types: map });
+    return this;
+  }
+
+  /** Appends an already-built layer (lowest priority so far). */
+  pushLayer(layer: SchemaLayer): this {
+    this.memo.clear();
+    this.layers.push(layer);
     return this;
   }
 
@@ -39,6 +48,15 @@ export class SchemaRegistry {
   }
 
   lookup(apiVersion: string, kind: string): TypeSchema | undefined {
+    const memoKey = `${apiVersion}\u0000${kind}`;
+    const hit = this.memo.get(memoKey);
+    if (hit !== undefined) return hit ?? undefined;
+    const found = this.find(apiVersion, kind);
+    this.memo.set(memoKey, found ?? null);
+    return found;
+  }
+
+  private find(apiVersion: string, kind: string): TypeSchema | undefined {
     const gvk = { ...parseApiVersion(apiVersion), kind };
     const key = gvkKey(gvk);
     const key2 = lower(gvk);

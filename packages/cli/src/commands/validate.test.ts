@@ -1,0 +1,111 @@
+// `eks-gitops validate` end to end: exit codes, output formats, default paths, --crd and --base (mirror only, no internet).
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { main } from "../bin.ts";
+
+const ROOT = resolve(import.meta.dirname, "../../../..");
+const MIRROR = process.env.EKS_GITOPS_MIRROR ?? resolve(ROOT, "../../shared/mirror");
+const CACHE = join(tmpdir(), "eks-gitops-validate-test-cache");
+const NODEPOOL = readFileSync(join(ROOT, "clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml"), "utf8");
+const common = ["--mirror", MIRROR, "--cache-dir", CACHE];
+
+let out = "";
+let err = "";
+beforeEach(() => {
+  out = "";
+  err = "";
+  vi.spyOn(process.stdout, "write").mockImplementation((s) => {
+    out += String(s);
+    return true;
+  });
+  vi.spyOn(process.stderr, "write").mockImplementation((s) => {
+    err += String(s);
+    return true;
+  });
+});
+afterEach(() => vi.restoreAllMocks());
+
+const tmp = () => mkdtempSync(join(tmpdir(), "validate-cli-"));
+const file = (dir: string, name: string, text: string) => {
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+};
+
+describe("eks-gitops validate", () => {
+  it("passes the committed rendered output of every overlay (exit 0)", async () => {
+    const code = await main(["validate", "--root", ROOT, ...common]);
+    expect(err).toBe("");
+    // every rendered object, IAM documents included (linted by the policies package), and nothing invalid
+    const summary = out.trim().split("\n").at(-1) ?? "";
+    expect(summary).toMatch(/^Summary: (\d+) resources found - Valid: \1, Invalid: 0, Errors: 0, Skipped: 0; 6 transition rules/);
+    expect(out).toContain("iam:RESOURCE_STAR_SCOPABLE");
+    expect(code).toBe(0);
+  }, 180_000);
+
+  it("exits 1 with the JSON contract for an invalid object and an unreadable document", async () => {
+    const dir = tmp();
+    const bad = NODEPOOL.replace("consolidateAfter: 1m", "consolidateAfter: 1m\n    consolidateBefore: 2m");
+    file(dir, "np.yaml", `${bad}---\nkind: [\n`);
+    const code = await main(["validate", join(dir, "np.yaml"), "-o", "json", "--root", dir, ...common]);
+    expect(code).toBe(1);
+    const json = JSON.parse(out);
+    expect(json.summary).toEqual({ resources: 2, valid: 0, invalid: 1, error: 1, skipped: 0 });
+    expect(json.resources[0]).toMatchObject({ index: 0, apiVersion: "karpenter.sh/v1", kind: "NodePool", name: "default", namespace: "", status: "invalid" });
+    expect(json.resources[0].findings).toEqual([
+      { severity: "error", path: "/spec/disruption/consolidateBefore", message: 'unknown field "spec.disruption.consolidateBefore"', rule: "schema:additionalProperties" },
+    ]);
+    expect(json.resources[1]).toMatchObject({ index: 1, status: "error" });
+    expect(json.resources[1].findings[0].rule).toBe("parse:syntax");
+  }, 60_000);
+
+  it("exits 1 when a kind has no schema, saying how to supply one, and accepts it with --crd", async () => {
+    const dir = tmp();
+    const cr = file(dir, "gadget.yaml", "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {size: 1}\n");
+    expect(await main(["validate", cr, "--root", dir, ...common])).toBe(1);
+    expect(out).toContain("Gadget/g error /: no schema for example.com/v1 Gadget");
+    expect(out).toContain("supply it with --crd FILE|DIR");
+    const crd = file(
+      dir,
+      "crd.yaml",
+      "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: gadgets.example.com}\nspec:\n  group: example.com\n  scope: Cluster\n  names: {kind: Gadget, plural: gadgets}\n  versions:\n    - name: v1\n      served: true\n      storage: true\n      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n            spec: {type: object, properties: {size: {type: integer}}}\n",
+    );
+    out = "";
+    expect(await main(["validate", cr, "--crd", crd, "--root", dir, ...common])).toBe(0);
+    expect(out).toBe("Summary: 1 resources found - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0\n");
+  }, 60_000);
+
+  it("exits 2 on usage errors", async () => {
+    expect(await main(["validate", "--output", "yaml"])).toBe(2);
+    expect(err).toBe("eks-gitops: --output yaml: must be one of text, json, junit, sarif, github\n");
+    err = "";
+    expect(await main(["validate", "/nonexistent/file.yaml", "--root", tmp()])).toBe(2);
+    expect(err).toBe("eks-gitops: no such file or folder: /nonexistent/file.yaml\n");
+    expect(await main(["validate", "--bogus"])).toBe(2);
+  });
+
+  it("exits 2 when the mirror does not have the pinned file", async () => {
+    const dir = tmp();
+    const ns = file(dir, "ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: n}\n");
+    expect(await main(["validate", ns, "--root", dir, "--mirror", join(dir, "empty-mirror"), "--cache-dir", join(dir, "cache")])).toBe(2);
+    expect(err).toMatch(/^eks-gitops validate: cannot read .*empty-mirror\/kubernetes\/kubernetes\/v1\.36\.0\/api\/openapi-spec\/v3\/api__v1_openapi\.json: ENOENT; is the mirror complete\?/);
+  });
+
+  it("evaluates oldSelf rules against the object committed at --base", async () => {
+    const dir = tmp();
+    const git = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { stdio: "pipe" });
+    git("init", "-q");
+    const np = file(dir, "np.yaml", NODEPOOL);
+    git("add", "np.yaml");
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "base");
+    writeFileSync(np, NODEPOOL.replace("group: karpenter.k8s.aws", "group: example.com"));
+    expect(await main(["validate", np, "--root", dir, ...common])).toBe(0);
+    expect(out).toContain("3 transition rules (oldSelf) skipped on create");
+    out = "";
+    expect(await main(["validate", np, "--root", dir, "--base", "HEAD", "-o", "github", ...common])).toBe(1);
+    expect(out.split("\n")[0]).toBe(`::error file=${np},title=NodePool/default cel%3Aself.group == oldSelf.group::/spec/template/spec/nodeClassRef: Invalid value: "object": nodeClassRef.group is immutable`);
+    expect(await main(["validate", np, "--root", dir, "--base", "no-such-ref", ...common])).toBe(2);
+  }, 60_000);
+});
