@@ -19,12 +19,14 @@ export interface CrossObjectOptions extends CrossObjectContext {
    * the Kubernetes version is unknown (the compatibility check is then skipped).
    */
   readonly overlays?: Readonly<Record<string, OverlayFacts>>;
+  /** The overlay a file belongs to (undefined or "" = none). @default `clusters/<name>/rendered/` in the file's path */
+  readonly overlayOf?: (file: string) => string | undefined;
 }
 
 /** Runs every cross-object check over each overlay of the run; findings are sorted by file, index, path. */
 export function crossObjectChecks(resources: readonly ParsedResource[], context: CrossObjectOptions): CrossObjectFinding[] {
   const out: CrossObjectFinding[] = [];
-  for (const group of groupByOverlay(resources, context.iam)) {
+  for (const group of groupByOverlay(resources, context.iam, context.overlayOf)) {
     const facts = context.overlays?.[group.name] ?? {};
     const iam = readIamFacts(group.iam);
     const apps = findKarpenterChartApps(group.resources);

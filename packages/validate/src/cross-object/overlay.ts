@@ -28,7 +28,12 @@ export function overlayOf(file: string): string {
   return OVERLAY_PATH.exec(file)?.[1] ?? "";
 }
 
-export function groupByOverlay(resources: readonly ParsedResource[], iam: readonly IamDocument[]): OverlayGroup[] {
+/** Groups a run's documents by overlay; `overlayOfFile` lets a caller that knows the repository root decide (default: the path). */
+export function groupByOverlay(
+  resources: readonly ParsedResource[],
+  iam: readonly IamDocument[],
+  overlayOfFile: (file: string) => string | undefined = overlayOf,
+): OverlayGroup[] {
   const groups = new Map<string, { resources: ParsedResource[]; iam: IamDocument[] }>();
   const get = (name: string) => {
     const existing = groups.get(name);
@@ -37,8 +42,8 @@ export function groupByOverlay(resources: readonly ParsedResource[], iam: readon
     groups.set(name, created);
     return created;
   };
-  for (const r of resources) get(overlayOf(r.file)).resources.push(r);
-  for (const d of iam) get(overlayOf(d.file)).iam.push(d);
+  for (const r of resources) get(overlayOfFile(r.file) ?? "").resources.push(r);
+  for (const d of iam) get(overlayOfFile(d.file) ?? "").iam.push(d);
   return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, g]) => ({ name, ...g }));
 }
 

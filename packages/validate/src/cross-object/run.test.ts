@@ -1,0 +1,25 @@
+// The cross-object checks run inside the whole pipeline (runValidation / `eks-gitops validate`), not only when called directly.
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { runValidation } from "../run.ts";
+
+const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
+const FIXTURE = fileURLToPath(new URL("../../fixtures/cross-object/hpa-target-sets-replicas", import.meta.url));
+
+describe("runValidation", () => {
+  it("reports cross-object findings with their code and fix hint, making the resource invalid", async () => {
+    const { report } = await runValidation({ root: REPO, paths: [FIXTURE], iamLint: false, read: { cwd: FIXTURE } });
+    const deployment = report.resources.find((r) => r.kind === "Deployment");
+    expect(deployment?.status).toBe("invalid");
+    expect(deployment?.findings).toEqual([
+      {
+        severity: "error",
+        path: "/spec/replicas",
+        message: "Deployment shop/web sets spec.replicas (3) but HorizontalPodAutoscaler shop/web owns its replica count",
+        rule: "hpa-target-sets-replicas",
+        hint: "remove spec.replicas from the workload (the overlay's workload must not set `replicas` when it has `autoscaling`); otherwise every Argo CD sync resets the HPA's choice",
+      },
+    ]);
+    expect(report.summary).toEqual({ resources: 2, valid: 1, invalid: 1, error: 0, skipped: 0 });
+  }, 120_000);
+});
