@@ -5,7 +5,7 @@ import { hpaChecks } from "./hpa.ts";
 import { clusterNameChecks, passRoleChecks, serviceAccountChecks } from "./identity.ts";
 import { deprecatedApiChecks, discoveryTagChecks, nodeClassRefChecks, nodeClassRoleChecks } from "./karpenter.ts";
 import { findKarpenterChartApps, groupByOverlay, type KarpenterChartApp, type OverlayFacts, readIamFacts } from "./overlay.ts";
-import { describe, finding } from "./util.ts";
+import { describe, dig, finding, str } from "./util.ts";
 
 export { CHECK_CODES, type CheckCode, type CheckCodeName } from "./codes.ts";
 export { KARPENTER_MIN_VERSION_FOR_KUBERNETES, karpenterCompatibility, kubernetesMinor } from "./compatibility.ts";
@@ -31,7 +31,7 @@ export function crossObjectChecks(resources: readonly ParsedResource[], context:
     const iam = readIamFacts(group.iam);
     const apps = findKarpenterChartApps(group.resources);
     // The overlay is the source of truth for the name; otherwise the chart's settings (then the discovery check compares to it).
-    const clusterName = facts.clusterName ?? apps.map((a) => a.values.settings).map((s) => (s as { clusterName?: unknown } | undefined)?.clusterName).find((n): n is string => typeof n === "string");
+    const clusterName = facts.clusterName ?? apps.map((a) => str(dig(a.values, "settings", "clusterName"))).find((n) => n !== undefined);
 
     out.push(...hpaChecks(group.resources));
     out.push(...nodeClassRefChecks(group.resources));
