@@ -1,6 +1,8 @@
 // Tests of the Karpenter/Kubernetes compatibility lookup.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { karpenterCompatibility, kubernetesMinor } from "./compatibility.ts";
+import { KARPENTER_MIN_VERSION_FOR_KUBERNETES, karpenterCompatibility, kubernetesMinor } from "./compatibility.ts";
 
 describe("karpenterCompatibility", () => {
   it("needs Karpenter >= 1.13 on Kubernetes 1.36", () => {
@@ -25,5 +27,20 @@ describe("karpenterCompatibility", () => {
     expect(kubernetesMinor("v1.36.1-eks-3b2c1a")).toBe("1.36");
     expect(kubernetesMinor("1.36")).toBe("1.36");
     expect(kubernetesMinor("one")).toBeUndefined();
+  });
+});
+
+// The table is data in code; this compares it with Karpenter's published matrix where the mirror is available.
+const MATRIX_DOC = "aws/karpenter-provider-aws/1d927085dd81a9df9301e613f371dac5b4d16bfe/website/content/en/v1.14/upgrading/compatibility.md";
+const mirror = process.env.EKS_GITOPS_MIRROR;
+describe.skipIf(!mirror || !existsSync(join(mirror, MATRIX_DOC)))("KARPENTER_MIN_VERSION_FOR_KUBERNETES", () => {
+  it("matches the compatibility matrix of the Karpenter v1.14 docs", () => {
+    const text = readFileSync(join(mirror!, MATRIX_DOC), "utf8");
+    const rows = text.split("\n").filter((l) => /^\|\s*(Kubernetes|karpenter)\s*\|/.test(l));
+    const cells = (row: string) => row.split("|").slice(2, -1).map((c) => c.trim());
+    const [kube, karpenter] = rows.map(cells) as [string[], string[]];
+    const published = Object.fromEntries(kube.map((k, i) => [k, karpenter[i]!.replace(/^\\?>=\s*/, "")]));
+    const ours = Object.fromEntries(Object.entries(KARPENTER_MIN_VERSION_FOR_KUBERNETES).map(([k, v]) => [k, v.replace(/\.0$/, "")]));
+    expect(ours).toEqual(published);
   });
 });
