@@ -3,12 +3,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR } from "@eks-gitops/config";
-import type { CatalogVersions } from "./catalog/index.ts";
+import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
 import { loadDocuments, parseText, type ReadOptions } from "./reader.ts";
 import { clusterLayer } from "./schema/cluster.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromDocuments, typesFromPaths } from "./schema/registry.ts";
 import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report } from "./types.ts";
-import { type ObjectValidator, validateDocuments } from "./validate.ts";
+import { ObjectValidator, validateDocuments } from "./validate.ts";
 
 export interface RunOptions {
   /** Repository root: default paths (every clusters/<name>/rendered) and overlay versions come from it. */
@@ -150,7 +150,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       crossObjectContext: { overlays: facts },
       iamLint: options.iamLint,
     },
-    options.validator,
+    options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() }),
   );
   const layers = [...new Set([...registries.values(), shared].flatMap((r) => r.layers.map((l) => l.name)))];
   return { report, documents, layers };

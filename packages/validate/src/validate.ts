@@ -2,7 +2,7 @@
 import { CelEvaluator } from "./cel/evaluate.ts";
 import { lintIamDocuments } from "./iam.ts";
 import { checkObjectMeta } from "./objectmeta.ts";
-import { SchemaCompiler } from "./schema/compile.ts";
+import { type CompilerOptions, SchemaCompiler } from "./schema/compile.ts";
 import { findingsFromAjv, isBlocking } from "./schema/errors.ts";
 import { makeDeref, type SchemaNode, type TypeSchema } from "./schema/model.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
@@ -51,9 +51,14 @@ export function cloneJson<T>(v: T): T {
 
 /** Validates single objects against their schemas; compiled validators and CEL programs are reused across calls. */
 export class ObjectValidator {
-  readonly compiler = new SchemaCompiler();
+  readonly compiler: SchemaCompiler;
   readonly cel = new CelEvaluator();
   private readonly derefs = new WeakMap<object, (n: SchemaNode) => SchemaNode>();
+
+  /** `cacheDir`: where compiled validator code is kept between runs (see SchemaCompiler). */
+  constructor(options: CompilerOptions = {}) {
+    this.compiler = new SchemaCompiler(options);
+  }
 
   private derefFor(type: TypeSchema): (n: SchemaNode) => SchemaNode {
     if (!type.components) return identity;
