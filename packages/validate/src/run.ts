@@ -65,8 +65,11 @@ async function loadCrossObjectChecks(): Promise<CrossObjectChecks | undefined> {
   try {
     const mod = (await import(specifier)) as { crossObjectChecks?: CrossObjectChecks };
     return mod.crossObjectChecks;
-  } catch {
-    return undefined;
+  } catch (err) {
+    // only "not there (yet)" is tolerated; a module that is there but broken must not silently switch the checks off
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === "ERR_MODULE_NOT_FOUND" && e.message.includes("cross-object")) return undefined;
+    throw err;
   }
 }
 
