@@ -1,6 +1,6 @@
 // The fleet variant: one ApplicationSet per overlay whose cluster generator stamps out the same Applications.
 import { CLUSTER_SECRET_LABEL, type ClusterConfig } from "@eks-gitops/config";
-import { type AppPlan, type ArgoObject } from "./applications.ts";
+import type { AppPlan, ArgoObject } from "./applications.ts";
 import { ARGOCD_API_VERSION, RESOURCES_FINALIZER, SYNC_RETRY } from "./constants.ts";
 
 /**
