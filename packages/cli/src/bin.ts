@@ -1,6 +1,7 @@
 // Entry point of the eks-gitops command: dispatches to a subcommand and maps errors to exit codes.
 import { ConfigError } from "@eks-gitops/config";
 import { SynthValidationError } from "@eks-gitops/manifests";
+import { diffCommand } from "./commands/diff.ts";
 import { synthCommand } from "./commands/synth.ts";
 import { EXIT, UsageError } from "./exit-codes.ts";
 
@@ -8,6 +9,7 @@ type Command = (argv: readonly string[]) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   synth: { run: synthCommand, summary: "render overlays into clusters/<name>/rendered (--check to compare)" },
+  diff: { run: diffCommand, summary: "rendered-output diff between two revisions (--base REF, --output text|markdown|json)" },
 };
 
 const usage = () =>
