@@ -42,6 +42,7 @@ beforeAll(() => {
   rmSync(join(repo, `${R}/workload-web/apps_v1_deployment_web_web.yaml`));
   write(`${R}/workload-web/core_v1_configmap_web_big.yaml`, bigConfigMap("new", 400));
   write(`${R}/iam/KarpenterControllerRole-demo.trust-policy.json`, trust("system:serviceaccount:karpenter:karpenter"));
+  write(`${R}/iam/KarpenterControllerRole-demo.KarpenterControllerNodeLifecyclePolicy-demo.json`, '{ "Version": "2012-10-17" }\n');
   write("README.md", "changed but not rendered\n");
   git("add", "-A");
   git("commit", "-qm", "feature");
@@ -73,7 +74,8 @@ describe("eks-gitops diff between two refs", () => {
     const demo = lines.indexOf("demo");
     expect(iam).toBeGreaterThan(0);
     expect(demo).toBeGreaterThan(iam);
-    expect(lines[iam + 1]).toBe("  [~] IAM trust-policy KarpenterControllerRole-demo  (demo/iam)");
+    expect(lines[iam + 1]).toBe("  [+] IAM policy KarpenterControllerRole-demo/KarpenterControllerNodeLifecyclePolicy-demo  (demo/iam)");
+    expect(lines).toContain("  [~] IAM trust policy KarpenterControllerRole-demo  (demo/iam)");
     expect(lines).toContain('      -          "oidc:sub": "system:serviceaccount:kube-system:karpenter"');
     expect(lines).toContain('      +          "oidc:sub": "system:serviceaccount:karpenter:karpenter"');
     expect(lines.filter((l) => l === "demo")).toHaveLength(1);
@@ -90,24 +92,26 @@ describe("eks-gitops diff between two refs", () => {
     expect(lines).toContain(`  ${"ConfigMap".padEnd(28)} +0 ~1 -0`);
     expect(lines).toContain(`  ${"Deployment".padEnd(28)} +0 ~0 -1`);
     expect(lines).toContain(`  ${"EC2NodeClass".padEnd(28)} +1 ~0 -0`);
-    expect(lines).toContain(`  ${"IAM trust-policy".padEnd(28)} +0 ~1 -0`);
+    expect(lines).toContain(`  ${"IAM policy".padEnd(28)} +1 ~0 -0`);
+    expect(lines).toContain(`  ${"IAM trust policy".padEnd(28)} +0 ~1 -0`);
     expect(lines).toContain(`  ${"NodePool".padEnd(28)} +0 ~1 -0`);
-    expect(lines.at(-2)).toBe("Summary: 1 added, 3 changed, 1 removed (5 objects in 1 cluster)");
+    expect(lines.at(-2)).toBe("Summary: 2 added, 3 changed, 1 removed (6 objects in 1 cluster)");
   });
 
   it("gives machines JSON with the IAM change first", async () => {
     const json = JSON.parse(await run({ base: "main", head: "feature", output: "json" }));
-    expect(json.totals).toEqual({ added: 1, changed: 3, removed: 1 });
+    expect(json.totals).toEqual({ added: 2, changed: 3, removed: 1 });
     expect(json.kinds.NodePool).toEqual({ added: 0, changed: 1, removed: 0 });
     expect(json.changes.map((c: { change: string; kind: string; iam: boolean }) => [c.change, c.kind, c.iam])).toEqual([
-      ["changed", "IAM trust-policy", true],
+      ["added", "IAM policy", true],
+      ["changed", "IAM trust policy", true],
       ["added", "EC2NodeClass", false],
       ["changed", "NodePool", false],
       ["removed", "Deployment", false],
       ["changed", "ConfigMap", false],
     ]);
-    expect(json.changes[2].path).toBe(`${R}/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml`);
-    expect(json.changes[2].hunks).toEqual([
+    expect(json.changes[3].path).toBe(`${R}/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml`);
+    expect(json.changes[3].hunks).toEqual([
       "@@ -4,4 +4,4 @@",
       "   name: default",
       " spec:",
@@ -123,8 +127,8 @@ describe("eks-gitops diff between two refs", () => {
     const md = await run({ base: "main", head: "feature", output: "markdown", full, url });
     expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
     expect(md.split("\n")[0]).toBe(COMMENT_MARKER);
-    expect(md).toContain("**1 added, 3 changed, 1 removed (5 objects in 1 cluster)**");
-    expect(md).toContain("| IAM trust-policy | 0 | 1 | 0 |");
+    expect(md).toContain("**2 added, 3 changed, 1 removed (6 objects in 1 cluster)**");
+    expect(md).toContain("| IAM trust policy | 0 | 1 | 0 |");
     expect(md.indexOf("### IAM changes")).toBeLessThan(md.indexOf("### demo"));
     expect(md).toContain("<code>[~]</code> NodePool <code>default</code>");
     expect(md).toContain("<code>[-]</code> Deployment <code>web/web</code>");
@@ -132,7 +136,7 @@ describe("eks-gitops diff between two refs", () => {
     expect(md).not.toContain("ConfigMap <code>web/big</code>");
     expect(md.match(/^### demo$/gm)).toHaveLength(1);
     expect(md.trimEnd().endsWith(
-      `> Cut at 65,536 characters to fit one GitHub comment: 4 of 5 changed objects shown. The full diff is in the \`rendered-diff\` artifact of [this workflow run](${url}).`,
+      `> Cut at 65,536 characters to fit one GitHub comment: 5 of 6 changed objects shown. The full diff is in the \`rendered-diff\` artifact of [this workflow run](${url}).`,
     )).toBe(true);
     const whole = readFileSync(full, "utf8");
     expect(whole.length).toBeGreaterThan(GITHUB_COMMENT_LIMIT);

@@ -95,8 +95,13 @@ function identify(component: string, file: string, content: string): { kind: str
     const base = file.slice(0, -".json".length);
     if (component === COMPONENTS.iam && base === "index") return { kind: "IAM role index", name: "index.json" };
     const dot = base.indexOf(".");
-    // `<Role>.trust-policy.json` -> kind "IAM trust-policy", name "<Role>".
-    return dot === -1 ? { kind: "JSON", name: base } : { kind: `IAM ${base.slice(dot + 1)}`, name: base.slice(0, dot) };
+    if (dot === -1) return { kind: "JSON", name: base };
+    // The policies package writes `<role>.trust-policy.json`, `<queue>.queue-policy.json` and `<role>.<policy>.json`.
+    const owner = base.slice(0, dot);
+    const doc = base.slice(dot + 1);
+    if (doc === "trust-policy") return { kind: "IAM trust policy", name: owner };
+    if (doc === "queue-policy") return { kind: "SQS queue policy", name: owner };
+    return { kind: "IAM policy", name: `${owner}/${doc}` };
   }
   try {
     const o = parseDocument(content).toJS() as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } } | null;
