@@ -77,12 +77,12 @@ describe("pull-request workflow", () => {
     expect(check).toContain("pnpm install --frozen-lockfile");
     expect(check.some((r) => r.includes("if ! pnpm synth --check; then") && r.includes("Fix: run 'pnpm synth' and commit clusters/*/rendered."))).toBe(true);
     expect(check).toContain("pnpm validate --output github");
-    expect(check).toContain("pnpm --silent validate --output sarif > validate.sarif || test -s validate.sarif");
+    expect(check).toContain("pnpm --silent eks-gitops validate --output sarif > validate.sarif || test -s validate.sarif");
     expect(check).toContain("pnpm test");
     const upload = steps("pull-request.yml", "check").find((s) => s.uses?.startsWith("github/codeql-action/upload-sarif@"));
     expect(upload?.with?.sarif_file).toBe("validate.sarif");
-    const cache = steps("pull-request.yml", "check").find((s) => s.uses?.startsWith("actions/cache@"));
-    expect(cache?.with?.path).toBe(".turbo");
+    const caches = steps("pull-request.yml", "check").filter((s) => s.uses?.startsWith("actions/cache@"));
+    expect(caches.map((c) => c.with?.path)).toEqual([".turbo", "~/.cache/eks-gitops/schemas"]);
   });
 
   it("posts the Markdown diff as one comment updated in place and uploads the full diff", () => {
