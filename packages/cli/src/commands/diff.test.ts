@@ -17,7 +17,8 @@ const write = (path: string, content: string) => {
 };
 const R = "clusters/demo/rendered";
 
-const nodePool = (cpu: string) => `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: default\nspec:\n  limits:\n    cpu: "${cpu}"\n`;
+const nodePool = (cpu: string) =>
+  `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: default\nspec:\n  taints:\n    - key: a\n  limits:\n    cpu: "${cpu}"\n`;
 const trust = (sub: string) => `${JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Condition: { StringEquals: { "oidc:sub": sub } } }] }, null, 2)}\n`;
 /** A ConfigMap with `n` data lines, each long enough that a full rewrite exceeds the comment limit. */
 const bigConfigMap = (tag: string, n: number) =>
@@ -112,9 +113,9 @@ describe("eks-gitops diff between two refs", () => {
     ]);
     expect(json.changes[3].path).toBe(`${R}/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml`);
     expect(json.changes[3].hunks).toEqual([
-      "@@ -4,4 +4,4 @@",
-      "   name: default",
-      " spec:",
+      "@@ -6,4 +6,4 @@",
+      "   taints:",
+      "     - key: a",
       "   limits:",
       '-    cpu: "100"',
       '+    cpu: "200"',
@@ -142,6 +143,17 @@ describe("eks-gitops diff between two refs", () => {
     expect(whole.length).toBeGreaterThan(GITHUB_COMMENT_LIMIT);
     expect(whole).toContain("ConfigMap <code>web/big</code>");
     expect(whole).not.toContain("Cut at");
+  });
+
+  it("colours markers and hunk lines only when asked (a TTY)", async () => {
+    const text = await run({ base: "main", head: "feature", output: "text", color: true });
+    expect(text).toContain("\x1b[32m    [+] EC2NodeClass default\x1b[0m");
+    expect(text).toContain("\x1b[33m    [~] NodePool default\x1b[0m");
+    expect(text).toContain("\x1b[31m    [-] Deployment web/web\x1b[0m");
+    expect(text).toContain('\x1b[31m        -    cpu: "100"\x1b[0m');
+    // A context line is never coloured, even when the YAML line starts with "-".
+    expect(text).toContain("\n             - key: a\n");
+    expect(await run({ base: "main", head: "feature", output: "text" })).not.toContain("\x1b[");
   });
 
   it("says so when nothing rendered changed", async () => {

@@ -31,6 +31,8 @@ export interface DiffOptions {
   readonly full?: string;
   readonly url?: string;
   readonly limit?: number;
+  /** ANSI colours in text output. @default stdout is a TTY and NO_COLOR is unset */
+  readonly color?: boolean;
   readonly out?: (text: string) => void;
 }
 
@@ -54,7 +56,7 @@ export async function diff(options: DiffOptions): Promise<number> {
       ? formatMarkdown(d, labels, { limit, fullDiffUrl: options.url })
       : options.output === "json"
         ? formatJson(d, labels)
-        : formatText(d, labels);
+        : formatText(d, labels, { color: options.color ?? (options.out === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR) });
   if (options.full !== undefined) writeAtomically(options.full, render(Number.POSITIVE_INFINITY));
   out(render(options.limit ?? GITHUB_COMMENT_LIMIT));
   return EXIT.ok;

@@ -38,8 +38,18 @@ function sections(d: RenderedDiff): { heading: string; sub: string | undefined; 
   return out;
 }
 
-/** For a terminal: markers, IAM first, hunks of changed objects (and of every IAM change), per-kind counts, a summary line. */
-export function formatText(d: RenderedDiff, labels: DiffLabels): string {
+const ANSI = { added: "\x1b[32m", changed: "\x1b[33m", removed: "\x1b[31m", hunk: "\x1b[36m", reset: "\x1b[0m" } as const;
+
+/** Colour of a hunk line: by its first character, never by what the YAML line itself starts with. */
+function hunkColour(h: string): string | undefined {
+  return h[0] === "+" ? ANSI.added : h[0] === "-" ? ANSI.removed : h.startsWith("@@") ? ANSI.hunk : undefined;
+}
+
+/**
+ * For a terminal: markers, IAM first, hunks of changed objects (and of every IAM change), per-kind
+ * counts, a summary line. `color` only for a TTY.
+ */
+export function formatText(d: RenderedDiff, labels: DiffLabels, options: { readonly color?: boolean } = {}): string {
   const lines = [`Rendered diff: ${labels.base} -> ${labels.head}`];
   if (d.changes.length === 0) return `${lines[0]}\nNo changes to rendered output.\n`;
   let heading: string | undefined;
@@ -49,8 +59,9 @@ export function formatText(d: RenderedDiff, labels: DiffLabels): string {
     if (s.sub) lines.push(`  ${s.sub}`);
     const indent = s.sub ? "    " : "  ";
     for (const c of s.changes) {
-      lines.push(`${indent}${MARKERS[c.change]} ${title(c)}${c.iam ? `  (${c.cluster}/${c.component})` : ""}`);
-      if (c.change === "changed" || c.iam) for (const h of c.hunks) lines.push(`${indent}    ${h}`);
+      const paint = (l: string, colour: string | undefined) => (options.color && colour ? `${colour}${l}${ANSI.reset}` : l);
+      lines.push(paint(`${indent}${MARKERS[c.change]} ${title(c)}${c.iam ? `  (${c.cluster}/${c.component})` : ""}`, ANSI[c.change]));
+      if (c.change === "changed" || c.iam) for (const h of c.hunks) lines.push(paint(`${indent}    ${h}`, hunkColour(h)));
     }
   }
   lines.push("", "Per kind:", ...[...d.kinds].map(([k, n]) => `  ${k.padEnd(28)} +${n.added} ~${n.changed} -${n.removed}`));
