@@ -6,7 +6,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type ArgoObject, hpaReplicaDifferences } from "./applications.ts";
 import { buildArgoCdObjects } from "./build.ts";
 
-// biome-ignore lint/suspicious/noExplicitAny: the tests walk deep into plain JSON and assert exact values.
 type Json = any;
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
