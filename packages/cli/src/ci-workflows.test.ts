@@ -102,11 +102,67 @@ describe("pull-request workflow", () => {
     const comment = diff.find((s) => s.uses?.startsWith("actions/github-script@"));
     const script = String(comment?.with?.script);
     expect(script).toContain('readFileSync("rendered-diff-comment.md", "utf8")');
-    expect(script).toContain("body.split(\"\\n\")[0]");
-    expect(script).toContain("github.rest.issues.updateComment");
+    expect(script).toContain('require("./.github/scripts/upsert-diff-comment.cjs")');
     expect(COMMENT_MARKER.startsWith("<!--")).toBe(true);
     const perms = (parse(read("pull-request.yml")) as { jobs: { diff: { permissions: Record<string, string> } } }).jobs.diff.permissions;
     expect(perms).toEqual({ contents: "read", "pull-requests": "write" });
+  });
+});
+
+describe("the diff comment (.github/scripts/upsert-diff-comment.cjs)", () => {
+  type Comment = { id: number; body: string; user: { type: string } };
+  const upsert = createRequire(import.meta.url)(join(root, ".github/scripts/upsert-diff-comment.cjs")) as (args: unknown) => Promise<{ action: string; id: number }>;
+  /** A fake Octokit holding the pull request's comments. */
+  const fakeGithub = (comments: Comment[]) => {
+    const calls: string[] = [];
+    const listComments = async () => ({ data: comments });
+    return {
+      calls,
+      comments,
+      github: {
+        paginate: async (fn: typeof listComments, params: { issue_number: number; per_page: number }) => {
+          calls.push(`list #${params.issue_number} per_page=${params.per_page}`);
+          return (await fn()).data;
+        },
+        rest: {
+          issues: {
+            listComments,
+            updateComment: async (p: { comment_id: number; body: string }) => {
+              calls.push(`update ${p.comment_id}`);
+              const c = comments.find((x) => x.id === p.comment_id);
+              if (c) c.body = p.body;
+            },
+            createComment: async (p: { body: string }) => {
+              calls.push("create");
+              comments.push({ id: 100 + comments.length, body: p.body, user: { type: "Bot" } });
+              return { data: { id: 100 + comments.length - 1 } };
+            },
+          },
+        },
+      },
+    };
+  };
+  const context = { repo: { owner: "o", repo: "r" }, issue: { number: 7 } };
+  const body = (n: number) => `${COMMENT_MARKER}\n## Rendered diff\n\n**${n} added**\n`;
+
+  it("creates the comment the first time and updates that one in place afterwards", async () => {
+    const f = fakeGithub([{ id: 1, body: "LGTM", user: { type: "User" } }]);
+    expect(await upsert({ github: f.github, context, body: body(1) })).toEqual({ action: "created", id: 101 });
+    expect(await upsert({ github: f.github, context, body: body(2) })).toEqual({ action: "updated", id: 101 });
+    expect(f.calls).toEqual(["list #7 per_page=100", "create", "list #7 per_page=100", "update 101"]);
+    expect(f.comments.map((c) => c.body)).toEqual(["LGTM", body(2)]);
+  });
+
+  it("never edits a person's comment that quotes the marker", async () => {
+    const f = fakeGithub([{ id: 5, body: body(9), user: { type: "User" } }]);
+    expect(await upsert({ github: f.github, context, body: body(1) })).toEqual({ action: "created", id: 101 });
+    expect(f.comments[0]?.body).toBe(body(9));
+  });
+
+  it("refuses a body without the marker (it could never be found again)", async () => {
+    await expect(upsert({ github: fakeGithub([]).github, context, body: "## Rendered diff" })).rejects.toThrow(
+      "the diff comment must start with its HTML marker, not '## Rendered diff'",
+    );
   });
 });
 
