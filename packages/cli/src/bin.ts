@@ -1,6 +1,7 @@
 // Entry point of the eks-gitops command: dispatches to a subcommand and maps errors to exit codes.
 import { ConfigError } from "@eks-gitops/config";
 import { SynthValidationError } from "@eks-gitops/manifests";
+import { PolicySizeError } from "@eks-gitops/policies";
 import { diffCommand } from "./commands/diff.ts";
 import { synthCommand } from "./commands/synth.ts";
 import { validateCommand } from "./commands/validate.ts";
@@ -43,7 +44,7 @@ function reportError(err: unknown): number {
     process.stderr.write(`${err.message}\n${err.problems.length} problem(s) in ${err.file}; nothing was written.\n`);
     return EXIT.usage;
   }
-  if (err instanceof SynthValidationError) {
+  if (err instanceof SynthValidationError || err instanceof PolicySizeError) {
     process.stderr.write(`${err.message}\nnothing was written.\n`);
     return EXIT.usage;
   }
