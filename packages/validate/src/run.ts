@@ -105,7 +105,8 @@ function checkRef(root: string, ref: string): void {
 /** Loads, validates and reports. Throws RunUsageError for bad options, CatalogError/ClusterSchemaError when schemas cannot be had. */
 export async function runValidation(options: RunOptions): Promise<{ report: Report; documents: LoadedDocuments; layers: string[] }> {
   const root = resolve(options.root);
-  const cwd = options.read?.cwd ?? process.cwd();
+  // shown paths are relative to the repository root: stable in CI and what GitHub annotations need
+  const cwd = options.read?.cwd ?? root;
   const paths = options.paths && options.paths.length > 0 ? [...options.paths] : defaultPaths(root);
   if (paths.length === 0) throw new RunUsageError(`nothing to validate: no paths given and no ${CLUSTERS_DIR}/*/${RENDERED_DIR} under ${root}; run \`pnpm synth\` first or pass files`);
   for (const p of paths) if (p !== "-" && !existsSync(p)) throw new RunUsageError(`no such file or folder: ${p}`);
