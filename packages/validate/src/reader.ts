@@ -9,7 +9,7 @@ export interface ReadOptions {
   readonly maxFileBytes?: number;
   /** Alias expansions allowed per document (`yaml`'s guard against billion-laughs). @default 100 */
   readonly maxAliasCount?: number;
-  /** Shown paths are relative to this folder. @default process.cwd() */
+  /** Shown paths are relative to this folder (files are read relative to the process's cwd). @default process.cwd() */
   readonly cwd?: string;
   /** Reads stdin for `-`. @default fd 0 */
   readonly readStdin?: () => string;
@@ -144,8 +144,8 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
 
 /** Paths inside the working folder are shown relative to it (grep-able, stable in CI), others absolute. */
 function showPath(cwd: string, path: string): string {
-  const rel = relative(cwd, resolve(cwd, path));
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return resolve(cwd, path).split(sep).join("/");
+  const rel = relative(cwd, resolve(path));
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return resolve(path).split(sep).join("/");
   return rel.split(sep).join("/");
 }
 

@@ -3,12 +3,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR } from "@eks-gitops/config";
-import type { CatalogVersions } from "./catalog/index.ts";
+import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
 import { loadDocuments, parseText, type ReadOptions } from "./reader.ts";
 import { clusterLayer } from "./schema/cluster.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromDocuments, typesFromPaths } from "./schema/registry.ts";
 import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report } from "./types.ts";
-import { type ObjectValidator, validateDocuments } from "./validate.ts";
+import { ObjectValidator, validateDocuments } from "./validate.ts";
 
 export interface RunOptions {
   /** Repository root: default paths (every clusters/<name>/rendered) and overlay versions come from it. */
@@ -65,8 +65,11 @@ async function loadCrossObjectChecks(): Promise<CrossObjectChecks | undefined> {
   try {
     const mod = (await import(specifier)) as { crossObjectChecks?: CrossObjectChecks };
     return mod.crossObjectChecks;
-  } catch {
-    return undefined;
+  } catch (err) {
+    // only "not there (yet)" is tolerated; a module that is there but broken must not silently switch the checks off
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === "ERR_MODULE_NOT_FOUND" && e.message.includes("cross-object")) return undefined;
+    throw err;
   }
 }
 
@@ -102,7 +105,8 @@ function checkRef(root: string, ref: string): void {
 /** Loads, validates and reports. Throws RunUsageError for bad options, CatalogError/ClusterSchemaError when schemas cannot be had. */
 export async function runValidation(options: RunOptions): Promise<{ report: Report; documents: LoadedDocuments; layers: string[] }> {
   const root = resolve(options.root);
-  const cwd = options.read?.cwd ?? process.cwd();
+  // shown paths are relative to the repository root: stable in CI and what GitHub annotations need
+  const cwd = options.read?.cwd ?? root;
   const paths = options.paths && options.paths.length > 0 ? [...options.paths] : defaultPaths(root);
   if (paths.length === 0) throw new RunUsageError(`nothing to validate: no paths given and no ${CLUSTERS_DIR}/*/${RENDERED_DIR} under ${root}; run \`pnpm synth\` first or pass files`);
   for (const p of paths) if (p !== "-" && !existsSync(p)) throw new RunUsageError(`no such file or folder: ${p}`);
@@ -150,7 +154,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       crossObjectContext: { overlays: facts },
       iamLint: options.iamLint,
     },
-    options.validator,
+    options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() }),
   );
   const layers = [...new Set([...registries.values(), shared].flatMap((r) => r.layers.map((l) => l.name)))];
   return { report, documents, layers };

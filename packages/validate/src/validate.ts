@@ -2,11 +2,11 @@
 import { CelEvaluator } from "./cel/evaluate.ts";
 import { lintIamDocuments } from "./iam.ts";
 import { checkObjectMeta } from "./objectmeta.ts";
-import { SchemaCompiler } from "./schema/compile.ts";
+import { type CompilerOptions, SchemaCompiler } from "./schema/compile.ts";
 import { findingsFromAjv, isBlocking } from "./schema/errors.ts";
 import { makeDeref, type SchemaNode, type TypeSchema } from "./schema/model.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
-import { type CelTask, walk, type WalkResult } from "./schema/walk.ts";
+import { type CelTask, clone, walk, type WalkResult } from "./schema/walk.ts";
 import type { CrossObjectChecks, Finding, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
 
 export const CEL_SKIPPED_MESSAGE = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
@@ -40,20 +40,18 @@ function cloneWithoutNulls(v: unknown): unknown {
   return out;
 }
 
-/** Deep copy of parsed YAML/JSON data (plain objects, arrays, scalars); several times faster than structuredClone. */
-export function cloneJson<T>(v: T): T {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return v.map(cloneJson) as T;
-  const out: Record<string, unknown> = {};
-  for (const k in v) out[k] = cloneJson((v as Record<string, unknown>)[k]);
-  return out as T;
-}
+
 
 /** Validates single objects against their schemas; compiled validators and CEL programs are reused across calls. */
 export class ObjectValidator {
-  readonly compiler = new SchemaCompiler();
+  readonly compiler: SchemaCompiler;
   readonly cel = new CelEvaluator();
   private readonly derefs = new WeakMap<object, (n: SchemaNode) => SchemaNode>();
+
+  /** `cacheDir`: where compiled validator code is kept between runs (see SchemaCompiler). */
+  constructor(options: CompilerOptions = {}) {
+    this.compiler = new SchemaCompiler(options);
+  }
 
   private derefFor(type: TypeSchema): (n: SchemaNode) => SchemaNode {
     if (!type.components) return identity;
@@ -75,16 +73,11 @@ export class ObjectValidator {
     const structural = type.flavour === "crd";
     const opts = { defaults: structural, cel: structural, deref };
     let old: unknown;
-    if (previous && structural) {
-      old = cloneJson(previous);
-      walk(old, type.root, "", undefined, { defaults: true, cel: false, deref }, { findings: [], tasks: [] });
-    }
+    if (previous && structural) old = walk(previous, type.root, "", undefined, { defaults: true, cel: false, deref }, { findings: [], tasks: [] });
     const result: WalkResult = { findings: [], tasks: [] as CelTask[] };
     let value: Record<string, unknown>;
-    if (structural) {
-      value = cloneJson(object) as Record<string, unknown>;
-      walk(value, type.root, "", old, opts, result);
-    } else value = (type.flavour === "builtin" ? cloneWithoutNulls(object) : cloneJson(object)) as Record<string, unknown>;
+    if (structural) value = walk(object, type.root, "", old, opts, result) as Record<string, unknown>;
+    else value = (type.flavour === "builtin" ? cloneWithoutNulls(object) : clone(object)) as Record<string, unknown>;
     const validator = this.compiler.validator(type);
     const findings: Finding[] = [...result.findings];
     let blocked = false;

@@ -105,7 +105,7 @@ describe("eks-gitops validate", () => {
     expect(out).toContain("3 transition rules (oldSelf) skipped on create");
     out = "";
     expect(await main(["validate", np, "--root", dir, "--base", "HEAD", "-o", "github", ...common])).toBe(1);
-    expect(out.split("\n")[0]).toBe(`::error file=${np},title=NodePool/default cel%3Aself.group == oldSelf.group::/spec/template/spec/nodeClassRef: Invalid value: "object": nodeClassRef.group is immutable`);
+    expect(out.split("\n")[0]).toBe(`::error file=np.yaml,title=NodePool/default cel%3Aself.group == oldSelf.group::/spec/template/spec/nodeClassRef: Invalid value: "object": nodeClassRef.group is immutable`);
     expect(await main(["validate", np, "--root", dir, "--base", "no-such-ref", ...common])).toBe(2);
   }, 60_000);
 });

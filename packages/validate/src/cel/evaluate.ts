@@ -96,7 +96,8 @@ export class CelEvaluator {
           this.infos.set(rule, info);
         }
         const transition = info.transition;
-        if (transition && !task.hasOld) {
+        // optionalOldSelf rules need oldSelf as an optional, which cel-js cannot yet evaluate faithfully: counted as skipped
+        if (transition && (!task.hasOld || rule.optionalOldSelf === true)) {
           this.stats.transitionSkipped++;
           continue;
         }

@@ -1,5 +1,10 @@
 // One ajv instance with Kubernetes formats and RE2 patterns; compiled validators cached per schema.
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { _, Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import standaloneCode from "ajv/dist/standalone/index.js";
 import af from "ajv-formats";
 import { RE2JS } from "re2js";
 import { convertComponents, convertCrdRoot, OBJECT_META, type ConvertContext } from "./convert.ts";
@@ -27,8 +32,14 @@ const re2Engine = Object.assign(
       },
     };
   },
-  { code: "re2" },
+  // how standalone (cached) validator code gets the engine: see SchemaCompiler.load
+  { code: 'require("eks-gitops:re2")' },
 );
+
+const nodeRequire = createRequire(import.meta.url);
+/** Bump when conversion or ajv options change: cached validator code is keyed by it. */
+const CACHE_VERSION = "eks-gitops-validate/1 ajv@8.20.0";
+const standalone = (standaloneCode as unknown as { default?: typeof standaloneCode }).default ?? standaloneCode;
 
 // Formats the API server's format checker knows beyond ajv-formats; unknown formats pass, as there.
 const K8S_FORMATS: Record<string, RegExp | true> = {
@@ -39,15 +50,36 @@ const K8S_FORMATS: Record<string, RegExp | true> = {
   hexcolor: /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i,
 };
 
+export interface CompilerOptions {
+  /**
+   * Folder for compiled validator code, keyed by a hash of the schema: later runs load it instead of
+   * compiling (ajv needs seconds for the largest CRDs). Only content-addressed schemas are cached.
+   * @default no disk cache
+   */
+  readonly cacheDir?: string;
+}
+
 export class SchemaCompiler {
   private readonly ajv: Ajv;
+  private readonly cacheDir: string | undefined;
+  /** The builtin type whose document holds ObjectMeta, added to ajv only when a CRD is actually compiled. */
+  private pendingMeta: TypeSchema | undefined;
   private readonly documents = new Set<string>();
   private readonly compiled = new WeakMap<TypeSchema, ValidateFunction>();
   /** `documentId#/$defs/ObjectMeta` of the first builtin document that defines it. */
   private objectMetaRef: string | undefined;
 
-  constructor() {
-    this.ajv = new Ajv({ allErrors: true, strict: false, verbose: true, validateFormats: true, inlineRefs: false, code: { regExp: re2Engine, optimize: false } });
+  constructor(options: CompilerOptions = {}) {
+    this.cacheDir = options.cacheDir ? join(options.cacheDir, "validators") : undefined;
+    this.ajv = new Ajv({
+      allErrors: true,
+      strict: false,
+      verbose: true,
+      validateFormats: true,
+      validateSchema: false,
+      inlineRefs: false,
+      code: { regExp: re2Engine, optimize: false, source: this.cacheDir !== undefined, formats: _`require("eks-gitops:formats")` },
+    });
     addFormats(this.ajv, ["date-time", "date", "byte", "uuid", "ipv4", "ipv6", "email", "hostname", "int32", "int64", "float", "double"]);
     for (const [name, re] of Object.entries(K8S_FORMATS)) this.ajv.addFormat(name, re);
     for (const name of ["uri", "password", "int-or-string", "quantity", "uuid3", "uuid4", "uuid5", "isbn", "isbn10", "isbn13", "creditcard", "ssn", "rgbcolor", "url"]) {
@@ -61,29 +93,78 @@ export class SchemaCompiler {
     if (this.documents.has(id) || !type.components) return;
     this.ajv.addSchema(convertComponents(type.components, id));
     this.documents.add(id);
-    if (!this.objectMetaRef && type.components[OBJECT_META]) this.objectMetaRef = `${id}#/$defs/${OBJECT_META}`;
   }
 
   /** Makes ObjectMeta of a builtin document available to CRD `metadata` (call with any builtin type). */
   useObjectMetaFrom(type: TypeSchema): void {
-    if (type.flavour === "builtin") this.addDocument(type);
+    if (type.flavour !== "builtin" || this.objectMetaRef || !type.components?.[OBJECT_META]) return;
+    this.objectMetaRef = `${type.documentId}#/$defs/${OBJECT_META}`;
+    this.pendingMeta = type;
   }
 
   validator(type: TypeSchema): ValidateFunction {
     const hit = this.compiled.get(type);
     if (hit) return hit;
-    let fn: ValidateFunction;
+    let schema: Record<string, unknown>;
+    let cacheable: boolean;
     if (type.flavour === "builtin") {
-      this.addDocument(type);
       const ref = (type.root.$ref as string).replace("#/components/schemas/", "#/$defs/");
-      fn = this.ajv.compile({ $ref: `${type.documentId}${ref}` });
+      schema = { $ref: `${type.documentId}${ref}` };
+      cacheable = type.documentId?.startsWith("catalog:") ?? false;
     } else {
       const ctx: ConvertContext = { flavour: type.flavour, objectMetaRef: this.objectMetaRef };
       const { $schema: _ignored, $id: _id, ...root } = type.root as Record<string, unknown>;
-      fn = this.ajv.compile(type.flavour === "crd" ? convertCrdRoot(root, ctx) : root);
+      schema = type.flavour === "crd" ? convertCrdRoot(root, ctx) : root;
+      cacheable = !this.objectMetaRef || this.objectMetaRef.startsWith("catalog:");
+    }
+    const key = this.cacheDir && cacheable ? createHash("sha256").update(`${CACHE_VERSION}\n${JSON.stringify(schema)}`).digest("hex") : undefined;
+    let fn = key ? this.load(key) : undefined;
+    if (!fn) {
+      if (type.flavour === "builtin") this.addDocument(type);
+      else if (this.pendingMeta) {
+        this.addDocument(this.pendingMeta);
+        this.pendingMeta = undefined;
+      }
+      fn = this.ajv.compile(schema);
+      if (key) this.store(key, fn);
     }
     this.compiled.set(type, fn);
     return fn;
+  }
+
+  private requireForCode = (id: string): unknown => {
+    if (id === "eks-gitops:re2") return re2Engine;
+    if (id === "eks-gitops:formats") return this.ajv.formats;
+    return nodeRequire(id);
+  };
+
+  private load(key: string): ValidateFunction | undefined {
+    let code: string;
+    try {
+      code = readFileSync(join(this.cacheDir as string, `${key}.cjs`), "utf8");
+    } catch {
+      return undefined;
+    }
+    try {
+      const mod: { exports: unknown } = { exports: {} };
+      // the cached file is code ajv generated from a schema whose hash is its name, in our own cache folder
+      new Function("require", "module", "exports", code)(this.requireForCode, mod, mod.exports);
+      return typeof mod.exports === "function" ? (mod.exports as ValidateFunction) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private store(key: string, fn: ValidateFunction): void {
+    try {
+      const code = standalone(this.ajv, fn);
+      mkdirSync(this.cacheDir as string, { recursive: true });
+      const file = join(this.cacheDir as string, `${key}.cjs`);
+      writeFileSync(`${file}.${process.pid}.tmp`, code);
+      renameSync(`${file}.${process.pid}.tmp`, file);
+    } catch {
+      // a read-only cache (or code ajv cannot emit standalone) only costs speed
+    }
   }
 }
 

@@ -1,0 +1,52 @@
+// Compiled validators cached on disk behave exactly like freshly compiled ones (patterns with RE2, formats, errors).
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { catalogForTests, registryFromCrdYaml } from "../testing.ts";
+import { ObjectValidator } from "../validate.ts";
+
+const registry = registryFromCrdYaml(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: things.example.com}
+spec:
+  group: example.com
+  scope: Cluster
+  names: {kind: Thing, plural: things}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                id: {type: string, pattern: '^[a-z]+\\z'}
+                at: {type: string, format: date-time}
+                n: {type: integer, maximum: 3}
+`);
+
+describe("SchemaCompiler disk cache", () => {
+  it("stores validator code on first use and reuses it in a new process-like compiler", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "validators-"));
+    const type = registry.lookup("example.com/v1", "Thing");
+    const deployment = (await catalogForTests()).types.get("apps/v1/Deployment");
+    if (!type || !deployment) throw new Error("schemas missing");
+    const bad = { apiVersion: "example.com/v1", kind: "Thing", metadata: { name: "t" }, spec: { id: "a1", at: "noon", n: 4, x: 1 } };
+    const badDeployment = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "d" }, spec: { replicas: "1", template: {}, selector: {} } };
+
+    const first = new ObjectValidator({ cacheDir });
+    const expected = first.validate(bad, type);
+    const expectedDeployment = first.validate(badDeployment, deployment);
+    expect(expected.map((f) => f.rule)).toEqual(["schema:additionalProperties", "schema:pattern", "schema:format", "schema:maximum"]);
+    expect(readdirSync(join(cacheDir, "validators"))).toHaveLength(2);
+
+    const second = new ObjectValidator({ cacheDir });
+    expect(second.validate(bad, type)).toEqual(expected);
+    expect(second.validate(badDeployment, deployment)).toEqual(expectedDeployment);
+    expect(second.validate({ ...bad, spec: { id: "abc", at: "2026-01-01T00:00:00Z", n: 1 } }, type)).toEqual([]);
+  }, 60_000);
+});
