@@ -106,6 +106,10 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
       const pos = e ? lines.linePos(e.pos[0]) : undefined;
       const at = pos ? ` (line ${pos.line}, column ${pos.col})` : "";
       const duplicate = e?.code === "DUPLICATE_KEY";
+      if (e && /call stack/i.test(e.message)) {
+        unreadable.push(parseError(file, index, "parse:too-deep", `document is nested too deeply to read${at}`));
+        return;
+      }
       unreadable.push(
         parseError(file, index, duplicate ? "parse:duplicate-key" : "parse:syntax", `${duplicate ? "duplicate key" : "YAML syntax error"}${at}: ${e?.message.split("\n")[0]}`),
       );
