@@ -174,9 +174,9 @@ describe("CEL rules (x-kubernetes-validations)", () => {
 
   it("reports evaluation errors (a missing key) as errors, not as false; rules run per list item", () => {
     expect(brief(check(widget({ size: 2, checks: [{ name: "chk-a" }, { name: "b" }] })))).toEqual([
-      '/spec/checks/0: Invalid value: "object": rule evaluation error: No such key: missing [cel:self.missing == 1]',
+      '/spec/checks/0: Invalid value: "object": no such key: missing evaluating rule: self.missing == 1 [cel:self.missing == 1]',
       '/spec/checks/1: Invalid value: "object": check names start with chk- [cel:self.name.startsWith(\'chk-\')]',
-      '/spec/checks/1: Invalid value: "object": rule evaluation error: No such key: missing [cel:self.missing == 1]',
+      '/spec/checks/1: Invalid value: "object": no such key: missing evaluating rule: self.missing == 1 [cel:self.missing == 1]',
     ]);
   });
 

@@ -114,7 +114,10 @@ export class CelEvaluator {
         try {
           result = program(vars);
         } catch (err) {
-          findings.push({ severity: "error", path, message: `Invalid value: "${task.type}": rule evaluation error: ${(err as Error).message.split("\n")[0]}`, rule: ruleId });
+          // worded as the API server's "<error> evaluating rule: <message or rule>", at the rule's own node
+          const detail = ((err as Error).message.split("\n")[0] ?? "").replace(/^No such key/, "no such key");
+          const what = rule.message?.trim() ? rule.message.trim() : rule.rule.trim();
+          findings.push({ severity: "error", path: task.path, message: `Invalid value: "${task.type}": ${detail} evaluating rule: ${what}`, rule: ruleId });
           continue;
         }
         if (result === true) continue;
