@@ -14,7 +14,6 @@ export interface CelStats {
 const REASONS: Record<string, string> = {
   FieldValueForbidden: "Forbidden",
   FieldValueRequired: "Required value",
-  FieldValueDuplicate: "Duplicate value",
 };
 
 const OLD_SELF = /\boldSelf\b/;
@@ -127,7 +126,10 @@ export class CelEvaluator {
         }
         const text = this.message(rule, vars);
         const reason = rule.reason ? REASONS[rule.reason] : undefined;
-        findings.push({ severity: "error", path, message: reason ? `${reason}: ${text}` : `Invalid value: "${task.type}": ${text}`, rule: ruleId });
+        // as field.Forbidden / Required / Duplicate / Invalid print them (Duplicate shows the value's type, not the message)
+        const message =
+          rule.reason === "FieldValueDuplicate" ? `Duplicate value: "${task.type}"` : reason ? `${reason}: ${text}` : `Invalid value: "${task.type}": ${text}`;
+        findings.push({ severity: "error", path, message, rule: ruleId });
       }
     }
     return findings;
