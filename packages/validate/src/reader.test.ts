@@ -59,6 +59,11 @@ describe("parseText", () => {
     expect(resources.map((r) => r.name)).toEqual(["after"]);
   });
 
+  it("reads anchors and aliases (through yaml, with its alias limit)", () => {
+    const { resources } = parse("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nx: &base {k: v}\ndata: *base\n");
+    expect(resources[0]?.object.data).toEqual({ k: "v" });
+  });
+
   it("reads JSON documents", () => {
     const { resources } = parseText({ file: "x.json", text: '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"j"}}' });
     expect(resources[0]?.name).toBe("j");
