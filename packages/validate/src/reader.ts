@@ -126,7 +126,7 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
       values = undefined;
     }
     if (values) {
-      values.forEach((value, index) => classify(value, file, index, resources, unreadable));
+      for (const [index, value] of values.entries()) classify(value, file, index, resources, unreadable);
       return { resources, unreadable };
     }
   }
