@@ -20,6 +20,9 @@ const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
 const EXTENSIONS = /\.(ya?ml|json)$/i;
 const SKIPPED_DIRS = new Set(["node_modules", ".git"]);
 
+/** Anything that may be a YAML anchor (`&` then a non-space, after a space, line start or flow indicator); `a&b` in URLs is not. */
+export const ANCHOR = /(^|[\s[{,])&\S/m;
+
 /** One text to split into documents: a file's content or stdin. */
 export interface TextSource {
   readonly file: string;
@@ -118,7 +121,7 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   // Fast path: js-yaml is about ten times faster than yaml. It keeps aliases as shared references (no
   // expansion limit), so it only reads texts without anchors; any error re-reads the text with yaml,
   // which reports each bad document with its line and keeps the others.
-  if (!source.text.includes("&")) {
+  if (!ANCHOR.test(source.text)) {
     let values: unknown[] | undefined;
     try {
       values = loadAll(source.text, undefined, { schema: CORE_SCHEMA });
