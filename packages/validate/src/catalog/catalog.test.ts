@@ -3,11 +3,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { MIRROR } from "../testing.ts";
 import { CATALOG, CatalogError, fetchPinned, loadCatalog, selectReleases, sha256, sourceOf } from "./index.ts";
 
-const MIRROR = process.env.EKS_GITOPS_MIRROR ?? resolve(import.meta.dirname, "../../../../../../shared/mirror");
+
 const tmp = () => mkdtempSync(join(tmpdir(), "catalog-"));
 
 describe("catalog pins", () => {
