@@ -8,6 +8,30 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const RBAC_KINDS = new Set(["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"]);
+
+/** The name rule of each kind, as the API server's per-kind validation applies it (subdomain unless said otherwise). */
+function nameProblem(name: string, apiVersion: string, kind: string): string | undefined {
+  if (apiVersion.startsWith("rbac.authorization.k8s.io/") && RBAC_KINDS.has(kind)) {
+    if (name === "." || name === "..") return `may not be '${name}'`;
+    return /[/%]/.test(name) ? "may not contain '/' or '%'" : undefined;
+  }
+  if (apiVersion === "v1" && kind === "Service") {
+    return name.length > 63 || !DNS1035_LABEL.test(name)
+      ? "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (at most 63 characters)"
+      : undefined;
+  }
+  if (apiVersion === "v1" && kind === "Namespace") {
+    return name.length > 63 || !DNS1123_LABEL.test(name)
+      ? "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (at most 63 characters)"
+      : undefined;
+  }
+  return name.length > 253 || !DNS1123_SUBDOMAIN.test(name)
+    ? "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
+    : undefined;
+}
+
 const err = (path: string, message: string, rule: string): Finding => ({ severity: "error", path, message, rule });
 
 function qualifiedNameProblem(key: string): string | undefined {
@@ -29,9 +53,8 @@ export function checkObjectMeta(object: Readonly<Record<string, unknown>>): Find
   const m = meta as Record<string, unknown>;
   const out: Finding[] = [];
   if (typeof m.name === "string") {
-    if (m.name.length > 253 || !DNS1123_SUBDOMAIN.test(m.name)) {
-      out.push(err("/metadata/name", `Invalid value: ${JSON.stringify(m.name)}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`, "metadata:name"));
-    }
+    const problem = nameProblem(m.name, String(object.apiVersion ?? ""), String(object.kind ?? ""));
+    if (problem) out.push(err("/metadata/name", `Invalid value: ${JSON.stringify(m.name)}: ${problem}`, "metadata:name"));
   } else if (m.name === undefined && typeof m.generateName !== "string") {
     out.push(err("/metadata/name", "Required value: name or generateName is required", "metadata:name"));
   }

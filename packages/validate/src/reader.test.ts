@@ -52,6 +52,18 @@ describe("parseText", () => {
     expect(unreadable[2]?.findings[0]?.path).toBe("/apiVersion");
   });
 
+  it("reports a document nested beyond the parser's stack instead of crashing", () => {
+    const { unreadable, resources } = parse(`apiVersion: v1\nkind: ConfigMap\ndata: ${"[".repeat(50_000)}${"]".repeat(50_000)}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: after}\n`);
+    expect(unreadable[0]?.findings[0]?.rule).toBe("parse:too-deep");
+    expect(unreadable[0]?.findings[0]?.message).toMatch(/^document is nested too deeply to read \(line 3, column \d+\)$/);
+    expect(resources.map((r) => r.name)).toEqual(["after"]);
+  });
+
+  it("reads anchors and aliases (through yaml, with its alias limit)", () => {
+    const { resources } = parse("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nx: &base {k: v}\ndata: *base\n");
+    expect(resources[0]?.object.data).toEqual({ k: "v" });
+  });
+
   it("reads JSON documents", () => {
     const { resources } = parseText({ file: "x.json", text: '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"j"}}' });
     expect(resources[0]?.name).toBe("j");

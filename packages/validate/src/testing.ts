@@ -1,12 +1,15 @@
 // Test support: the schema mirror (never the internet) and a catalog registry shared by the tests of one run.
+import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type SchemaLayer, SchemaRegistry, catalogLayer } from "./schema/registry.ts";
 import { typesFromCrd } from "./schema/sources.ts";
 import { parseText } from "./reader.ts";
 
-/** $EKS_GITOPS_MIRROR, else the shared mirror beside the repository (as in CI). */
-export const MIRROR = process.env.EKS_GITOPS_MIRROR ?? resolve(import.meta.dirname, "../../../../../shared/mirror");
+const REPO = resolve(import.meta.dirname, "../../..");
+/** $EKS_GITOPS_MIRROR, else the shared mirror beside the clone (as in CI) or beside its worktree folder. */
+export const MIRROR =
+  process.env.EKS_GITOPS_MIRROR ?? [resolve(REPO, "../shared/mirror"), resolve(REPO, "../../shared/mirror")].find((p) => existsSync(p)) ?? resolve(REPO, "../shared/mirror");
 /** A cache that outlives one test run (content-addressed, so sharing it is safe). */
 export const TEST_CACHE = join(tmpdir(), "eks-gitops-validate-test-cache");
 

@@ -129,8 +129,15 @@ export async function validateDocuments(docs: LoadedDocuments, options: Validate
       findings = [missingSchema(r, registry)];
       status = "error";
     } else {
-      findings = validator.validate(r.object, type, registry, options.previous?.(r));
-      status = statusOf(findings);
+      try {
+        findings = validator.validate(r.object, type, registry, options.previous?.(r));
+        status = statusOf(findings);
+      } catch (err) {
+        // one pathological document (e.g. nested beyond the stack) must not stop the others
+        if (!(err instanceof RangeError)) throw err;
+        findings = [{ severity: "error", path: "", message: `cannot validate: ${err.message} (document nested too deeply?)`, rule: "parse:too-deep" }];
+        status = "error";
+      }
     }
     const result = { file: r.file, index: r.index, apiVersion: r.apiVersion, kind: r.kind, name: r.name, namespace: r.namespace, status, findings };
     results.set(key(r.file, r.index), { result, findings });

@@ -1,11 +1,14 @@
 // Tests of the pinned catalog: mirror folder, cache, hash pins and version selection (mirror only, no internet).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { MIRROR } from "../testing.ts";
 import { CATALOG, CatalogError, fetchPinned, loadCatalog, selectReleases, sha256, sourceOf } from "./index.ts";
 
-const MIRROR = process.env.EKS_GITOPS_MIRROR ?? resolve(import.meta.dirname, "../../../../../../shared/mirror");
+
 const tmp = () => mkdtempSync(join(tmpdir(), "catalog-"));
 
 describe("catalog pins", () => {
@@ -55,6 +58,28 @@ describe("fetchPinned", () => {
 
   it("says how to use a mirror when a file is missing", async () => {
     await expect(fetchPinned(file, { mirror: join(tmp(), "empty"), cacheDir: tmp() })).rejects.toThrow(/cannot read .*appproject-crd.yaml: ENOENT; is the mirror complete\?/);
+  });
+
+  it("reads from a mirror URL (an HTTP server on 127.0.0.1 serving the same paths)", async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.url ?? "");
+      try {
+        res.end(readFileSync(join(MIRROR, decodeURIComponent((req.url ?? "").replace(/^\/mirror\//, "")))));
+      } catch {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mirror/`;
+      const bytes = await fetchPinned(file, { mirror: url, cacheDir: tmp() });
+      expect(sha256(bytes)).toBe(file.sha256);
+      expect(seen).toEqual([`/mirror/${file.path}`]);
+      await expect(fetchPinned({ ...file, path: "nope/missing.yaml" }, { mirror: url, cacheDir: tmp() })).rejects.toThrow(`cannot download ${url}nope/missing.yaml: HTTP 404`);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 
   it("loads a whole release set", async () => {

@@ -14,7 +14,6 @@ export interface CelStats {
 const REASONS: Record<string, string> = {
   FieldValueForbidden: "Forbidden",
   FieldValueRequired: "Required value",
-  FieldValueDuplicate: "Duplicate value",
 };
 
 const OLD_SELF = /\boldSelf\b/;
@@ -114,7 +113,10 @@ export class CelEvaluator {
         try {
           result = program(vars);
         } catch (err) {
-          findings.push({ severity: "error", path, message: `Invalid value: "${task.type}": rule evaluation error: ${(err as Error).message.split("\n")[0]}`, rule: ruleId });
+          // worded as the API server's "<error> evaluating rule: <message or rule>", at the rule's own node
+          const detail = ((err as Error).message.split("\n")[0] ?? "").replace(/^No such key/, "no such key");
+          const what = rule.message?.trim() ? rule.message.trim() : rule.rule.trim();
+          findings.push({ severity: "error", path: task.path, message: `Invalid value: "${task.type}": ${detail} evaluating rule: ${what}`, rule: ruleId });
           continue;
         }
         if (result === true) continue;
@@ -124,7 +126,10 @@ export class CelEvaluator {
         }
         const text = this.message(rule, vars);
         const reason = rule.reason ? REASONS[rule.reason] : undefined;
-        findings.push({ severity: "error", path, message: reason ? `${reason}: ${text}` : `Invalid value: "${task.type}": ${text}`, rule: ruleId });
+        // as field.Forbidden / Required / Duplicate / Invalid print them (Duplicate shows the value's type, not the message)
+        const message =
+          rule.reason === "FieldValueDuplicate" ? `Duplicate value: "${task.type}"` : reason ? `${reason}: ${text}` : `Invalid value: "${task.type}": ${text}`;
+        findings.push({ severity: "error", path, message, rule: ruleId });
       }
     }
     return findings;

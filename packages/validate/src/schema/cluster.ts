@@ -49,7 +49,13 @@ async function getJson(kc: KubeConfig, path: string): Promise<unknown> {
 export async function clusterLayer(apiVersions: readonly string[], kubeconfig?: KubeConfig): Promise<SchemaLayer> {
   // client-node is large; load it only when --from-cluster is used
   const kc = kubeconfig ?? new (await import("@kubernetes/client-node")).KubeConfig();
-  if (!kubeconfig) kc.loadFromDefault();
+  if (!kubeconfig) {
+    try {
+      kc.loadFromDefault();
+    } catch (err) {
+      throw new ClusterSchemaError(`--from-cluster: cannot load the kubeconfig (KUBECONFIG or ~/.kube/config): ${(err as Error).message}`);
+    }
+  }
   const server = kc.getCurrentCluster()?.server ?? "?";
   const types: TypeSchema[] = [];
   const crds = (await getJson(kc, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions")) as { items?: unknown[] };

@@ -15,11 +15,12 @@ export function dotted(pointer: string): string {
   return out;
 }
 
-/**
- * Whether an error makes CEL rules unsafe to run: the API server skips CEL after TypeInvalid ("must be of
- * type") and NotSupported (enum) errors.
- */
-export const isBlocking = (e: ErrorObject): boolean => e.keyword === "type" || e.keyword === "enum";
+// The error types after which the API server skips CEL (hasBlockingErr in apiextensions-apiserver's
+// customresource strategy): TypeInvalid, NotSupported, Required, TooLong and TooMany, as ajv keywords.
+const BLOCKING = new Set(["type", "enum", "required", "maxLength", "maxItems", "maxProperties"]);
+
+/** Whether an error makes the API server skip the CEL rules (it then says so in one extra error). */
+export const isBlocking = (e: ErrorObject): boolean => BLOCKING.has(e.keyword);
 
 /** Converts ajv errors; drops the per-branch noise of anyOf/oneOf and keeps the summary error. */
 export function findingsFromAjv(errors: readonly ErrorObject[]): Finding[] {
