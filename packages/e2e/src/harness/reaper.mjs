@@ -1,0 +1,24 @@
+// Runs one test server and stops it when its owner goes away: the owner holds our stdin, and a crashed or killed test runner closes it.
+// Plain JavaScript so that it starts without a TypeScript loader.
+import { spawn } from "node:child_process";
+
+const [bin, ...args] = process.argv.slice(2);
+const child = spawn(bin, args, { stdio: ["ignore", "inherit", "inherit"] });
+let stopping = false;
+function stop() {
+  if (stopping) return;
+  stopping = true;
+  child.kill("SIGTERM");
+  // kube-apiserver can sit in graceful shutdown for a long time once etcd is gone.
+  setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+}
+process.stdin.on("end", stop);
+process.stdin.on("error", stop);
+process.stdin.resume();
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
+child.on("error", (err) => {
+  process.stderr.write(`reaper: cannot start ${bin}: ${err.message}\n`);
+  process.exit(127);
+});
+child.on("exit", (code, signal) => process.exit(code ?? (signal === "SIGTERM" ? 0 : 1)));
