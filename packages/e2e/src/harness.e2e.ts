@@ -2,8 +2,11 @@
 import { KubeConfig, type KubernetesObject, KubernetesObjectApi, PatchStrategy, VersionApi } from "@kubernetes/client-node";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { applyVerdict, ensureNamespaces, FIELD_MANAGER, RawObjectApi } from "./harness/apply.ts";
+import { celRulesAt } from "./harness/crd-rules.ts";
+import { pinnedCrdFiles } from "./harness/crds.ts";
 import { loadRenderedObjects } from "./rendered.ts";
 
+const NODEPOOL_CRD = pinnedCrdFiles().find((f) => f.endsWith("karpenter.sh_nodepools.yaml")) ?? "";
 let kc: KubeConfig;
 let api: RawObjectApi;
 const rendered = loadRenderedObjects();
@@ -33,9 +36,10 @@ describe("test API server", () => {
     nodePool.spec.template.spec.nodeClassRef.group = "";
     const verdict = await applyVerdict(api, nodePool as KubernetesObject, { dryRun: true });
     expect(verdict).toMatchObject({ accepted: false, code: 422, reason: "Invalid" });
+    const [rule] = celRulesAt(NODEPOOL_CRD, "spec.template.spec.nodeClassRef.group");
     expect(verdict.accepted ? [] : verdict.causes).toContainEqual({
       reason: "FieldValueInvalid",
-      message: "Invalid value: \"\": group may not be empty",
+      message: `Invalid value: "": ${rule?.message}`,
       field: "spec.template.spec.nodeClassRef.group",
     });
   });

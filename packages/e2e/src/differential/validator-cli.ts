@@ -20,11 +20,15 @@ export interface ValidatorRun {
  * `validate --output json ...args paths`; exit 0 (all valid) and 1 (some invalid) are answers,
  * 2 (usage) and 3 (internal) throw with the command's stderr.
  */
-export function runValidator(paths: readonly string[], args: readonly string[] = [], env: NodeJS.ProcessEnv = {}): ValidatorRun {
+export function runValidator(
+  paths: readonly string[],
+  options: { args?: readonly string[]; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): ValidatorRun {
+  const args = options.args ?? [];
   const run = spawnSync(process.execPath, [BIN, "validate", "--output", "json", ...args, ...paths], {
-    cwd: REPO_ROOT,
+    cwd: options.cwd ?? REPO_ROOT,
     encoding: "utf8",
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...options.env },
     maxBuffer: 256 * 1024 * 1024,
   });
   if (run.status !== 0 && run.status !== 1) {
