@@ -2,12 +2,14 @@
 import { ConfigError } from "@eks-gitops/config";
 import { SynthValidationError } from "@eks-gitops/manifests";
 import { synthCommand } from "./commands/synth.ts";
+import { validateCommand } from "./commands/validate.ts";
 import { EXIT, UsageError } from "./exit-codes.ts";
 
 type Command = (argv: readonly string[]) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   synth: { run: synthCommand, summary: "render overlays into clusters/<name>/rendered (--check to compare)" },
+  validate: { run: validateCommand, summary: "validate rendered output (or any YAML/JSON) as the API server would, plus cross-object checks" },
 };
 
 const usage = () =>
