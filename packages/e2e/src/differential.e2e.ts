@@ -6,7 +6,8 @@ import { join, relative } from "node:path";
 import { KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
-import { type Case, compare, formatComparison } from "./differential/compare.ts";
+import { type Case, compare, formatComparison, type Schemas } from "./differential/compare.ts";
+import { constraintLookup, liveOpenApi, pinnedOpenApi } from "./differential/openapi-constraints.ts";
 import { serverOutcomes } from "./differential/server-side.ts";
 import { runValidator, validatorAvailable } from "./differential/validator-cli.ts";
 import { type Outcome, validatorOutcome } from "./differential/verdicts.ts";
@@ -57,7 +58,7 @@ describe(`mutation corpus (seed ${SEED}, ${COUNT} mutations) through the API ser
 });
 
 describe.skipIf(!hasValidator)("differential: `eks-gitops validate` vs the API server", () => {
-  it(`agrees on the ${COUNT} mutations, or each disagreement has a known reason`, () => {
+  it(`agrees on the ${COUNT} mutations, or each disagreement has a known reason`, async () => {
     const dir = join(workDir, "mutations");
     writeCorpus(dir, corpus.map((m) => ({ name: `${m.id}.yaml`, object: m.object })));
     const run = runValidator([dir]);
@@ -65,12 +66,22 @@ describe.skipIf(!hasValidator)("differential: `eks-gitops validate` vs the API s
     const cases: Case[] = corpus.map((m, i) => ({
       id: m.id,
       category: m.category,
+      apiVersion: m.object.apiVersion ?? "",
       kind: m.object.kind ?? "",
       description: m.description,
       server: server[i] as Outcome,
       validator: validatorOutcome(byFile.get(`${m.id}.yaml`)),
+      object: m.object,
     }));
-    report("mutations", cases);
+    await report("mutations", cases);
+
+    // The same corpus with the server's own schemas (--from-cluster) instead of the pinned catalog.
+    const live = runValidator([dir], { args: ["--from-cluster"], env: { KUBECONFIG: inject("kubeconfigPath") } });
+    const liveByFile = new Map(live.resources.map((r) => [baseName(r.file), r]));
+    await report(
+      "mutations, validator --from-cluster",
+      cases.map((c) => ({ ...c, validator: validatorOutcome(liveByFile.get(`${c.id}.yaml`)) })),
+    );
   });
 
   const fixturesDir = join(REPO_ROOT, "packages", "validate", "fixtures");
@@ -88,20 +99,28 @@ describe.skipIf(!hasValidator)("differential: `eks-gitops validate` vs the API s
     const cases: Case[] = docs.map((d, i) => ({
       id: `${relative(fixturesDir, d.file)}#${d.index}`,
       category: "fixture",
+      apiVersion: d.object.apiVersion ?? "",
       kind: d.object.kind ?? "",
       description: `${d.object.kind}/${d.object.metadata?.name ?? ""}`,
       server: outcomes[i] as Outcome,
       validator: validatorOutcome(byKey.get(`${relative(REPO_ROOT, d.file)}#${d.index}`)),
+      object: d.object,
     }));
-    report("fixtures", cases);
+    await report("fixtures", cases);
   });
 });
 
 /** Prints the comparison, writes it as JSON for inspection, and fails on any disagreement without a known reason. */
-function report(title: string, cases: readonly Case[]) {
-  const result = compare(cases);
+let schemas: Schemas | undefined;
+async function report(title: string, cases: readonly Case[]) {
+  schemas ??= {
+    pinned: constraintLookup(await pinnedOpenApi()),
+    live: constraintLookup(await liveOpenApi(inject("kubeconfigPath"), ["api/v1", "apis/apps/v1", "apis/autoscaling/v2"])),
+  };
+  const result = compare(cases, schemas);
   const file = join(tmpdir(), `eks-gitops-differential-${title}.json`);
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  const slim = { ...result, disagreements: result.disagreements.map(({ object: _object, ...d }) => d) };
+  writeFileSync(file, `${JSON.stringify(slim, null, 2)}\n`);
   process.stdout.write(`${formatComparison(title, result)}\n(full report: ${file})\n`);
   expect(result.total).toBe(cases.length);
   expect(result.disagreements.filter((d) => d.reason === undefined).map((d) => `${d.id}: ${d.description}`)).toEqual([]);

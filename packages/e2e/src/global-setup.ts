@@ -1,7 +1,7 @@
 // Vitest global setup of the e2e suite: one API server with the pinned CRDs for every test file, stopped even when tests fail.
 import { KubeConfig } from "@kubernetes/client-node";
 import type { TestProject } from "vitest/node";
-import { installCrds, pinnedCrdFiles, readCrds } from "./harness/crds.ts";
+import { installCrds, pinnedCrds } from "./harness/crds.ts";
 import { startTestCluster } from "./harness/test-cluster.ts";
 
 declare module "vitest" {
@@ -11,7 +11,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const crds = readCrds(pinnedCrdFiles());
+  const crds = await pinnedCrds();
   const cluster = await startTestCluster();
   try {
     const kc = new KubeConfig();

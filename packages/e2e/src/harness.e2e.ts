@@ -3,10 +3,10 @@ import { KubeConfig, type KubernetesObject, KubernetesObjectApi, PatchStrategy, 
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { applyVerdict, ensureNamespaces, FIELD_MANAGER, RawObjectApi } from "./harness/apply.ts";
 import { celRulesAt } from "./harness/crd-rules.ts";
-import { pinnedCrdFiles } from "./harness/crds.ts";
+import { pinnedCrd } from "./harness/crds.ts";
 import { loadRenderedObjects } from "./rendered.ts";
 
-const NODEPOOL_CRD = pinnedCrdFiles().find((f) => f.endsWith("karpenter.sh_nodepools.yaml")) ?? "";
+const NODEPOOL_CRD = await pinnedCrd("nodepools.karpenter.sh");
 let kc: KubeConfig;
 let api: RawObjectApi;
 const rendered = loadRenderedObjects();
@@ -54,6 +54,14 @@ describe("test API server", () => {
       consolidateAfter: "0s",
       consolidationPolicy: "WhenEmptyOrUnderutilized",
     });
+  });
+
+  it("stores an integer that overflows an int32 field wrapped, instead of rejecting it (server-side apply)", async () => {
+    const deployment = pick("Deployment");
+    deployment.spec.minReadySeconds = 2 ** 32 + 7;
+    const verdict = await applyVerdict(api, deployment as KubernetesObject, { dryRun: true });
+    if (!verdict.accepted) expect.fail(verdict.message);
+    expect((verdict.object as Loose).spec.minReadySeconds).toBe(7);
   });
 
   it("rejects an unknown field of a built-in kind, which client-node's own patch() silently drops", async () => {

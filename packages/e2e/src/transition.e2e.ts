@@ -9,10 +9,10 @@ import { stringify } from "yaml";
 import { runValidator, validatorAvailable } from "./differential/validator-cli.ts";
 import { applyVerdict, RawObjectApi } from "./harness/apply.ts";
 import { celRulesAt } from "./harness/crd-rules.ts";
-import { pinnedCrdFiles } from "./harness/crds.ts";
+import { pinnedCrd } from "./harness/crds.ts";
 import { loadRenderedObjects } from "./rendered.ts";
 
-const NODEPOOL_CRD = pinnedCrdFiles().find((f) => f.endsWith("karpenter.sh_nodepools.yaml")) ?? "";
+const NODEPOOL_CRD = await pinnedCrd("nodepools.karpenter.sh");
 // biome-ignore lint/suspicious/noExplicitAny: the test edits arbitrary fields of a rendered NodePool
 type Loose = Record<string, any>;
 const rendered = loadRenderedObjects().find((r) => r.object.kind === "NodePool");
@@ -71,18 +71,21 @@ describe("transition rules on the API server", () => {
 
 describe.skipIf(!validatorAvailable())("`validate --base` flags the same change", () => {
   const repo = mkdtempSync(join(tmpdir(), "eks-gitops-transition-"));
-  const file = join("clusters", "e2e", "rendered", "karpenter-nodepools", "karpenter.sh_v1_nodepool_e2e-transition.yaml");
+  // Outside clusters/<name>/rendered, so that the run needs no overlay (cluster.ts) in the scratch repository.
+  const file = join("manifests", "karpenter.sh_v1_nodepool_e2e-transition.yaml");
   const git = (...args: string[]) => execFileSync("git", ["-C", repo, ...args], { encoding: "utf8" });
   afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
   it("reports the nodeClassRef.group change against the committed object", () => {
-    mkdirSync(join(repo, "clusters", "e2e", "rendered", "karpenter-nodepools"), { recursive: true });
+    mkdirSync(join(repo, "manifests"), { recursive: true });
     writeFileSync(join(repo, file), stringify(original));
     git("init", "-q");
     git("add", ".");
     git("-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid", "commit", "-q", "-m", "base");
     writeFileSync(join(repo, file), stringify(edited((o) => { o.spec.template.spec.nodeClassRef.group = "example.com"; })));
-    const run = runValidator([file], { args: ["--base", "HEAD"], cwd: repo });
+    // Without --base the transition rule cannot run (no previous object): the same file is valid.
+    expect(runValidator([file], { args: ["--root", repo], cwd: repo }).resources[0]?.status).toBe("valid");
+    const run = runValidator([file], { args: ["--base", "HEAD", "--root", repo], cwd: repo });
     expect(run.exitCode).toBe(1);
     expect(run.resources).toHaveLength(1);
     expect(run.resources[0]?.status).toBe("invalid");

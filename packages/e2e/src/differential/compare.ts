@@ -1,14 +1,18 @@
 // Compares the two sides case by case: agreement rate, and each disagreement with the reason it is (or is not) expected.
+import { type ConstraintLookup, fieldTokens } from "./openapi-constraints.ts";
 import type { Outcome } from "./verdicts.ts";
 
 export interface Case {
   readonly id: string;
   /** Mutation category, or `fixture`. */
   readonly category: string;
+  readonly apiVersion: string;
   readonly kind: string;
   readonly description: string;
   readonly server: Outcome;
   readonly validator: Outcome;
+  /** The document both sides judged (to tell a missing field from a present zero value). */
+  readonly object: unknown;
 }
 
 export interface Disagreement extends Case {
@@ -24,43 +28,122 @@ export interface Comparison {
   readonly disagreements: readonly Disagreement[];
 }
 
-const BUILT_IN_KINDS = new Set(["Deployment", "Service", "HorizontalPodAutoscaler", "Namespace"]);
-/**
- * Status causes of kube-apiserver's hand-written Go validation of built-in kinds (selector matches labels,
- * requests <= limits, DNS names, duplicate ports, min <= max...). The published OpenAPI v3 carries types,
- * enums and some required lists, not these; an offline validator sees them only if it re-implements them.
- */
-const GO_ONLY_CAUSE = /^(FieldValueInvalid|FieldValueDuplicate|FieldValueForbidden|FieldValueTooLong|FieldValueTooMany)$/;
+/** Kinds whose server-side validation is Go code (everything served from CRDs is schema + CEL only). */
+const BUILT_IN_GROUPS = new Set(["v1", "apps/v1", "autoscaling/v2", "batch/v1", "policy/v1", "networking.k8s.io/v1"]);
 
-/** The reason a disagreement is expected, or undefined. Everything undefined is ours to fix. */
-export function explain(c: Case): string | undefined {
-  if (c.server.verdict === "error") return `not comparable: the API server gave no verdict (${c.server.detail})`;
-  if (c.server.verdict === "invalid" && c.validator.verdict === "valid" && BUILT_IN_KINDS.has(c.kind)) {
-    const reasons = c.server.causeReasons ?? [];
-    if (reasons.length > 0 && reasons.every((r) => GO_ONLY_CAUSE.test(r))) {
-      return "built-in semantic validation in kube-apiserver's Go code, not in the OpenAPI v3 schema";
+export const REASONS = {
+  notComparable: "not comparable: the API server gave no verdict",
+  goOnly:
+    "kube-apiserver's hand-written Go validation of a built-in kind; the published OpenAPI v3 schema does not express this constraint at that field",
+  goConversion:
+    "kube-apiserver's conversion into Go types (integer width of int-or-string, Quantity syntax) fails; the OpenAPI v3 schema does not express it",
+  catalogGap:
+    "OURS (packages/validate catalog data): the pinned Kubernetes v1.36.0 OpenAPI v3 lacks this constraint (an enum), which kube-apiserver v1.36 itself publishes at /openapi/v3; `validate --from-cluster` finds it",
+  zeroValue:
+    "kube-apiserver's Go validation treats a present zero value (\"\", 0, []) of a required field as missing; the OpenAPI v3 `required` only asks for presence, which the document has",
+  crdIntFormat:
+    "OURS (packages/validate bug): a CRD integer with `format: int32`/`int64` is not range-checked by the validator; kube-apiserver rejects a value outside the range",
+  emptyEnum:
+    "OURS (packages/validate): kube-apiserver decodes \"\" in an enum field of a built-in kind as unset and defaults it; the validator checks \"\" against the enum",
+  intWrap:
+    "server-side apply stores an integer that overflows its int32/int64 Go field wrapped (unstructured conversion does not range-check); the validator enforces the schema's declared format (deliberately stricter)",
+} as const;
+
+/**
+ * The reason a disagreement is expected, or undefined (ours to fix). For built-in kinds the server's causes
+ * are checked against the pinned OpenAPI v3: a cause whose field carries the matching schema keyword
+ * (enum for NotSupported, required for Required, bounds/pattern/length for Invalid) is one the validator
+ * should have found, so it stays unexplained.
+ */
+export interface Schemas {
+  /** The validator's pinned catalog. */
+  readonly pinned: ConstraintLookup;
+  /** What the test server publishes at /openapi/v3. */
+  readonly live: ConstraintLookup;
+}
+
+export function explain(c: Case, schemas: Schemas): string | undefined {
+  if (c.server.verdict === "error") return `${REASONS.notComparable} (${c.server.detail})`;
+  if (!BUILT_IN_GROUPS.has(c.apiVersion)) {
+    const intFormat = /must be of type integer with format int(32|64)/;
+    if (c.server.verdict === "invalid" && c.validator.verdict === "valid" && intFormat.test(c.server.detail)) return REASONS.crdIntFormat;
+    return undefined;
+  }
+  if (c.server.verdict === "invalid" && c.validator.verdict === "valid") {
+    const causes = c.server.causes ?? [];
+    if (causes.length === 0) return c.server.detail.includes("failed to convert new object") ? REASONS.goConversion : undefined;
+    const expressedIn = (lookup: ConstraintLookup, which: typeof causes) =>
+      which.some((cause) => {
+        const field = lookup(c.apiVersion, c.kind, cause.field);
+        if (!field) return true; // unresolvable path: do not excuse it
+        if (cause.reason === "FieldValueNotSupported") return field.keywords.includes("enum");
+        if (cause.reason === "FieldValueRequired") return field.requiredByParent || field.keywords.some((k) => k.startsWith("min"));
+        return field.keywords.length > 0;
+      });
+    // A Required cause for a field the document does have (as "", 0 or []) is Go's zero-value rule, not `required`.
+    const zeroValued = causes.filter((cause) => cause.reason === "FieldValueRequired" && valueAt(c.object, cause.field) !== undefined);
+    const others = causes.filter((cause) => !zeroValued.includes(cause));
+    if (others.length === 0) return REASONS.zeroValue;
+    if (expressedIn(schemas.pinned, others)) return undefined;
+    return expressedIn(schemas.live, others) ? REASONS.catalogGap : zeroValued.length > 0 ? `${REASONS.goOnly}; ${REASONS.zeroValue}` : REASONS.goOnly;
+  }
+  if (c.server.verdict === "valid" && c.validator.verdict === "invalid") {
+    const findings = c.validator.findings ?? [];
+    if (findings.length > 0 && findings.every((f) => f.rule === "schema:format") && /format int(32|64)/.test(c.validator.detail)) {
+      return REASONS.intWrap;
+    }
+    if (findings.length > 0 && findings.every((f) => f.rule === "schema:enum" && valueAtPointer(c.object, f.path) === "")) {
+      return REASONS.emptyEnum;
     }
   }
   return undefined;
 }
 
-export function compare(cases: readonly Case[]): Comparison {
+export function compare(cases: readonly Case[], schemas: Schemas): Comparison {
   const disagreements = cases
     .filter((c) => c.server.verdict !== c.validator.verdict)
-    .map((c) => ({ ...c, reason: explain(c) }));
+    .map((c) => ({ ...c, reason: explain(c, schemas) }));
   const agreed = cases.length - disagreements.length;
   return { total: cases.length, agreed, rate: cases.length === 0 ? 1 : agreed / cases.length, disagreements };
 }
 
-/** The report printed by the test: summary, then one line per disagreement. */
+/** The report printed by the test: summary, counts per reason, then one line per unexplained disagreement. */
 export function formatComparison(title: string, result: Comparison): string {
-  const lines = [
+  const byReason = new Map<string, number>();
+  for (const d of result.disagreements) {
+    const key = d.reason?.startsWith(REASONS.notComparable) ? REASONS.notComparable : (d.reason ?? "UNEXPLAINED (ours to fix)");
+    byReason.set(key, (byReason.get(key) ?? 0) + 1);
+  }
+  return [
     `${title}: ${result.agreed}/${result.total} agree (${(result.rate * 100).toFixed(2)}%), ${result.disagreements.length} disagree`,
-    ...result.disagreements.map(
-      (d) =>
-        `  ${d.id} [${d.category}] ${d.kind}: ${d.description} | server=${d.server.verdict} validator=${d.validator.verdict}` +
-        ` | ${d.reason ?? "UNEXPLAINED"}\n      server: ${d.server.detail || "-"}\n      validator: ${d.validator.detail || "-"}`,
-    ),
-  ];
-  return lines.join("\n");
+    ...[...byReason].map(([reason, n]) => `  ${String(n).padStart(4)} x ${reason}`),
+    ...result.disagreements
+      .filter((d) => d.reason === undefined)
+      .map(
+        (d) =>
+          `  UNEXPLAINED ${d.id} [${d.category}] ${d.kind}: ${d.description} | server=${d.server.verdict} validator=${d.validator.verdict}` +
+          `\n      server: ${d.server.detail || "-"}\n      validator: ${d.validator.detail || "-"}`,
+      ),
+  ].join("\n");
+}
+
+/** The value at a Go field path (`spec.ports[0].name`) of a document, or undefined when absent. */
+function valueAt(object: unknown, fieldPath: string): unknown {
+  let cur = object;
+  for (const token of fieldTokens(fieldPath)) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    const key = token.index ?? token.name;
+    cur = Array.isArray(cur) ? cur[Number(key)] : (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+function valueAtPointer(object: unknown, pointer: string): unknown {
+  let cur = object;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
 }

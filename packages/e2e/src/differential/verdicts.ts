@@ -7,8 +7,10 @@ export interface Outcome {
   readonly verdict: Verdict;
   /** Why, in one line: the server's message, or the validator's findings. */
   readonly detail: string;
-  /** The server's `details.causes[].reason` values (FieldValueInvalid, ...); empty for the validator. */
-  readonly causeReasons?: readonly string[];
+  /** The server's `details.causes[]` (reason such as FieldValueInvalid, and the Go field path). */
+  readonly causes?: readonly { readonly reason: string; readonly field: string }[];
+  /** The validator's error findings: rule (`schema:format`, `cel:...`) and JSON Pointer. */
+  readonly findings?: readonly { readonly rule: string; readonly path: string }[];
 }
 
 /**
@@ -23,13 +25,14 @@ const SSA_TYPE_ERRORS = ["failed to create typed patch object", "failed to conve
 export function serverOutcome(result: ApplyVerdict | { readonly thrown: string }): Outcome {
   if ("thrown" in result) return { verdict: "error", detail: result.thrown };
   if (result.accepted) return { verdict: "valid", detail: "" };
-  const causes = result.causes.map((c) => `${c.field ?? ""}: ${c.message ?? ""}`).join("; ");
-  const detail = `${result.code} ${result.reason}: ${causes || result.message}`;
+  const text = result.causes.map((c) => `${c.field ?? ""}: ${c.message ?? ""}`).join("; ");
+  const detail = `${result.code} ${result.reason}: ${text || result.message}`;
   const invalid =
     result.code === 422 ||
     result.code === 400 ||
     (result.code === 500 && SSA_TYPE_ERRORS.some((prefix) => result.message.startsWith(prefix)));
-  return { verdict: invalid ? "invalid" : "error", detail, causeReasons: result.causes.map((c) => c.reason ?? "") };
+  const causes = result.causes.map((c) => ({ reason: c.reason ?? "", field: c.field ?? "" }));
+  return { verdict: invalid ? "invalid" : "error", detail, causes };
 }
 
 /** One `resources[]` entry of the validator's `--output json` (the stable contract of packages/validate). */
@@ -47,6 +50,6 @@ export function validatorOutcome(resource: ValidatorResource | undefined): Outco
   const errors = resource.findings.filter((f) => f.severity === "error");
   const detail = errors.map((f) => `${f.path}: ${f.message} (${f.rule})`).join("; ");
   if (resource.status === "valid") return { verdict: "valid", detail: "" };
-  if (resource.status === "invalid") return { verdict: "invalid", detail };
+  if (resource.status === "invalid") return { verdict: "invalid", detail, findings: errors.map((f) => ({ rule: f.rule, path: f.path })) };
   return { verdict: "error", detail: `${resource.status}: ${detail}` };
 }

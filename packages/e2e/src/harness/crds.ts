@@ -1,36 +1,30 @@
-// Installs the pinned upstream CRDs (Karpenter v1.14.1, Argo CD v3.5.1) from the schema mirror and waits until they are Established.
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+// Installs the pinned upstream CRDs (Karpenter v1.14.1, Argo CD v3.5.1) and waits until they are Established.
+// The files come from the validator's schema catalog: fetched from the mirror or upstream, SHA-256-checked, cached.
 import { ApiextensionsV1Api, type KubeConfig, type V1CustomResourceDefinition } from "@kubernetes/client-node";
+import { loadCatalog, selectReleases } from "@eks-gitops/validate";
 import { parseAllDocuments } from "yaml";
 import { RawObjectApi } from "./apply.ts";
-import { mirrorRoot } from "./repo.ts";
 
-export const KARPENTER_VERSION = "v1.14.1";
-export const ARGOCD_VERSION = "v3.5.1";
-
-/** CRD files in the mirror, by upstream raw-URL path (read at test time; never copied into the repository). */
-export function pinnedCrdFiles(mirror: string = mirrorRoot()): string[] {
-  const karpenter = join(mirror, "aws/karpenter-provider-aws", KARPENTER_VERSION, "pkg/apis/crds");
-  const argocd = join(mirror, "argoproj/argo-cd", ARGOCD_VERSION, "manifests/crds");
-  return [
-    ...readdirSync(karpenter)
-      .filter((f) => f.endsWith(".yaml"))
-      .sort()
-      .map((f) => join(karpenter, f)),
-    ...["application-crd.yaml", "applicationset-crd.yaml", "appproject-crd.yaml"].map((f) => join(argocd, f)),
-  ];
+/** Every CRD of the pinned Karpenter and Argo CD releases (the same bytes the validator uses). */
+export async function pinnedCrds(): Promise<V1CustomResourceDefinition[]> {
+  const releases = selectReleases().filter((r) => r.project === "karpenter" || r.project === "argocd");
+  const files = await loadCatalog(releases);
+  return files
+    .filter((f) => f.file.format === "crd")
+    .flatMap((f) =>
+      parseAllDocuments(f.text).map((doc) => {
+        if (doc.errors.length > 0) throw new Error(`${f.file.path}: ${doc.errors[0]?.message}`);
+        return doc.toJS() as V1CustomResourceDefinition | null;
+      }),
+    )
+    .filter((crd): crd is V1CustomResourceDefinition => crd?.kind === "CustomResourceDefinition");
 }
 
-export function readCrds(files: readonly string[]): V1CustomResourceDefinition[] {
-  return files.flatMap((file) =>
-    parseAllDocuments(readFileSync(file, "utf8"))
-      .map((doc) => {
-        if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors[0]?.message}`);
-        return doc.toJS() as V1CustomResourceDefinition | null;
-      })
-      .filter((crd): crd is V1CustomResourceDefinition => crd?.kind === "CustomResourceDefinition"),
-  );
+/** One pinned CRD by name, e.g. `nodepools.karpenter.sh`. */
+export async function pinnedCrd(name: string): Promise<V1CustomResourceDefinition> {
+  const crd = (await pinnedCrds()).find((c) => c.metadata?.name === name);
+  if (!crd) throw new Error(`no pinned CRD ${name}`);
+  return crd;
 }
 
 /**
