@@ -7,7 +7,7 @@ import { KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
 import { type Case, compare, formatComparison, type Schemas } from "./differential/compare.ts";
-import { constraintLookup, liveOpenApi, pinnedOpenApi } from "./differential/openapi-constraints.ts";
+import { type ConstraintLookup, constraintLookup, liveOpenApi, pinnedOpenApi } from "./differential/openapi-constraints.ts";
 import { serverOutcomes } from "./differential/server-side.ts";
 import { runValidator, validatorAvailable } from "./differential/validator-cli.ts";
 import { type Outcome, validatorOutcome } from "./differential/verdicts.ts";
@@ -81,6 +81,7 @@ describe.skipIf(!hasValidator)("differential: `eks-gitops validate` vs the API s
     await report(
       "mutations, validator --from-cluster",
       cases.map((c) => ({ ...c, validator: validatorOutcome(liveByFile.get(`${c.id}.yaml`)) })),
+      "live",
     );
   });
 
@@ -111,12 +112,13 @@ describe.skipIf(!hasValidator)("differential: `eks-gitops validate` vs the API s
 });
 
 /** Prints the comparison, writes it as JSON for inspection, and fails on any disagreement without a known reason. */
-let schemas: Schemas | undefined;
-async function report(title: string, cases: readonly Case[]) {
-  schemas ??= {
-    pinned: constraintLookup(await pinnedOpenApi()),
-    live: constraintLookup(await liveOpenApi(inject("kubeconfigPath"), ["api/v1", "apis/apps/v1", "apis/autoscaling/v2"])),
-  };
+let pinnedLookup: ConstraintLookup | undefined;
+let liveLookup: ConstraintLookup | undefined;
+/** `validatorSchemas`: which schemas the validator ran with (the pinned catalog, or the server's via --from-cluster). */
+async function report(title: string, cases: readonly Case[], validatorSchemas: "pinned" | "live" = "pinned") {
+  pinnedLookup ??= constraintLookup(await pinnedOpenApi());
+  liveLookup ??= constraintLookup(await liveOpenApi(inject("kubeconfigPath"), ["api/v1", "apis/apps/v1", "apis/autoscaling/v2"]));
+  const schemas: Schemas = { pinned: validatorSchemas === "pinned" ? pinnedLookup : liveLookup, live: liveLookup };
   const result = compare(cases, schemas);
   const file = join(tmpdir(), `eks-gitops-differential-${title}.json`);
   const slim = { ...result, disagreements: result.disagreements.map(({ object: _object, ...d }) => d) };

@@ -56,7 +56,7 @@ export const REASONS = {
  * should have found, so it stays unexplained.
  */
 export interface Schemas {
-  /** The validator's pinned catalog. */
+  /** The schemas the validator ran with (its pinned catalog, or the server's with --from-cluster). */
   readonly pinned: ConstraintLookup;
   /** What the test server publishes at /openapi/v3. */
   readonly live: ConstraintLookup;
@@ -72,12 +72,19 @@ export function explain(c: Case, schemas: Schemas): string | undefined {
   if (c.server.verdict === "invalid" && c.validator.verdict === "valid") {
     const causes = c.server.causes ?? [];
     if (causes.length === 0) return c.server.detail.includes("failed to convert new object") ? REASONS.goConversion : undefined;
+    // Does the schema itself forbid this value at the cause's field? (Then the validator should have said so.)
     const expressedIn = (lookup: ConstraintLookup, which: typeof causes) =>
       which.some((cause) => {
         const field = lookup(c.apiVersion, c.kind, cause.field);
         if (!field) return true; // unresolvable path: do not excuse it
-        if (cause.reason === "FieldValueNotSupported") return field.keywords.includes("enum");
+        const value = valueAt(c.object, cause.field);
         if (cause.reason === "FieldValueRequired") return field.requiredByParent || field.keywords.some((k) => k.startsWith("min"));
+        if (field.enum) return !field.enum.includes(value);
+        if (cause.reason === "FieldValueNotSupported") return false;
+        if (typeof value === "number" && (field.minimum !== undefined || field.maximum !== undefined)) {
+          return value < (field.minimum ?? Number.NEGATIVE_INFINITY) || value > (field.maximum ?? Number.POSITIVE_INFINITY);
+        }
+        // pattern / length keywords: not re-evaluated here, so not excused.
         return field.keywords.length > 0;
       });
     // A Required cause for a field the document does have (as "", 0 or []) is Go's zero-value rule, not `required`.

@@ -26,6 +26,9 @@ interface Schema {
 export interface FieldConstraints {
   readonly keywords: readonly string[];
   readonly requiredByParent: boolean;
+  readonly enum?: readonly unknown[];
+  readonly minimum?: number;
+  readonly maximum?: number;
 }
 
 export type ConstraintLookup = (apiVersion: string, kind: string, fieldPath: string) => FieldConstraints | undefined;
@@ -108,6 +111,9 @@ export function constraintLookup(docs: readonly OpenApiDocument[]): ConstraintLo
     return {
       keywords: CONSTRAINT_KEYWORDS.filter((k) => node?.[k] !== undefined),
       requiredByParent: last !== "" && (parent?.required ?? []).includes(last),
+      enum: node.enum,
+      minimum: node.minimum,
+      maximum: node.maximum,
     };
   };
 }
