@@ -16,4 +16,13 @@ export {
 export { tutorialControllerPolicy } from "./controller/tutorial.ts";
 export { interruptionQueue } from "./interruption.ts";
 export { IAM_LIMITS, packPolicies, type PackedPolicies, PolicySizeError, policySize, splitStatements } from "./size.ts";
-export { lintPolicyDocument, type LintContext, type PolicyFinding, SEVERITIES, type Severity } from "./lint/index.ts";
+export {
+  iamLintTargets,
+  type LintContext,
+  lintPolicyDocument,
+  lintRolePolicies,
+  type PolicyFinding,
+  type RoleFinding,
+  SEVERITIES,
+  type Severity,
+} from "./lint/index.ts";

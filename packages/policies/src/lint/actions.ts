@@ -71,10 +71,17 @@ export function keyValidForAction(key: string, a: ResolvedAction): boolean {
 }
 
 /** ARN templates of the resource types an action can act on. */
-export function resourceTemplates(a: ResolvedAction): string[] {
-  return a.data.resourceTypes.flatMap((r) => {
-    const t = resourceType(a.service, r.name);
-    return t ? [t.arn] : [];
-  });
+const templatesOfAction = new WeakMap<ActionData, readonly string[]>();
+
+export function resourceTemplates(a: ResolvedAction): readonly string[] {
+  let templates = templatesOfAction.get(a.data);
+  if (!templates) {
+    templates = a.data.resourceTypes.flatMap((r) => {
+      const t = resourceType(a.service, r.name);
+      return t ? [t.arn] : [];
+    });
+    templatesOfAction.set(a.data, templates);
+  }
+  return templates;
 }
 

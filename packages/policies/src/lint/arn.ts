@@ -102,8 +102,14 @@ function templateSample(template: string, partition: string): string {
 }
 
 /** Whether a policy's resource ARN can name a resource of the type whose ARN template is given. */
+const matches = new Map<string, boolean>();
+
 export function arnMatchesTemplate(policyArn: string, template: string): boolean {
-  if (templateRegex(template).test(policyArn)) return true;
-  const parsed = parseArn(policyArn);
-  return policyArnRegex(policyArn).test(templateSample(template, parsed?.partition ?? "aws"));
+  const key = `${policyArn}\n${template}`;
+  let result = matches.get(key);
+  if (result === undefined) {
+    result = templateRegex(template).test(policyArn) || policyArnRegex(policyArn).test(templateSample(template, parseArn(policyArn)?.partition ?? "aws"));
+    matches.set(key, result);
+  }
+  return result;
 }

@@ -3,6 +3,10 @@ import { arnMatchesTemplate } from "./arn.ts";
 import { type ResolvedAction, resourceTemplates, type StatementActions } from "./actions.ts";
 
 export interface Escalation {
+  /** Index of the gated statement. */
+  readonly statement: number;
+  /** Indexes of the statements that let the principal set the tags. */
+  readonly setters: readonly number[];
   readonly path: string;
   readonly message: string;
 }
@@ -61,8 +65,11 @@ export function findTagThenActEscalations(statements: readonly unknown[], resolv
         .filter(({ other, j }) => isObject(other) && other.Effect === "Allow" && grants(resolved[j], "ec2", "CreateTags"));
       const setters = (tags as string[]).map((tag) => taggers.find(({ other }) => canSetTag(other as Json, tag, gated)));
       if (setters.some((s) => s === undefined)) continue;
-      const by = [...new Set(setters.map((s) => base(s!.j)))].join(", ");
+      const setterIndexes = [...new Set(setters.map((s) => s!.j))];
+      const by = setterIndexes.map(base).join(", ");
       found.push({
+        statement: i,
+        setters: setterIndexes,
         path: `${base(i)}/Condition`,
         message:
           `ec2:${gated.data.name} is gated only on resource tag${tags.length > 1 ? "s" : ""} ${(tags as string[]).join(", ")}, which ${by} lets the same principal set with ec2:CreateTags on any resource: ` +

@@ -33,8 +33,9 @@ const DATA_ROOT = join(dirname(createRequire(import.meta.url).resolve("@cloud-co
 const cache = new Map<string, unknown>();
 
 function readData<T>(...parts: string[]): T | undefined {
-  const file = join(DATA_ROOT, ...parts);
-  if (!cache.has(file)) {
+  const key = parts.join("/");
+  if (!cache.has(key)) {
+    const file = join(DATA_ROOT, ...parts);
     let value: unknown;
     try {
       value = JSON.parse(readFileSync(file, "utf8"));
@@ -42,9 +43,9 @@ function readData<T>(...parts: string[]): T | undefined {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
       value = undefined;
     }
-    cache.set(file, value);
+    cache.set(key, value);
   }
-  return cache.get(file) as T | undefined;
+  return cache.get(key) as T | undefined;
 }
 
 const SERVICE_KEY = /^[a-z0-9-]+$/;

@@ -8,6 +8,8 @@ import { buildIamDocuments, type IamIndex } from "../bundle.ts";
 import { controllerPolicyGroups } from "../controller/index.ts";
 import { policyDocument } from "../size.ts";
 import { lintPolicyDocument } from "./lint.ts";
+import { lintRolePolicies } from "./role.ts";
+import { iamLintTargets } from "./targets.ts";
 import type { LintContext, PolicyFinding } from "./types.ts";
 
 const A = "133129065110";
@@ -21,13 +23,7 @@ const serious = (findings: PolicyFinding[]) => findings.filter((f) => f.severity
 function renderedDocuments(cluster: string): { file: string; doc: unknown; context: LintContext }[] {
   const dir = new URL(`../../../../clusters/${cluster}/rendered/iam/`, import.meta.url);
   const read = (f: string) => JSON.parse(readFileSync(new URL(f, dir), "utf8"));
-  const index = read("index.json") as IamIndex;
-  const out = index.roles.flatMap((role) => [
-    { file: role.trustPolicyFile, doc: read(role.trustPolicyFile), context: { kind: "trust", file: role.trustPolicyFile } as LintContext },
-    ...role.inlinePolicies.map((p) => ({ file: p.file, doc: read(p.file), context: { kind: "identity", file: p.file } as LintContext })),
-  ]);
-  if (index.queue) out.push({ file: index.queue.policyFile, doc: read(index.queue.policyFile), context: { kind: "resource", file: index.queue.policyFile } });
-  return out;
+  return iamLintTargets(read("index.json") as IamIndex).map(({ file, context }) => ({ file, doc: read(file), context }));
 }
 
 describe("rendered documents", () => {
@@ -35,7 +31,11 @@ describe("rendered documents", () => {
     test(`${cluster}: the scoped profile has no errors and no security warnings`, () => {
       const docs = renderedDocuments(cluster);
       expect(docs.length).toBeGreaterThanOrEqual(cluster === "aws-cn" ? 9 : 7);
-      const findings = docs.flatMap(({ file, doc, context }) => lintPolicyDocument(doc, { ...context, partition: cluster === "aws-cn" ? "aws-cn" : "aws" }).map((f) => `${file}${f.path} ${f.severity} ${f.code}`));
+      expect(docs.every(({ context }) => context.partition === (cluster === "aws-cn" ? "aws-cn" : "aws"))).toBe(true);
+      expect(docs.map(({ context }) => context.kind).sort()).toEqual(
+        [...(cluster === "aws-cn" ? ["resource"] : []), ...Array(cluster === "aws-cn" ? 6 : 5).fill("identity"), "trust", "trust"].sort(),
+      );
+      const findings = docs.flatMap(({ file, doc, context }) => lintPolicyDocument(doc, context).map((f) => `${file}${f.path} ${f.severity} ${f.code}`));
       // The one suggestion: GetManagedResource's IAM resource types are load balancers, so the EKS cluster is named by a condition.
       expect(findings).toEqual([`KarpenterControllerRole-${cluster}.KarpenterControllerZonalShiftPolicy-${cluster}.json/Statement/0/Resource suggestion RESOURCE_STAR_SCOPABLE`]);
     });
@@ -261,5 +261,25 @@ describe("checks", () => {
   test("not a policy at all", () => {
     expect(codes(lintPolicyDocument([], identity))).toEqual(["error NOT_A_POLICY "]);
     expect(codes(lintPolicyDocument({ Version: "2012-10-17" }, identity))).toEqual(["error MISSING_STATEMENT /Statement"]);
+  });
+});
+
+describe("lintRolePolicies", () => {
+  const tagAnything = { Sid: "Tag", Effect: "Allow", Action: "ec2:CreateTags", Resource: "*" };
+  const terminateTagged = { Sid: "Terminate", Effect: "Allow", Action: "ec2:TerminateInstances", Resource: "*", Condition: { StringLike: { "ec2:ResourceTag/team": "*" } } };
+
+  test("finds a tag-then-terminate path split across two documents", () => {
+    const findings = lintRolePolicies([
+      { file: "a.json", doc: doc(tagAnything) },
+      { file: "b.json", doc: doc(terminateTagged) },
+    ]);
+    expect(findings.map((f) => [f.file, f.path, f.code])).toEqual([["b.json", "/Statement/0/Condition", "PRIVILEGE_ESCALATION_TAG_THEN_ACT"]]);
+    expect(findings[0]!.message).toContain("which a.json#/Statement/0 lets the same principal set");
+  });
+
+  test("leaves a path within one document to lintPolicyDocument, and finds none in the scoped policies", () => {
+    expect(lintRolePolicies([{ file: "a.json", doc: doc(tagAnything, terminateTagged) }])).toEqual([]);
+    const role = buildIamDocuments(checkCluster(eksworkshop, "clusters/eksworkshop/cluster.ts")).roles[1]!;
+    expect(lintRolePolicies(role.inlinePolicies.map((p) => ({ file: p.name, doc: p.document })))).toEqual([]);
   });
 });

@@ -19,6 +19,8 @@ const TRUST_ACTIONS = new Set([
   "sts:setsourceidentity",
   "sts:setcontext",
 ]);
+/** How iam-data writes the partition in its ARN templates. */
+const PARTITION_PLACEHOLDER = ["$", "{Partition}"].join("");
 /** Claims IAM exposes as `<oidc-provider>:<claim>` keys in trust policies. */
 const OIDC_CLAIMS = new Set(["aud", "sub", "amr", "oaud", "azp", "email"]);
 
@@ -287,7 +289,7 @@ function lintResources(st: Json, at: string, context: LintContext, actions: Stat
       `${at}/Resource`,
       namedByCondition
         ? `"Resource": "*" with ${names.join(", ")}; the condition names the resource, which is as tight as IAM's resource types allow here`
-        : `"Resource": "*" allows ${names.join(", ")} on every resource; these actions support resource ARNs, so list the ARNs they need (e.g. ${resourceTemplates(scoped[0]!)[0] ?? "the resource ARN"})`,
+        : `"Resource": "*" allows ${names.join(", ")} on every resource; these actions support resource ARNs, so list the ARNs they need (e.g. ${(resourceTemplates(scoped[0]!)[0] ?? "the resource ARN").replace(PARTITION_PLACEHOLDER, partition ?? PARTITION_PLACEHOLDER)})`,
     );
   }
 }
