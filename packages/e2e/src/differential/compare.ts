@@ -25,6 +25,8 @@ export interface Comparison {
   readonly agreed: number;
   /** agreed / total, 0..1 */
   readonly rate: number;
+  /** Agreement per kind: `{ NodePool: { total, agreed } }`. */
+  readonly byKind: Readonly<Record<string, { total: number; agreed: number }>>;
   readonly disagreements: readonly Disagreement[];
 }
 
@@ -111,7 +113,14 @@ export function compare(cases: readonly Case[], schemas: Schemas): Comparison {
     .filter((c) => c.server.verdict !== c.validator.verdict)
     .map((c) => ({ ...c, reason: explain(c, schemas) }));
   const agreed = cases.length - disagreements.length;
-  return { total: cases.length, agreed, rate: cases.length === 0 ? 1 : agreed / cases.length, disagreements };
+  const byKind: Record<string, { total: number; agreed: number }> = {};
+  for (const c of cases) {
+    const k = byKind[c.kind] ?? { total: 0, agreed: 0 };
+    byKind[c.kind] = k;
+    k.total++;
+    if (c.server.verdict === c.validator.verdict) k.agreed++;
+  }
+  return { total: cases.length, agreed, rate: cases.length === 0 ? 1 : agreed / cases.length, byKind, disagreements };
 }
 
 /** The report printed by the test: summary, counts per reason, then one line per unexplained disagreement. */
@@ -123,6 +132,10 @@ export function formatComparison(title: string, result: Comparison): string {
   }
   return [
     `${title}: ${result.agreed}/${result.total} agree (${(result.rate * 100).toFixed(2)}%), ${result.disagreements.length} disagree`,
+    `  by kind: ${Object.entries(result.byKind)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([kind, k]) => `${kind} ${k.agreed}/${k.total}`)
+      .join(", ")}`,
     ...[...byReason].map(([reason, n]) => `  ${String(n).padStart(4)} x ${reason}`),
     ...result.disagreements
       .filter((d) => d.reason === undefined)
