@@ -71,6 +71,13 @@ describe("explain", () => {
   });
 });
 
+it("names validator findings that come only from cross-object checks", () => {
+  const flagged = { verdict: "invalid" as const, detail: "", findings: [{ rule: "hpa-target-missing", path: "/spec/scaleTargetRef" }] };
+  expect(explain(caseOf(valid, flagged), { pinned: none, live: none })).toBe(REASONS.crossObject);
+  const mixed = { ...flagged, findings: [...flagged.findings, { rule: "schema:type", path: "/spec/x" }] };
+  expect(explain(caseOf(valid, mixed), { pinned: none, live: none })).toBeUndefined();
+});
+
 describe("compare", () => {
   it("counts agreement overall and per kind", () => {
     const result = compare(

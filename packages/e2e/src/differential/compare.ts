@@ -45,6 +45,8 @@ export const REASONS = {
     "kube-apiserver's Go validation treats a present zero value (\"\", 0, []) of a required field as missing; the OpenAPI v3 `required` only asks for presence, which the document has",
   crdIntFormat:
     "OURS (packages/validate bug): a CRD integer with `format: int32`/`int64` is not range-checked by the validator; kube-apiserver rejects a value outside the range",
+  crossObject:
+    "a cross-object check of the validator (HPA target, nodeClassRef, IAM, versions...); the API server judges one object at a time, by design",
   emptyEnum:
     "OURS (packages/validate): kube-apiserver decodes \"\" in an enum field of a built-in kind as unset and defaults it; the validator checks \"\" against the enum",
   intWrap:
@@ -66,6 +68,9 @@ export interface Schemas {
 
 export function explain(c: Case, schemas: Schemas): string | undefined {
   if (c.server.verdict === "error") return `${REASONS.notComparable} (${c.server.detail})`;
+  const findings = c.validator.findings ?? [];
+  const perObject = (rule: string) => rule.startsWith("schema:") || rule.startsWith("cel:") || rule.startsWith("parse:");
+  if (c.server.verdict === "valid" && findings.length > 0 && !findings.some((f) => perObject(f.rule))) return REASONS.crossObject;
   if (!BUILT_IN_GROUPS.has(c.apiVersion)) {
     const intFormat = /must be of type integer with format int(32|64)/;
     if (c.server.verdict === "invalid" && c.validator.verdict === "valid" && intFormat.test(c.server.detail)) return REASONS.crdIntFormat;
@@ -97,7 +102,6 @@ export function explain(c: Case, schemas: Schemas): string | undefined {
     return expressedIn(schemas.live, others) ? REASONS.catalogGap : zeroValued.length > 0 ? `${REASONS.goOnly}; ${REASONS.zeroValue}` : REASONS.goOnly;
   }
   if (c.server.verdict === "valid" && c.validator.verdict === "invalid") {
-    const findings = c.validator.findings ?? [];
     if (findings.length > 0 && findings.every((f) => f.rule === "schema:format") && /format int(32|64)/.test(c.validator.detail)) {
       return REASONS.intWrap;
     }
