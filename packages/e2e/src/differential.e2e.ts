@@ -39,7 +39,9 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-describe(`mutation corpus (seed ${SEED}, ${COUNT} mutations) through the API server`, () => {
+// The server side is a dry-run create (POST), the semantics the validator follows; harness.e2e.ts shows
+// where server-side apply differs (explicit nulls, integer overflow).
+describe(`mutation corpus (seed ${SEED}, ${COUNT} mutations) through the API server (dry-run create)`, () => {
   it("gets a verdict for every mutation: no transport error, no unknown kind", () => {
     const errors = corpus.flatMap((m, i) => (server[i]?.verdict === "error" ? [`${m.id}: ${server[i]?.detail}`] : []));
     expect(errors).toEqual([]);

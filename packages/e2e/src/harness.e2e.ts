@@ -1,7 +1,7 @@
 // The harness itself: the server is real, the CRDs keep their CEL rules and defaults, and applies reach the server unaltered.
 import { KubeConfig, type KubernetesObject, KubernetesObjectApi, PatchStrategy, VersionApi } from "@kubernetes/client-node";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { applyVerdict, ensureNamespaces, FIELD_MANAGER, RawObjectApi } from "./harness/apply.ts";
+import { applyVerdict, createVerdict, ensureNamespaces, FIELD_MANAGER, RawObjectApi } from "./harness/apply.ts";
 import { celRulesAt } from "./harness/crd-rules.ts";
 import { pinnedCrd } from "./harness/crds.ts";
 import { loadRenderedObjects } from "./rendered.ts";
@@ -54,6 +54,18 @@ describe("test API server", () => {
       consolidateAfter: "0s",
       consolidationPolicy: "WhenEmptyOrUnderutilized",
     });
+  });
+
+  it("prunes an explicit null of a non-nullable CRD field on create, but rejects it on server-side apply", async () => {
+    // Why the differential uses create: the validator follows create semantics.
+    const nodePool = pick("NodePool");
+    nodePool.spec.weight = null;
+    const created = await createVerdict(api, nodePool as KubernetesObject, { dryRun: true });
+    if (!created.accepted) expect.fail(created.message);
+    expect((created.object as Loose).spec).not.toHaveProperty("weight");
+    const applied = await applyVerdict(api, nodePool as KubernetesObject, { dryRun: true });
+    expect(applied).toMatchObject({ accepted: false, code: 422 });
+    expect(applied.accepted ? [] : applied.causes.map((c) => c.field)).toContain("spec.weight");
   });
 
   it("stores an integer that overflows an int32 field wrapped, instead of rejecting it (server-side apply)", async () => {

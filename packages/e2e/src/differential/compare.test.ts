@@ -78,6 +78,21 @@ it("names validator findings that come only from cross-object checks", () => {
   expect(explain(caseOf(valid, mixed), { pinned: none, live: none })).toBeUndefined();
 });
 
+it("excuses a decode failure only where the schema cannot express it", () => {
+  const decode = (message: string) => serverOutcome({ accepted: false, code: 400, reason: "BadRequest", message, causes: [] });
+  const formats = lookup({
+    "spec.ports.targetPort": { keywords: [], requiredByParent: false, format: "int-or-string" },
+    "spec.ports.port": { keywords: [], requiredByParent: false, format: "int32" },
+  });
+  const schemas = { pinned: formats, live: formats };
+  const prefix = 'Service in version "v1" cannot be handled as a Service: ';
+  expect(explain(caseOf(decode(`${prefix}quantities must match the regular expression '^x$'`), valid), schemas)).toBe(REASONS.goConversion);
+  const wide = (field: string) => `${prefix}json: cannot unmarshal number 2147483648 into Go struct field ServicePort.spec.ports.${field} of type int32`;
+  expect(explain(caseOf(decode(wide("targetPort")), valid), schemas)).toBe(REASONS.goConversion);
+  expect(explain(caseOf(decode(wide("port")), valid), schemas)).toBeUndefined();
+  expect(explain(caseOf(decode(`${prefix}json: cannot unmarshal string into Go struct field ServicePort.spec.ports.port of type int32`), valid), schemas)).toBeUndefined();
+});
+
 describe("compare", () => {
   it("counts agreement overall and per kind", () => {
     const result = compare(

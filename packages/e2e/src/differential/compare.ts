@@ -38,7 +38,7 @@ export const REASONS = {
   goOnly:
     "kube-apiserver's hand-written Go validation of a built-in kind; the published OpenAPI v3 schema does not express this constraint at that field",
   goConversion:
-    "kube-apiserver's conversion into Go types (integer width of int-or-string, Quantity syntax) fails; the OpenAPI v3 schema does not express it",
+    "kube-apiserver cannot decode the value into its Go type (Quantity syntax, an int-or-string wider than int32); the OpenAPI v3 schema does not express it",
   catalogGap:
     "OURS (packages/validate catalog data): the pinned Kubernetes v1.36.0 OpenAPI v3 lacks this constraint (an enum), which kube-apiserver v1.36 itself publishes at /openapi/v3; `validate --from-cluster` finds it",
   zeroValue:
@@ -78,7 +78,7 @@ export function explain(c: Case, schemas: Schemas): string | undefined {
   }
   if (c.server.verdict === "invalid" && c.validator.verdict === "valid") {
     const causes = c.server.causes ?? [];
-    if (causes.length === 0) return c.server.detail.includes("failed to convert new object") ? REASONS.goConversion : undefined;
+    if (causes.length === 0) return conversionReason(c, schemas.pinned);
     // Does the schema itself forbid this value at the cause's field? (Then the validator should have said so.)
     const expressedIn = (lookup: ConstraintLookup, which: typeof causes) =>
       which.some((cause) => {
@@ -170,4 +170,21 @@ function valueAtPointer(object: unknown, pointer: string): unknown {
     cur = (cur as Record<string, unknown>)[key];
   }
   return cur;
+}
+
+/**
+ * A decode/conversion failure with no causes: excused only when the schema cannot express it, i.e. a Quantity
+ * (the schema says string-or-number) or a number too wide for a field the schema does not declare int32/int64
+ * (int-or-string). A plain int32 field overflowing is the validator's to catch (`format: int32`).
+ */
+function conversionReason(c: Case, lookup: ConstraintLookup): string | undefined {
+  const detail = c.server.detail;
+  if (!/cannot be handled as a|failed to convert new object/.test(detail)) return undefined;
+  if (/quantities must match the regular expression/.test(detail)) return REASONS.goConversion;
+  const number = /cannot unmarshal number \S+ into Go struct field \w+\.(\S+) of type int(32|64)/.exec(detail);
+  if (number?.[1]) {
+    const format = lookup(c.apiVersion, c.kind, number[1])?.format;
+    return format === "int32" || format === "int64" ? undefined : REASONS.goConversion;
+  }
+  return undefined;
 }

@@ -19,6 +19,7 @@ interface Schema {
   maxLength?: number;
   minItems?: number;
   maxItems?: number;
+  format?: string;
   "x-kubernetes-group-version-kind"?: { group: string; version: string; kind: string }[];
 }
 
@@ -29,6 +30,7 @@ export interface FieldConstraints {
   readonly enum?: readonly unknown[];
   readonly minimum?: number;
   readonly maximum?: number;
+  readonly format?: string;
 }
 
 export type ConstraintLookup = (apiVersion: string, kind: string, fieldPath: string) => FieldConstraints | undefined;
@@ -103,7 +105,10 @@ export function constraintLookup(docs: readonly OpenApiDocument[]): ConstraintLo
         node = resolve(isMap ? (node.additionalProperties as Schema) : node.items);
         last = "";
       } else {
-        node = resolve(node.properties?.[token.name]);
+        // Go struct paths in decode errors (`spec.ports.targetPort`) name fields of list items without an index.
+        const holder = node.properties === undefined && node.items ? resolve(node.items) : node;
+        parent = holder;
+        node = resolve(holder?.properties?.[token.name]);
         last = token.name;
       }
     }
@@ -114,6 +119,7 @@ export function constraintLookup(docs: readonly OpenApiDocument[]): ConstraintLo
       enum: node.enum,
       minimum: node.minimum,
       maximum: node.maximum,
+      format: node.format,
     };
   };
 }

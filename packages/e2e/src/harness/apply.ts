@@ -45,6 +45,19 @@ export class RawObjectApi extends KubernetesObjectApi {
     ctx.setBody(JSON.stringify(object));
     return this.requestPromise(ctx, "any");
   }
+
+  /** POST (create), exactly as given: the semantics the offline validator follows ("as on create"). */
+  async createExact(object: KubernetesObject, options: { readonly dryRun: boolean }): Promise<KubernetesObject> {
+    const path = await this.specUriPath(object, "create");
+    const ctx = this.configuration.baseServer.makeRequestContext(path, HttpMethod.POST);
+    ctx.setHeaderParam("Accept", "application/json");
+    ctx.setHeaderParam("Content-Type", "application/json");
+    if (options.dryRun) ctx.setQueryParam("dryRun", "All");
+    ctx.setQueryParam("fieldManager", FIELD_MANAGER);
+    ctx.setQueryParam("fieldValidation", "Strict");
+    ctx.setBody(JSON.stringify(object));
+    return this.requestPromise(ctx, "any");
+  }
 }
 
 /** One `details.causes[]` entry of a Kubernetes Status. */
@@ -66,9 +79,18 @@ export type ApplyVerdict =
     };
 
 /** Applies and turns a rejection into data; anything but an HTTP answer (connection refused...) still throws. */
-export async function applyVerdict(api: RawObjectApi, object: KubernetesObject, options: ApplyOptions): Promise<ApplyVerdict> {
+export function applyVerdict(api: RawObjectApi, object: KubernetesObject, options: ApplyOptions): Promise<ApplyVerdict> {
+  return verdictOf(() => api.serverSideApply(object, options));
+}
+
+/** Creates (POST) and turns a rejection into data, like applyVerdict. */
+export function createVerdict(api: RawObjectApi, object: KubernetesObject, options: { readonly dryRun: boolean }): Promise<ApplyVerdict> {
+  return verdictOf(() => api.createExact(object, options));
+}
+
+async function verdictOf(send: () => Promise<KubernetesObject>): Promise<ApplyVerdict> {
   try {
-    return { accepted: true, object: await api.serverSideApply(object, options) };
+    return { accepted: true, object: await send() };
   } catch (err) {
     if (!(err instanceof ApiException)) throw err;
     const status = parseStatus(err.body);
