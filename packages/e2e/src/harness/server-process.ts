@@ -19,11 +19,19 @@ export interface ServerProcess {
   logTail(lines?: number): string;
 }
 
-export function startServerProcess(name: string, bin: string, args: readonly string[], logFile: string): ServerProcess {
+/** `orphanCleanupDir`: removed by the reaper after the server exits, if it had to stop it because we died. */
+export function startServerProcess(
+  name: string,
+  bin: string,
+  args: readonly string[],
+  logFile: string,
+  orphanCleanupDir?: string,
+): ServerProcess {
   const fd = openSync(logFile, "a");
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [REAPER, bin, ...args], { stdio: ["pipe", fd, fd] });
+    const env = orphanCleanupDir ? { ...process.env, REAPER_ORPHAN_CLEANUP_DIR: orphanCleanupDir } : process.env;
+    child = spawn(process.execPath, [REAPER, bin, ...args], { stdio: ["pipe", fd, fd], env });
   } finally {
     closeSync(fd);
   }

@@ -103,6 +103,8 @@ async function startOnce(binaries: ServerBinaries, readyTimeoutMs: number): Prom
         "--log-level=warn",
       ],
       join(dir, "etcd.log"),
+      // etcd stops last, so its reaper clears the folder if this process died without a teardown.
+      process.env.KEEP_E2E_DIR ? undefined : dir,
     );
     processes.push(etcd);
     await waitFor(etcd, readyTimeoutMs, async () => (await httpGetText(`${etcdUrl}/health`)).includes('"health":"true"'));
