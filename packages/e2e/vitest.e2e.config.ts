@@ -7,7 +7,7 @@ export default defineConfig({
     include: ["src/**/*.e2e.ts"],
     globalSetup: ["./src/global-setup.ts"],
     fileParallelism: false,
-    testTimeout: 120_000,
-    hookTimeout: 180_000,
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
   },
 });
