@@ -10,14 +10,14 @@
 #         (so `APISERVER=$(test-tools/build.sh kube-apiserver)` works).
 # stderr: what was built or reused, and the elapsed seconds per build.
 #
-# Cache: ${TEST_TOOLS_CACHE:-<repo>/.cache/test-tools}/<name>-<version>/<name>.
-# A binary present there is reused as is; delete its folder to force a rebuild.
+# Cache: ${TEST_TOOLS_CACHE:-${XDG_CACHE_HOME:-~/.cache}/eks-gitops/test-tools}/<name>-<version>/<name>.
+# Per user, outside the clone, so that every clone (and CI's fresh clone on the same machine) reuses
+# one build. A binary present there is reused as is; delete its folder to force a rebuild.
 # Go's own module and build caches (go env GOMODCACHE / GOCACHE) are used as usual.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$HERE/.." && pwd)"
-CACHE="${TEST_TOOLS_CACHE:-$REPO/.cache/test-tools}"
+CACHE="${TEST_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eks-gitops/test-tools}"
 
 KUBE_DIR="$HERE/kube/apiserver"
 ETCD_DIR="$HERE/kube/etcd"

@@ -1,0 +1,190 @@
+// Compares the two sides case by case: agreement rate, and each disagreement with the reason it is (or is not) expected.
+import { type ConstraintLookup, fieldTokens } from "./openapi-constraints.ts";
+import type { Outcome } from "./verdicts.ts";
+
+export interface Case {
+  readonly id: string;
+  /** Mutation category, or `fixture`. */
+  readonly category: string;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly description: string;
+  readonly server: Outcome;
+  readonly validator: Outcome;
+  /** The document both sides judged (to tell a missing field from a present zero value). */
+  readonly object: unknown;
+}
+
+export interface Disagreement extends Case {
+  /** Why the two sides differ; `undefined` when no known reason explains it (a bug to fix on our side). */
+  readonly reason: string | undefined;
+}
+
+export interface Comparison {
+  readonly total: number;
+  readonly agreed: number;
+  /** agreed / total, 0..1 */
+  readonly rate: number;
+  /** Agreement per kind: `{ NodePool: { total, agreed } }`. */
+  readonly byKind: Readonly<Record<string, { total: number; agreed: number }>>;
+  readonly disagreements: readonly Disagreement[];
+}
+
+/** Kinds whose server-side validation is Go code (everything served from CRDs is schema + CEL only). */
+const BUILT_IN_GROUPS = new Set(["v1", "apps/v1", "autoscaling/v2", "batch/v1", "policy/v1", "networking.k8s.io/v1"]);
+
+export const REASONS = {
+  notComparable: "not comparable: the API server gave no verdict",
+  goOnly:
+    "kube-apiserver's hand-written Go validation of a built-in kind; the published OpenAPI v3 schema does not express this constraint at that field",
+  goConversion:
+    "kube-apiserver cannot decode the value into its Go type (Quantity syntax, an int-or-string wider than int32); the OpenAPI v3 schema does not express it",
+  catalogGap:
+    "OURS (packages/validate catalog data): the pinned Kubernetes v1.36.0 OpenAPI v3 lacks this constraint (an enum), which kube-apiserver v1.36 itself publishes at /openapi/v3; `validate --from-cluster` finds it",
+  zeroValue:
+    "kube-apiserver's Go validation treats a present zero value (\"\", 0, []) of a required field as missing; the OpenAPI v3 `required` only asks for presence, which the document has",
+  crdIntFormat:
+    "OURS (packages/validate bug): a CRD integer with `format: int32`/`int64` is not range-checked by the validator; kube-apiserver rejects a value outside the range",
+  crossObject:
+    "a cross-object check of the validator (HPA target, nodeClassRef, IAM, versions...); the API server judges one object at a time, by design",
+  emptyEnum:
+    "OURS (packages/validate): kube-apiserver decodes \"\" in an enum field of a built-in kind as unset and defaults it; the validator checks \"\" against the enum",
+  intWrap:
+    "server-side apply stores an integer that overflows its int32/int64 Go field wrapped (unstructured conversion does not range-check); the validator enforces the schema's declared format (deliberately stricter)",
+} as const;
+
+/**
+ * The reason a disagreement is expected, or undefined (ours to fix). For built-in kinds the server's causes
+ * are checked against the pinned OpenAPI v3: a cause whose field carries the matching schema keyword
+ * (enum for NotSupported, required for Required, bounds/pattern/length for Invalid) is one the validator
+ * should have found, so it stays unexplained.
+ */
+export interface Schemas {
+  /** The schemas the validator ran with (its pinned catalog, or the server's with --from-cluster). */
+  readonly pinned: ConstraintLookup;
+  /** What the test server publishes at /openapi/v3. */
+  readonly live: ConstraintLookup;
+}
+
+export function explain(c: Case, schemas: Schemas): string | undefined {
+  if (c.server.verdict === "error") return `${REASONS.notComparable} (${c.server.detail})`;
+  const findings = c.validator.findings ?? [];
+  const perObject = (rule: string) => rule.startsWith("schema:") || rule.startsWith("cel:") || rule.startsWith("parse:");
+  if (c.server.verdict === "valid" && findings.length > 0 && !findings.some((f) => perObject(f.rule))) return REASONS.crossObject;
+  if (!BUILT_IN_GROUPS.has(c.apiVersion)) {
+    const intFormat = /must be of type integer with format int(32|64)/;
+    if (c.server.verdict === "invalid" && c.validator.verdict === "valid" && intFormat.test(c.server.detail)) return REASONS.crdIntFormat;
+    return undefined;
+  }
+  if (c.server.verdict === "invalid" && c.validator.verdict === "valid") {
+    const causes = c.server.causes ?? [];
+    if (causes.length === 0) return conversionReason(c, schemas.pinned);
+    // Does the schema itself forbid this value at the cause's field? (Then the validator should have said so.)
+    const expressedIn = (lookup: ConstraintLookup, which: typeof causes) =>
+      which.some((cause) => {
+        const field = lookup(c.apiVersion, c.kind, cause.field);
+        if (!field) return true; // unresolvable path: do not excuse it
+        const value = valueAt(c.object, cause.field);
+        if (cause.reason === "FieldValueRequired") return field.requiredByParent || field.keywords.some((k) => k.startsWith("min"));
+        if (field.enum) return !field.enum.includes(value);
+        if (cause.reason === "FieldValueNotSupported") return false;
+        if (typeof value === "number" && (field.minimum !== undefined || field.maximum !== undefined)) {
+          return value < (field.minimum ?? Number.NEGATIVE_INFINITY) || value > (field.maximum ?? Number.POSITIVE_INFINITY);
+        }
+        // pattern / length keywords: not re-evaluated here, so not excused.
+        return field.keywords.length > 0;
+      });
+    // A Required cause for a field the document does have (as "", 0 or []) is Go's zero-value rule, not `required`.
+    const zeroValued = causes.filter((cause) => cause.reason === "FieldValueRequired" && valueAt(c.object, cause.field) !== undefined);
+    const others = causes.filter((cause) => !zeroValued.includes(cause));
+    if (others.length === 0) return REASONS.zeroValue;
+    if (expressedIn(schemas.pinned, others)) return undefined;
+    return expressedIn(schemas.live, others) ? REASONS.catalogGap : zeroValued.length > 0 ? `${REASONS.goOnly}; ${REASONS.zeroValue}` : REASONS.goOnly;
+  }
+  if (c.server.verdict === "valid" && c.validator.verdict === "invalid") {
+    if (findings.length > 0 && findings.every((f) => f.rule === "schema:format") && /format int(32|64)/.test(c.validator.detail)) {
+      return REASONS.intWrap;
+    }
+    if (findings.length > 0 && findings.every((f) => f.rule === "schema:enum" && valueAtPointer(c.object, f.path) === "")) {
+      return REASONS.emptyEnum;
+    }
+  }
+  return undefined;
+}
+
+export function compare(cases: readonly Case[], schemas: Schemas): Comparison {
+  const disagreements = cases
+    .filter((c) => c.server.verdict !== c.validator.verdict)
+    .map((c) => ({ ...c, reason: explain(c, schemas) }));
+  const agreed = cases.length - disagreements.length;
+  const byKind: Record<string, { total: number; agreed: number }> = {};
+  for (const c of cases) {
+    const k = byKind[c.kind] ?? { total: 0, agreed: 0 };
+    byKind[c.kind] = k;
+    k.total++;
+    if (c.server.verdict === c.validator.verdict) k.agreed++;
+  }
+  return { total: cases.length, agreed, rate: cases.length === 0 ? 1 : agreed / cases.length, byKind, disagreements };
+}
+
+/** The report printed by the test: summary, counts per reason, then one line per unexplained disagreement. */
+export function formatComparison(title: string, result: Comparison): string {
+  const byReason = new Map<string, number>();
+  for (const d of result.disagreements) {
+    const key = d.reason?.startsWith(REASONS.notComparable) ? REASONS.notComparable : (d.reason ?? "UNEXPLAINED (ours to fix)");
+    byReason.set(key, (byReason.get(key) ?? 0) + 1);
+  }
+  return [
+    `${title}: ${result.agreed}/${result.total} agree (${(result.rate * 100).toFixed(2)}%), ${result.disagreements.length} disagree`,
+    `  by kind: ${Object.entries(result.byKind)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([kind, k]) => `${kind} ${k.agreed}/${k.total}`)
+      .join(", ")}`,
+    ...[...byReason].map(([reason, n]) => `  ${String(n).padStart(4)} x ${reason}`),
+    ...result.disagreements
+      .filter((d) => d.reason === undefined)
+      .map(
+        (d) =>
+          `  UNEXPLAINED ${d.id} [${d.category}] ${d.kind}: ${d.description} | server=${d.server.verdict} validator=${d.validator.verdict}` +
+          `\n      server: ${d.server.detail || "-"}\n      validator: ${d.validator.detail || "-"}`,
+      ),
+  ].join("\n");
+}
+
+/** The value at a Go field path (`spec.ports[0].name`) of a document, or undefined when absent. */
+function valueAt(object: unknown, fieldPath: string): unknown {
+  let cur = object;
+  for (const token of fieldTokens(fieldPath)) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    const key = token.index ?? token.name;
+    cur = Array.isArray(cur) ? cur[Number(key)] : (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+function valueAtPointer(object: unknown, pointer: string): unknown {
+  let cur = object;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+/**
+ * A decode/conversion failure with no causes: excused only when the schema cannot express it, i.e. a Quantity
+ * (the schema says string-or-number) or a number too wide for a field the schema does not declare int32/int64
+ * (int-or-string). A plain int32 field overflowing is the validator's to catch (`format: int32`).
+ */
+function conversionReason(c: Case, lookup: ConstraintLookup): string | undefined {
+  const detail = c.server.detail;
+  if (!/cannot be handled as a|failed to convert new object/.test(detail)) return undefined;
+  if (/quantities must match the regular expression/.test(detail)) return REASONS.goConversion;
+  const number = /cannot unmarshal number \S+ into Go struct field \w+\.(\S+) of type int(32|64)/.exec(detail);
+  if (number?.[1]) {
+    const format = lookup(c.apiVersion, c.kind, number[1])?.format;
+    return format === "int32" || format === "int64" ? undefined : REASONS.goConversion;
+  }
+  return undefined;
+}
