@@ -1,0 +1,302 @@
+// Discovery: read-only calls that find what exists today (account, cluster, node groups, subnets, roles, ...).
+import { DescribeSecurityGroupsCommand, DescribeSubnetsCommand, type Filter } from "@aws-sdk/client-ec2";
+import {
+  DescribeAccessEntryCommand,
+  DescribeAddonCommand,
+  DescribePodIdentityAssociationCommand,
+  DescribeClusterCommand,
+  DescribeNodegroupCommand,
+  ListAddonsCommand,
+  ListNodegroupsCommand,
+  ListPodIdentityAssociationsCommand,
+  ResourceNotFoundException,
+} from "@aws-sdk/client-eks";
+import { DescribeRuleCommand, ListTagsForResourceCommand, ListTargetsByRuleCommand } from "@aws-sdk/client-eventbridge";
+import {
+  GetOpenIDConnectProviderCommand,
+  GetRoleCommand,
+  GetRolePolicyCommand,
+  ListAttachedRolePoliciesCommand,
+  ListInstanceProfilesForRoleCommand,
+  ListRolePoliciesCommand,
+  ListRoleTagsCommand,
+} from "@aws-sdk/client-iam";
+import { GetQueueAttributesCommand, GetQueueUrlCommand, ListQueueTagsCommand } from "@aws-sdk/client-sqs";
+import { GetCallerIdentityCommand } from "@aws-sdk/client-sts";
+import { DISCOVERY_TAG, type ClusterConfig } from "@eks-gitops/config";
+import { AwsCallError, type AwsClients, type CallerRef } from "./aws.ts";
+import type { Desired } from "./desired.ts";
+import { parsePolicyText } from "./policy-json.ts";
+import { tagRecord } from "./tags.ts";
+
+export type AuthenticationMode = "API" | "API_AND_CONFIG_MAP" | "CONFIG_MAP";
+
+export interface TaggedResource {
+  readonly id: string;
+  readonly kind: "subnet" | "security-group";
+  readonly vpcId: string;
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+export interface ActualRole {
+  readonly arn: string;
+  readonly description: string;
+  readonly trustPolicy: unknown;
+  readonly tags: Readonly<Record<string, string>>;
+  readonly managedPolicyArns: readonly string[];
+  readonly inlinePolicies: Readonly<Record<string, unknown>>;
+  readonly instanceProfiles: readonly string[];
+}
+
+export interface ActualRule {
+  readonly pattern: string | undefined;
+  readonly tags: Readonly<Record<string, string>>;
+  readonly targets: readonly { readonly id: string; readonly arn: string }[];
+}
+
+export interface Actual {
+  readonly caller: { readonly account: string; readonly arn: string };
+  readonly cluster: {
+    readonly name: string;
+    readonly arn: string;
+    readonly endpoint: string | undefined;
+    readonly oidcIssuer: string | undefined;
+    readonly vpcId: string | undefined;
+    readonly securityGroupId: string | undefined;
+    /** undefined when EKS did not report one (older emulators). */
+    readonly authenticationMode: AuthenticationMode | undefined;
+  };
+  readonly nodegroups: readonly { readonly name: string; readonly subnets: readonly string[] }[];
+  /** Subnets of the node groups, and the cluster security group. */
+  readonly discoveryTargets: readonly TaggedResource[];
+  /** Every subnet and security group carrying this cluster's discovery tag (any VPC). */
+  readonly discoveryTagged: readonly TaggedResource[];
+  readonly oidcProviderExists: boolean;
+  readonly roles: Readonly<Record<string, ActualRole | undefined>>;
+  readonly addons: Readonly<Record<string, { readonly status: string; readonly tags: Readonly<Record<string, string>> } | undefined>>;
+  /** The node role's access entry (undefined: none). Not looked up when the mode is CONFIG_MAP. */
+  readonly accessEntry: { readonly type: string; readonly tags: Readonly<Record<string, string>> } | undefined;
+  readonly podIdentityAssociations: readonly { readonly id: string; readonly roleArn: string | undefined; readonly tags: Readonly<Record<string, string>> }[];
+  readonly queue: { readonly url: string; readonly attributes: Readonly<Record<string, string>>; readonly policy: unknown; readonly tags: Readonly<Record<string, string>> } | undefined;
+  readonly rules: Readonly<Record<string, ActualRule | undefined>>;
+}
+
+/** The overlay does not match what the credentials and region reach; nothing is changed. */
+export class DiscoveryRefusal extends Error {
+  override name = "DiscoveryRefusal";
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join("\n"));
+  }
+}
+
+const notFound = (err: unknown, ...codes: string[]) =>
+  err instanceof ResourceNotFoundException || (err instanceof AwsCallError && ["NoSuchEntity", "ResourceNotFoundException", "NotFoundException", ...codes].includes(err.code));
+
+async function orUndefined<T>(p: Promise<T>, ...codes: string[]): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (err) {
+    if (notFound(err, ...codes)) return undefined;
+    throw err;
+  }
+}
+
+/** The effective authentication mode: what EKS reports, else the overlay's (said so in the plan notes). */
+export function effectiveAuthMode(config: ClusterConfig, actual: Actual): AuthenticationMode {
+  return actual.cluster.authenticationMode ?? config.authenticationMode;
+}
+
+/** Whether node identity goes through an EKS access entry (auth mode allows it) or aws-auth. */
+export function usesAccessEntry(mode: AuthenticationMode): boolean {
+  return mode !== "CONFIG_MAP";
+}
+
+/** Reads everything the plan compares. Only Describe/Get/List calls. Throws DiscoveryRefusal on a mismatch. */
+export async function discover(clients: AwsClients, desired: Desired, caller: CallerRef, env: NodeJS.ProcessEnv = process.env): Promise<Actual> {
+  const { config } = desired;
+  const problems: string[] = [];
+
+  const envRegion = env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+  if (envRegion && envRegion !== config.region) {
+    problems.push(`region: AWS_REGION is '${envRegion}' but ${config.sourceFile} says '${config.region}'; unset it or use the overlay of that region`);
+  }
+  const id = await clients.sts.send(new GetCallerIdentityCommand({}));
+  caller.arn = id.Arn;
+  const callerInfo = { account: id.Account ?? "", arn: id.Arn ?? "" };
+  if (callerInfo.account !== config.account) {
+    problems.push(`account: the credentials are for account ${callerInfo.account} (${callerInfo.arn}) but ${config.sourceFile} says ${config.account}; use credentials for ${config.account}`);
+  }
+  if (problems.length > 0) throw new DiscoveryRefusal(problems);
+
+  const described = await orUndefined(clients.eks.send(new DescribeClusterCommand({ name: config.name })));
+  const c = described?.cluster;
+  if (!c) throw new DiscoveryRefusal([`cluster: no EKS cluster '${config.name}' in account ${config.account} region ${config.region}`]);
+  const expectedArn = `arn:${config.partition}:eks:${config.region}:${config.account}:cluster/${config.name}`;
+  if (c.arn !== expectedArn) problems.push(`cluster: EKS reports ARN ${c.arn} but the overlay implies ${expectedArn}`);
+  const vpcId = c.resourcesVpcConfig?.vpcId;
+  if (config.vpcId && vpcId && config.vpcId !== vpcId) {
+    problems.push(`vpcId: cluster ${config.name} is in ${vpcId} but ${config.sourceFile} says ${config.vpcId}; fix the overlay`);
+  }
+  const issuer = c.identity?.oidc?.issuer;
+  if (issuer && issuer.replace(/\/$/, "") !== config.oidcIssuer.replace(/\/$/, "")) {
+    problems.push(`oidcIssuer: cluster ${config.name} has issuer ${issuer} but ${config.sourceFile} says ${config.oidcIssuer}; fix the overlay and run \`pnpm synth --cluster ${config.name}\``);
+  }
+  if (!vpcId) problems.push(`cluster: EKS did not report the VPC of ${config.name}`);
+  if (problems.length > 0) throw new DiscoveryRefusal(problems);
+
+  const nodegroups: { name: string; subnets: string[] }[] = [];
+  for (let token: string | undefined, first = true; first || token; first = false) {
+    const page = await clients.eks.send(new ListNodegroupsCommand({ clusterName: config.name, nextToken: token }));
+    for (const name of page.nodegroups ?? []) {
+      const ng = await clients.eks.send(new DescribeNodegroupCommand({ clusterName: config.name, nodegroupName: name }));
+      nodegroups.push({ name, subnets: [...(ng.nodegroup?.subnets ?? [])] });
+    }
+    token = page.nextToken;
+  }
+  nodegroups.sort((a, b) => a.name.localeCompare(b.name));
+
+  const subnetIds = [...new Set(nodegroups.flatMap((n) => n.subnets))].sort();
+  const sgId = c.resourcesVpcConfig?.clusterSecurityGroupId;
+  const discoveryTargets: TaggedResource[] = [...(await describeSubnets(clients, subnetIds.length ? [{ Name: "subnet-id", Values: subnetIds }] : undefined, subnetIds.length === 0))];
+  if (sgId) discoveryTargets.push(...(await describeGroups(clients, [{ Name: "group-id", Values: [sgId] }])));
+  const tagFilter: Filter[] = [{ Name: `tag:${DISCOVERY_TAG}`, Values: [config.name] }];
+  const discoveryTagged = [...(await describeSubnets(clients, tagFilter)), ...(await describeGroups(clients, tagFilter))];
+
+  const oidcProviderExists =
+    config.karpenter.identity !== "irsa" ||
+    (await orUndefined(clients.iam.send(new GetOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: config.oidcProviderArn })))) !== undefined;
+
+  const roles: Record<string, ActualRole | undefined> = {};
+  for (const want of desired.roles) roles[want.name] = await readRole(clients, want.name);
+
+  const addons: Record<string, { status: string; tags: Record<string, string> } | undefined> = {};
+  const listed = new Set<string>();
+  for (let token: string | undefined, first = true; first || token; first = false) {
+    const page = await clients.eks.send(new ListAddonsCommand({ clusterName: config.name, nextToken: token }));
+    for (const a of page.addons ?? []) listed.add(a);
+    token = page.nextToken;
+  }
+  for (const name of config.addons) {
+    if (!listed.has(name)) {
+      addons[name] = undefined;
+      continue;
+    }
+    const a = (await clients.eks.send(new DescribeAddonCommand({ clusterName: config.name, addonName: name }))).addon;
+    addons[name] = { status: a?.status ?? "UNKNOWN", tags: { ...(a?.tags ?? {}) } };
+  }
+
+  const authenticationMode = c.accessConfig?.authenticationMode as AuthenticationMode | undefined;
+  const mode = authenticationMode ?? config.authenticationMode;
+  let accessEntry: Actual["accessEntry"];
+  if (usesAccessEntry(mode)) {
+    const e = await orUndefined(clients.eks.send(new DescribeAccessEntryCommand({ clusterName: config.name, principalArn: config.nodeRole.arn })));
+    accessEntry = e?.accessEntry ? { type: e.accessEntry.type ?? "", tags: { ...(e.accessEntry.tags ?? {}) } } : undefined;
+  }
+
+  const podIdentityAssociations: { id: string; roleArn: string | undefined; tags: Record<string, string> }[] = [];
+  if (config.karpenter.identity === "pod-identity") {
+    const res = await clients.eks.send(
+      new ListPodIdentityAssociationsCommand({ clusterName: config.name, namespace: config.karpenter.namespace, serviceAccount: config.karpenter.serviceAccount }),
+    );
+    for (const a of res.associations ?? []) {
+      if (!a.associationId) continue;
+      const d = await clients.eks.send(new DescribePodIdentityAssociationCommand({ clusterName: config.name, associationId: a.associationId }));
+      podIdentityAssociations.push({ id: a.associationId, roleArn: d.association?.roleArn, tags: { ...(d.association?.tags ?? {}) } });
+    }
+  }
+
+  let queue: Actual["queue"];
+  const rules: Record<string, ActualRule | undefined> = {};
+  if (desired.queue) {
+    const url = (await orUndefined(clients.sqs.send(new GetQueueUrlCommand({ QueueName: desired.queue.name })), "QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue"))?.QueueUrl;
+    if (url) {
+      const attrs = (await clients.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["All"] }))).Attributes ?? {};
+      const tags = (await clients.sqs.send(new ListQueueTagsCommand({ QueueUrl: url }))).Tags ?? {};
+      queue = { url, attributes: attrs, policy: parsePolicyText(attrs.Policy), tags };
+    }
+    for (const r of desired.queue.rules) rules[r.name] = await readRule(clients, r.name);
+  }
+
+  return {
+    caller: callerInfo,
+    cluster: {
+      name: config.name,
+      arn: c.arn ?? expectedArn,
+      endpoint: c.endpoint,
+      oidcIssuer: issuer,
+      vpcId,
+      securityGroupId: sgId,
+      authenticationMode,
+    },
+    nodegroups,
+    discoveryTargets,
+    discoveryTagged,
+    oidcProviderExists,
+    roles,
+    addons,
+    accessEntry,
+    podIdentityAssociations,
+    queue,
+    rules,
+  };
+}
+
+async function describeSubnets(clients: AwsClients, filters: Filter[] | undefined, none = false): Promise<TaggedResource[]> {
+  if (none) return [];
+  const out: TaggedResource[] = [];
+  for (let token: string | undefined, first = true; first || token; first = false) {
+    const page = await clients.ec2.send(new DescribeSubnetsCommand({ Filters: filters, NextToken: token }));
+    for (const s of page.Subnets ?? []) out.push({ id: s.SubnetId ?? "", kind: "subnet", vpcId: s.VpcId ?? "", tags: tagRecord(s.Tags) });
+    token = page.NextToken;
+  }
+  return out.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+async function describeGroups(clients: AwsClients, filters: Filter[]): Promise<TaggedResource[]> {
+  const out: TaggedResource[] = [];
+  for (let token: string | undefined, first = true; first || token; first = false) {
+    const page = await clients.ec2.send(new DescribeSecurityGroupsCommand({ Filters: filters, NextToken: token }));
+    for (const g of page.SecurityGroups ?? []) out.push({ id: g.GroupId ?? "", kind: "security-group", vpcId: g.VpcId ?? "", tags: tagRecord(g.Tags) });
+    token = page.NextToken;
+  }
+  return out.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+async function readRole(clients: AwsClients, name: string): Promise<ActualRole | undefined> {
+  const role = (await orUndefined(clients.iam.send(new GetRoleCommand({ RoleName: name }))))?.Role;
+  if (!role) return undefined;
+  const managed: string[] = [];
+  for (let marker: string | undefined, first = true; first || marker; first = false) {
+    const page = await clients.iam.send(new ListAttachedRolePoliciesCommand({ RoleName: name, Marker: marker }));
+    for (const p of page.AttachedPolicies ?? []) if (p.PolicyArn) managed.push(p.PolicyArn);
+    marker = page.IsTruncated ? page.Marker : undefined;
+  }
+  const inline: Record<string, unknown> = {};
+  for (let marker: string | undefined, first = true; first || marker; first = false) {
+    const page = await clients.iam.send(new ListRolePoliciesCommand({ RoleName: name, Marker: marker }));
+    for (const p of page.PolicyNames ?? []) {
+      const doc = await clients.iam.send(new GetRolePolicyCommand({ RoleName: name, PolicyName: p }));
+      inline[p] = parsePolicyText(doc.PolicyDocument);
+    }
+    marker = page.IsTruncated ? page.Marker : undefined;
+  }
+  const tags = tagRecord((await clients.iam.send(new ListRoleTagsCommand({ RoleName: name }))).Tags);
+  const profiles = (await clients.iam.send(new ListInstanceProfilesForRoleCommand({ RoleName: name }))).InstanceProfiles ?? [];
+  return {
+    arn: role.Arn ?? "",
+    description: role.Description ?? "",
+    trustPolicy: parsePolicyText(role.AssumeRolePolicyDocument),
+    tags,
+    managedPolicyArns: managed.sort(),
+    inlinePolicies: inline,
+    instanceProfiles: profiles.map((p) => p.InstanceProfileName ?? "").sort(),
+  };
+}
+
+async function readRule(clients: AwsClients, name: string): Promise<ActualRule | undefined> {
+  const rule = await orUndefined(clients.events.send(new DescribeRuleCommand({ Name: name })));
+  if (!rule?.Arn) return undefined;
+  const tags = tagRecord((await clients.events.send(new ListTagsForResourceCommand({ ResourceARN: rule.Arn }))).Tags);
+  const targets = (await clients.events.send(new ListTargetsByRuleCommand({ Rule: name }))).Targets ?? [];
+  return { pattern: rule.EventPattern, tags, targets: targets.map((t) => ({ id: t.Id ?? "", arn: t.Arn ?? "" })) };
+}
