@@ -1,6 +1,7 @@
 // Entry point of the eks-gitops command: dispatches to a subcommand and maps errors to exit codes.
 import { ConfigError } from "@eks-gitops/config";
 import { SynthValidationError } from "@eks-gitops/manifests";
+import { bootstrapCommand } from "./commands/bootstrap.ts";
 import { synthCommand } from "./commands/synth.ts";
 import { EXIT, UsageError } from "./exit-codes.ts";
 
@@ -8,6 +9,7 @@ type Command = (argv: readonly string[]) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   synth: { run: synthCommand, summary: "render overlays into clusters/<name>/rendered (--check to compare)" },
+  bootstrap: { run: bootstrapCommand, summary: "plan|apply|destroy the AWS-only parts (IAM roles, tags, node identity, add-ons)" },
 };
 
 const usage = () =>
