@@ -144,78 +144,37 @@ export async function discover(clients: AwsClients, desired: Desired, caller: Ca
   if (!vpcId) problems.push(`cluster: EKS did not report the VPC of ${config.name}`);
   if (problems.length > 0) throw new DiscoveryRefusal(problems);
 
-  const nodegroups: { name: string; subnets: string[] }[] = [];
-  for (let token: string | undefined, first = true; first || token; first = false) {
-    const page = await clients.eks.send(new ListNodegroupsCommand({ clusterName: config.name, nextToken: token }));
-    for (const name of page.nodegroups ?? []) {
-      const ng = await clients.eks.send(new DescribeNodegroupCommand({ clusterName: config.name, nodegroupName: name }));
-      nodegroups.push({ name, subnets: [...(ng.nodegroup?.subnets ?? [])] });
-    }
-    token = page.nextToken;
-  }
-  nodegroups.sort((a, b) => a.name.localeCompare(b.name));
-
-  const subnetIds = [...new Set(nodegroups.flatMap((n) => n.subnets))].sort();
-  const sgId = c.resourcesVpcConfig?.clusterSecurityGroupId;
-  const discoveryTargets: TaggedResource[] = [...(await describeSubnets(clients, subnetIds.length ? [{ Name: "subnet-id", Values: subnetIds }] : undefined, subnetIds.length === 0))];
-  if (sgId) discoveryTargets.push(...(await describeGroups(clients, [{ Name: "group-id", Values: [sgId] }])));
-  const tagFilter: Filter[] = [{ Name: `tag:${DISCOVERY_TAG}`, Values: [config.name] }];
-  const discoveryTagged = [...(await describeSubnets(clients, tagFilter)), ...(await describeGroups(clients, tagFilter))];
-
-  const oidcProviderExists =
-    config.karpenter.identity !== "irsa" ||
-    (await orUndefined(clients.iam.send(new GetOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: config.oidcProviderArn })))) !== undefined;
-
-  const roles: Record<string, ActualRole | undefined> = {};
-  for (const want of desired.roles) roles[want.name] = await readRole(clients, want.name);
-
-  const addons: Record<string, { status: string; tags: Record<string, string> } | undefined> = {};
-  const listed = new Set<string>();
-  for (let token: string | undefined, first = true; first || token; first = false) {
-    const page = await clients.eks.send(new ListAddonsCommand({ clusterName: config.name, nextToken: token }));
-    for (const a of page.addons ?? []) listed.add(a);
-    token = page.nextToken;
-  }
-  for (const name of config.addons) {
-    if (!listed.has(name)) {
-      addons[name] = undefined;
-      continue;
-    }
-    const a = (await clients.eks.send(new DescribeAddonCommand({ clusterName: config.name, addonName: name }))).addon;
-    addons[name] = { status: a?.status ?? "UNKNOWN", tags: { ...(a?.tags ?? {}) } };
-  }
-
+  // Independent reads run concurrently: discovery is latency-bound.
   const authenticationMode = c.accessConfig?.authenticationMode as AuthenticationMode | undefined;
   const mode = authenticationMode ?? config.authenticationMode;
-  let accessEntry: Actual["accessEntry"];
-  if (usesAccessEntry(mode)) {
-    const e = await orUndefined(clients.eks.send(new DescribeAccessEntryCommand({ clusterName: config.name, principalArn: config.nodeRole.arn })));
-    accessEntry = e?.accessEntry ? { type: e.accessEntry.type ?? "", tags: { ...(e.accessEntry.tags ?? {}) } } : undefined;
-  }
-
-  const podIdentityAssociations: { id: string; roleArn: string | undefined; tags: Record<string, string> }[] = [];
-  if (config.karpenter.identity === "pod-identity") {
-    const res = await clients.eks.send(
-      new ListPodIdentityAssociationsCommand({ clusterName: config.name, namespace: config.karpenter.namespace, serviceAccount: config.karpenter.serviceAccount }),
-    );
-    for (const a of res.associations ?? []) {
-      if (!a.associationId) continue;
-      const d = await clients.eks.send(new DescribePodIdentityAssociationCommand({ clusterName: config.name, associationId: a.associationId }));
-      podIdentityAssociations.push({ id: a.associationId, roleArn: d.association?.roleArn, tags: { ...(d.association?.tags ?? {}) } });
-    }
-  }
-
-  let queue: Actual["queue"];
-  const rules: Record<string, ActualRule | undefined> = {};
-  if (desired.queue) {
-    const url = (await orUndefined(clients.sqs.send(new GetQueueUrlCommand({ QueueName: desired.queue.name })), "QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue"))?.QueueUrl;
-    if (url) {
-      const attrs = (await clients.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["All"] }))).Attributes ?? {};
-      const tags = (await clients.sqs.send(new ListQueueTagsCommand({ QueueUrl: url }))).Tags ?? {};
-      queue = { url, attributes: attrs, policy: parsePolicyText(attrs.Policy), tags };
-    }
-    for (const r of desired.queue.rules) rules[r.name] = await readRule(clients, r.name);
-  }
+  const sgId = c.resourcesVpcConfig?.clusterSecurityGroupId;
+  const tagFilter: Filter[] = [{ Name: `tag:${DISCOVERY_TAG}`, Values: [config.name] }];
+  const [nodegroupsAndTargets, discoveryTagged, oidcProviderExists, roles, addons, accessEntry, podIdentityAssociations, queueAndRules] = await Promise.all([
+    (async () => {
+      const nodegroups = await readNodegroups(clients, config.name);
+      const subnetIds = [...new Set(nodegroups.flatMap((n) => n.subnets))].sort();
+      const [subnets, groups] = await Promise.all([
+        subnetIds.length ? describeSubnets(clients, [{ Name: "subnet-id", Values: subnetIds }]) : Promise.resolve([]),
+        sgId ? describeGroups(clients, [{ Name: "group-id", Values: [sgId] }]) : Promise.resolve([]),
+      ]);
+      return { nodegroups, discoveryTargets: [...subnets, ...groups] };
+    })(),
+    Promise.all([describeSubnets(clients, tagFilter), describeGroups(clients, tagFilter)]).then(([a, b]) => [...a, ...b]),
+    config.karpenter.identity !== "irsa"
+      ? Promise.resolve(true)
+      : orUndefined(clients.iam.send(new GetOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: config.oidcProviderArn }))).then((r) => r !== undefined),
+    Promise.all(desired.roles.map(async (want) => [want.name, await readRole(clients, want.name)] as const)).then((e) => Object.fromEntries(e)),
+    readAddons(clients, config),
+    usesAccessEntry(mode)
+      ? orUndefined(clients.eks.send(new DescribeAccessEntryCommand({ clusterName: config.name, principalArn: config.nodeRole.arn }))).then((e) =>
+          e?.accessEntry ? { type: e.accessEntry.type ?? "", tags: { ...(e.accessEntry.tags ?? {}) } } : undefined,
+        )
+      : Promise.resolve(undefined),
+    config.karpenter.identity === "pod-identity" ? readPodIdentity(clients, config) : Promise.resolve([]),
+    readQueue(clients, desired),
+  ]);
+  const { nodegroups, discoveryTargets } = nodegroupsAndTargets;
+  const { queue, rules } = queueAndRules;
 
   return {
     caller: callerInfo,
@@ -241,8 +200,71 @@ export async function discover(clients: AwsClients, desired: Desired, caller: Ca
   };
 }
 
-async function describeSubnets(clients: AwsClients, filters: Filter[] | undefined, none = false): Promise<TaggedResource[]> {
-  if (none) return [];
+async function readNodegroups(clients: AwsClients, cluster: string): Promise<{ name: string; subnets: string[] }[]> {
+  const names: string[] = [];
+  for (let token: string | undefined, first = true; first || token; first = false) {
+    const page = await clients.eks.send(new ListNodegroupsCommand({ clusterName: cluster, nextToken: token }));
+    names.push(...(page.nodegroups ?? []));
+    token = page.nextToken;
+  }
+  const groups = await Promise.all(
+    names.map(async (name) => {
+      const ng = await clients.eks.send(new DescribeNodegroupCommand({ clusterName: cluster, nodegroupName: name }));
+      return { name, subnets: [...(ng.nodegroup?.subnets ?? [])] };
+    }),
+  );
+  return groups.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+async function readAddons(clients: AwsClients, config: ClusterConfig): Promise<Actual["addons"]> {
+  const listed = new Set<string>();
+  for (let token: string | undefined, first = true; first || token; first = false) {
+    const page = await clients.eks.send(new ListAddonsCommand({ clusterName: config.name, nextToken: token }));
+    for (const a of page.addons ?? []) listed.add(a);
+    token = page.nextToken;
+  }
+  const entries = await Promise.all(
+    config.addons.map(async (name) => {
+      if (!listed.has(name)) return [name, undefined] as const;
+      const a = (await clients.eks.send(new DescribeAddonCommand({ clusterName: config.name, addonName: name }))).addon;
+      return [name, { status: a?.status ?? "UNKNOWN", tags: { ...(a?.tags ?? {}) } }] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+async function readPodIdentity(clients: AwsClients, config: ClusterConfig): Promise<Actual["podIdentityAssociations"]> {
+  const res = await clients.eks.send(
+    new ListPodIdentityAssociationsCommand({ clusterName: config.name, namespace: config.karpenter.namespace, serviceAccount: config.karpenter.serviceAccount }),
+  );
+  const out: { id: string; roleArn: string | undefined; tags: Record<string, string> }[] = [];
+  for (const a of res.associations ?? []) {
+    if (!a.associationId) continue;
+    const d = await clients.eks.send(new DescribePodIdentityAssociationCommand({ clusterName: config.name, associationId: a.associationId }));
+    out.push({ id: a.associationId, roleArn: d.association?.roleArn, tags: { ...(d.association?.tags ?? {}) } });
+  }
+  return out;
+}
+
+async function readQueue(clients: AwsClients, desired: Desired): Promise<{ queue: Actual["queue"]; rules: Record<string, ActualRule | undefined> }> {
+  if (!desired.queue) return { queue: undefined, rules: {} };
+  const q = desired.queue;
+  const [queue, ruleEntries] = await Promise.all([
+    (async (): Promise<Actual["queue"]> => {
+      const url = (await orUndefined(clients.sqs.send(new GetQueueUrlCommand({ QueueName: q.name })), "QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue"))?.QueueUrl;
+      if (!url) return undefined;
+      const [attrs, tags] = await Promise.all([
+        clients.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["All"] })).then((r) => r.Attributes ?? {}),
+        clients.sqs.send(new ListQueueTagsCommand({ QueueUrl: url })).then((r) => r.Tags ?? {}),
+      ]);
+      return { url, attributes: attrs, policy: parsePolicyText(attrs.Policy), tags };
+    })(),
+    Promise.all(q.rules.map(async (r) => [r.name, await readRule(clients, r.name)] as const)),
+  ]);
+  return { queue, rules: Object.fromEntries(ruleEntries) };
+}
+
+async function describeSubnets(clients: AwsClients, filters: Filter[]): Promise<TaggedResource[]> {
   const out: TaggedResource[] = [];
   for (let token: string | undefined, first = true; first || token; first = false) {
     const page = await clients.ec2.send(new DescribeSubnetsCommand({ Filters: filters, NextToken: token }));
@@ -265,29 +287,35 @@ async function describeGroups(clients: AwsClients, filters: Filter[]): Promise<T
 async function readRole(clients: AwsClients, name: string): Promise<ActualRole | undefined> {
   const role = (await orUndefined(clients.iam.send(new GetRoleCommand({ RoleName: name }))))?.Role;
   if (!role) return undefined;
-  const managed: string[] = [];
-  for (let marker: string | undefined, first = true; first || marker; first = false) {
-    const page = await clients.iam.send(new ListAttachedRolePoliciesCommand({ RoleName: name, Marker: marker }));
-    for (const p of page.AttachedPolicies ?? []) if (p.PolicyArn) managed.push(p.PolicyArn);
-    marker = page.IsTruncated ? page.Marker : undefined;
-  }
-  const inline: Record<string, unknown> = {};
-  for (let marker: string | undefined, first = true; first || marker; first = false) {
-    const page = await clients.iam.send(new ListRolePoliciesCommand({ RoleName: name, Marker: marker }));
-    for (const p of page.PolicyNames ?? []) {
-      const doc = await clients.iam.send(new GetRolePolicyCommand({ RoleName: name, PolicyName: p }));
-      inline[p] = parsePolicyText(doc.PolicyDocument);
-    }
-    marker = page.IsTruncated ? page.Marker : undefined;
-  }
-  const tags = tagRecord((await clients.iam.send(new ListRoleTagsCommand({ RoleName: name }))).Tags);
-  const profiles = (await clients.iam.send(new ListInstanceProfilesForRoleCommand({ RoleName: name }))).InstanceProfiles ?? [];
+  const [managed, inline, tags, profiles] = await Promise.all([
+    (async () => {
+      const out: string[] = [];
+      for (let marker: string | undefined, first = true; first || marker; first = false) {
+        const page = await clients.iam.send(new ListAttachedRolePoliciesCommand({ RoleName: name, Marker: marker }));
+        for (const p of page.AttachedPolicies ?? []) if (p.PolicyArn) out.push(p.PolicyArn);
+        marker = page.IsTruncated ? page.Marker : undefined;
+      }
+      return out.sort();
+    })(),
+    (async () => {
+      const names: string[] = [];
+      for (let marker: string | undefined, first = true; first || marker; first = false) {
+        const page = await clients.iam.send(new ListRolePoliciesCommand({ RoleName: name, Marker: marker }));
+        names.push(...(page.PolicyNames ?? []));
+        marker = page.IsTruncated ? page.Marker : undefined;
+      }
+      const docs = await Promise.all(names.map((p) => clients.iam.send(new GetRolePolicyCommand({ RoleName: name, PolicyName: p }))));
+      return Object.fromEntries(names.map((p, i) => [p, parsePolicyText(docs[i]!.PolicyDocument)]));
+    })(),
+    clients.iam.send(new ListRoleTagsCommand({ RoleName: name })).then((r) => tagRecord(r.Tags)),
+    clients.iam.send(new ListInstanceProfilesForRoleCommand({ RoleName: name })).then((r) => r.InstanceProfiles ?? []),
+  ]);
   return {
     arn: role.Arn ?? "",
     description: role.Description ?? "",
     trustPolicy: parsePolicyText(role.AssumeRolePolicyDocument),
     tags,
-    managedPolicyArns: managed.sort(),
+    managedPolicyArns: managed,
     inlinePolicies: inline,
     instanceProfiles: profiles.map((p) => p.InstanceProfileName ?? "").sort(),
   };
