@@ -1,5 +1,6 @@
 // The aws-auth ConfigMap: adding and removing the node role in mapRoles without losing any other entry or field.
-import { isMap, isScalar, isSeq, parseDocument, YAMLSeq } from "yaml";
+import { isDeepStrictEqual } from "node:util";
+import { isMap, isScalar, isSeq, parseDocument, stringify, YAMLSeq } from "yaml";
 
 export const AWS_AUTH = { namespace: "kube-system", name: "aws-auth" } as const;
 
@@ -67,7 +68,19 @@ export function addNodeRole(data: Readonly<Record<string, string>> | undefined, 
           warning: `aws-auth already maps ${roleArn} as username '${String(e.username)}' groups [${groups.join(", ")}]; left unchanged (nodes need '${NODE_USERNAME}' in ${NODE_GROUPS.join(", ")})`,
         };
   }
-  seq.items.push(doc.createNode(nodeRoleMapping(roleArn)));
+  const entry = nodeRoleMapping(roleArn);
+  const before = seq.toJSON() as unknown[];
+  // Appending text keeps the existing bytes exactly (comments, quoting, indentation); it is used only
+  // when re-reading the result gives exactly the old entries plus the new one.
+  const text = current.mapRoles ?? "";
+  if (isSeq(doc.contents) && !seq.flow && text.trim() !== "") {
+    const appended = `${text.endsWith("\n") ? text : `${text}\n`}${stringify([entry], { lineWidth: 0 })}`;
+    const check = parseDocument(appended, { uniqueKeys: false });
+    if (check.errors.length === 0 && isDeepStrictEqual(check.toJSON(), [...before, entry])) {
+      return { data: { ...current, mapRoles: appended }, changed: true };
+    }
+  }
+  seq.items.push(doc.createNode(entry));
   return { data: { ...current, mapRoles: doc.toString({ lineWidth: 0 }) }, changed: true };
 }
 
