@@ -106,7 +106,7 @@ export function describeAwsError(err: unknown, clientName: string, commandName: 
   if (ACCESS_DENIED.has(code) || /not authorized to perform/i.test(err.message)) {
     // IAM's own message says which action and resource; fall back to the API name when it does not.
     const said = /perform: ([a-z0-9-]+:[A-Za-z0-9]+)/.exec(err.message)?.[1] ?? permission;
-    const on = /on resource: (\S+)/.exec(err.message)?.[1];
+    const on = /on resource: (.+?)(?: because |$)/.exec(err.message)?.[1];
     const who = /User: (\S+)/.exec(err.message)?.[1] ?? callerArn ?? "the current AWS identity";
     return new AwsCallError(
       `AccessDenied: ${who} lacks permission ${said}${on ? ` on ${on}` : ""} (call ${prefix} ${action}); grant it and run again`,
