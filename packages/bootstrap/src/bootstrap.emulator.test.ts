@@ -1,6 +1,8 @@
 // Against moto server (a real AWS API emulator on 127.0.0.1): plan, apply, apply again, injected faults, destroy.
 // moto 5.2.5 has no EKS add-on, access entry or pod identity APIs: those calls are served by the in-memory
 // fake in testing/sdk-hooks.ts (and tested on their own with aws-sdk-client-mock in eks-fake.test.ts).
+import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DISCOVERY_TAG, MANAGED_BY } from "@eks-gitops/config";
 import { type AwsClients } from "./aws.ts";
@@ -316,4 +318,42 @@ describe("bootstrap against moto server", { timeout: 60_000 }, () => {
     expect(after.podIdentity).toEqual([]);
     expect(after.roles).toEqual({});
   });
+
+  it("the eks-gitops binary: AWS_ENDPOINT_URL reaches moto, --output json, and apply refuses without --yes when stdin is not a terminal", async () => {
+    // moto has no add-on API, so this overlay asks for none; CONFIG_MAP mode uses the local API server.
+    const cliRoot = writeOverlay({ oidcIssuer: seeded.oidcIssuer, vpcId: seeded.vpcId, addons: [] });
+    const bin = join(import.meta.dirname, "../../cli/bin/eks-gitops.js");
+    // Asynchronous on purpose: the local API server lives in this process and must keep answering.
+    const cli = (...args: string[]) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [bin, "bootstrap", ...args, "--cluster", CLUSTER, "--root", cliRoot, "--kubeconfig", kube.kubeconfig], {
+          env: { ...process.env, NO_COLOR: "1" },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (d) => (stdout += d));
+        child.stderr.on("data", (d) => (stderr += d));
+        child.on("close", (status) => resolve({ status, stdout, stderr }));
+      });
+    const plan = await cli("plan", "--output", "json");
+    expect(plan.status, plan.stderr).toBe(0);
+    const json = JSON.parse(plan.stdout) as { status: string; summary: string; changes: { marker: string; resource: string; operation: { type: string } }[]; blockers: string[] };
+    expect(json.status).toBe("ok");
+    expect(json.blockers).toEqual([]);
+    expect(json.changes[0]).toMatchObject({ marker: "+", resource: `iam role ${NODE_ROLE}`, operation: { type: "createRole" } });
+    expect(json.summary).toMatch(/^2\d to add, 0 to change, 0 to remove$/);
+    expect(plan.stdout + plan.stderr).not.toContain(process.env.AWS_SECRET_ACCESS_KEY!);
+
+    const apply = await cli("apply");
+    expect(apply.status).toBe(1);
+    expect(apply.stdout).toContain("Refusing to apply without --yes: stdin is not a terminal, so nobody can confirm.");
+    expect((await state()).roles).toEqual({});
+
+    const yes = await cli("apply", "--yes");
+    expect(yes.status, yes.stdout + yes.stderr).toBe(0);
+    expect(yes.stdout).toContain(`done    [+] iam role ${NODE_ROLE}: create with trust Service ec2.amazonaws.com`);
+    expect(Object.keys((await state()).roles).sort()).toEqual([CONTROLLER_ROLE, NODE_ROLE]);
+  }, 240_000);
 });
+

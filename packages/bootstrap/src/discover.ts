@@ -217,6 +217,7 @@ async function readNodegroups(clients: AwsClients, cluster: string): Promise<{ n
 }
 
 async function readAddons(clients: AwsClients, config: ClusterConfig): Promise<Actual["addons"]> {
+  if (config.addons.length === 0) return {};
   const listed = new Set<string>();
   for (let token: string | undefined, first = true; first || token; first = false) {
     const page = await clients.eks.send(new ListAddonsCommand({ clusterName: config.name, nextToken: token }));

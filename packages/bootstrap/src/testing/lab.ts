@@ -118,6 +118,8 @@ export function writeOverlay(o: OverlayOptions): string {
   const dir = join(root, "clusters", CLUSTER);
   mkdirSync(join(dir, "rendered", "iam"), { recursive: true });
   writeFileSync(join(root, "pnpm-workspace.yaml"), "packages: []\n");
+  // ESM, as in the repository, so the CLI's TypeScript loader imports the overlay as a module.
+  writeFileSync(join(root, "package.json"), '{ "private": true, "type": "module" }\n');
   writeFileSync(join(dir, "cluster.ts"), `// Test overlay for the emulator tests.\nexport default ${JSON.stringify(input, null, 2)};\n`);
   const config = checkCluster(input, "clusters/emulated/cluster.ts");
   const bundle = buildIamDocuments(config);
