@@ -17,12 +17,12 @@ describe("addNodeRole", () => {
     const r = addNodeRole({ mapRoles: EKSCTL, mapUsers: "[]\n" }, NODE);
     expect(r.changed).toBe(true);
     expect(r.data.mapUsers).toBe("[]\n");
-    expect(r.data.mapRoles.startsWith(EKSCTL)).toBe(true);
-    expect(parse(r.data.mapRoles)).toEqual([
+    expect(r.data.mapRoles!.startsWith(EKSCTL)).toBe(true);
+    expect(parse(r.data.mapRoles!)).toEqual([
       ...parse(EKSCTL),
       { rolearn: NODE, username: "system:node:{{EC2PrivateDNSName}}", groups: ["system:bootstrappers", "system:nodes"] },
     ]);
-    expect(r.data.mapRoles).toContain("username: system:node:{{EC2PrivateDNSName}}");
+    expect(r.data.mapRoles!).toContain("username: system:node:{{EC2PrivateDNSName}}");
   });
 
   it("is a no-op when the role is already mapped", () => {
@@ -41,8 +41,8 @@ describe("addNodeRole", () => {
   });
 
   it("creates mapRoles when the ConfigMap has none, and keeps comments and flow style of others", () => {
-    expect(parse(addNodeRole(undefined, NODE).data.mapRoles)).toEqual([{ rolearn: NODE, username: NODE_USERNAME, groups: ["system:bootstrappers", "system:nodes"] }]);
-    const flow = addNodeRole({ mapRoles: "# keep me\n[{rolearn: a, username: b, groups: [c]}]\n" }, NODE).data.mapRoles;
+    expect(parse(addNodeRole(undefined, NODE).data.mapRoles!)).toEqual([{ rolearn: NODE, username: NODE_USERNAME, groups: ["system:bootstrappers", "system:nodes"] }]);
+    const flow = addNodeRole({ mapRoles: "# keep me\n[{rolearn: a, username: b, groups: [c]}]\n" }, NODE).data.mapRoles!;
     expect(flow).toContain("# keep me");
     expect(parse(flow)).toHaveLength(2);
   });
@@ -60,7 +60,7 @@ describe("removeRole", () => {
     const added = addNodeRole({ mapRoles: EKSCTL, mapUsers: "- userarn: u\n" }, NODE).data;
     const r = removeRole(added, NODE);
     expect(r.changed).toBe(true);
-    expect(parse(r.data.mapRoles)).toEqual(parse(EKSCTL));
+    expect(parse(r.data.mapRoles!)).toEqual(parse(EKSCTL));
     expect(r.data.mapUsers).toBe("- userarn: u\n");
     expect(hasRole(r.data, NODE)).toBe(false);
     expect(removeRole(r.data, NODE).changed).toBe(false);
@@ -104,7 +104,7 @@ describe("addNodeRole property", () => {
           expect(r.changed).toBe(true);
           expect(r.data.mapUsers).toBe(data.mapUsers);
           for (const k of Object.keys(others)) expect(r.data[k]).toBe(data[k as keyof typeof data]);
-          const after = parse(r.data.mapRoles) as unknown[];
+          const after = parse(r.data.mapRoles!) as unknown[];
           expect(after.slice(0, existing.length)).toEqual(parse(data.mapRoles));
           expect(after[existing.length]).toEqual({ rolearn: NODE, username: NODE_USERNAME, groups: ["system:bootstrappers", "system:nodes"] });
           expect(after).toHaveLength(existing.length + 1);
@@ -122,7 +122,7 @@ describe("addNodeRole property", () => {
         fc.pre(parseDocument(mapRoles).errors.length === 0);
         const added = addNodeRole({ mapRoles }, NODE).data;
         expect(addNodeRole(added, NODE).changed).toBe(false);
-        expect(parse(removeRole(added, NODE).data.mapRoles)).toEqual(parse(mapRoles));
+        expect(parse(removeRole(added, NODE).data.mapRoles!)).toEqual(parse(mapRoles));
       }),
       { numRuns: 500 },
     );

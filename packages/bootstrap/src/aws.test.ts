@@ -46,7 +46,10 @@ describe("AWS clients", () => {
       { status: 200, body: identity },
     ];
     const delays: number[] = [];
-    const clients = createAwsClients({ region: "ap-southeast-1", backoff: (n) => (delays.push(n), 1) }, { arn: undefined });
+    const clients = createAwsClients({ region: "ap-southeast-1", backoff: (n) => {
+      delays.push(n);
+      return 1;
+    } }, { arn: undefined });
     const out = await clients.sts.send(new GetCallerIdentityCommand({}));
     expect(out.Account).toBe("133129065110");
     expect(seen).toBe(3);

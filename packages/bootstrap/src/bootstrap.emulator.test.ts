@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DISCOVERY_TAG, MANAGED_BY } from "@eks-gitops/config";
-import { type AwsClients } from "./aws.ts";
+import type { AwsClients } from "./aws.ts";
 import { kubeAccess } from "./kube.ts";
 import { bootstrap, type BootstrapOptions } from "./run.ts";
 import { startFakeApiServer, type FakeApiServer } from "./testing/fake-apiserver.ts";
