@@ -74,6 +74,7 @@ export async function bootstrapCommand(argv: readonly string[]): Promise<number>
     return result.status === "ok" ? EXIT.ok : EXIT.invalid;
   } catch (err) {
     if (err instanceof DiscoveryRefusal) {
+      if (values.output === "json") process.stdout.write(`${JSON.stringify({ action, cluster: values.cluster, status: "refused", problems: err.problems }, null, 2)}\n`);
       process.stderr.write(`${err.problems.map((p) => `eks-gitops bootstrap: refusing: ${p}`).join("\n")}\nnothing was changed.\n`);
       return EXIT.usage;
     }
