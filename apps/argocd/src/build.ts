@@ -1,16 +1,10 @@
-// buildArgoCdObjects(): the Argo CD project, the per-component Applications and the root app-of-apps of an overlay.
-import { COMPONENTS, CLUSTERS_DIR, RENDERED_DIR, type ClusterConfig } from "@eks-gitops/config";
-import { karpenterChartValues } from "./karpenter-values.ts";
-
-export const ARGOCD_API_VERSION = "argoproj.io/v1alpha1";
-export const RESOURCES_FINALIZER = "resources-finalizer.argocd.argoproj.io";
-
-export interface ArgoObject {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string; readonly [k: string]: unknown };
-  readonly spec: Record<string, unknown>;
-}
+// buildArgoCdObjects(): the Argo CD project, the per-component Applications (or an ApplicationSet) and the root app-of-apps of an overlay.
+import { COMPONENTS, ROOT_APP, type ClusterConfig } from "@eks-gitops/config";
+import type { Component } from "@eks-gitops/manifests";
+import { toApplicationSet } from "./application-set.ts";
+import { type ArgoObject, componentPath, planApplications, toApplication } from "./applications.ts";
+import { ARGOCD_API_VERSION, RESOURCES_FINALIZER, SYNC_RETRY } from "./constants.ts";
+import { buildAppProject } from "./project.ts";
 
 export interface ArgoCdOutput {
   /** Objects the root app syncs (rendered/argocd/). */
@@ -19,52 +13,30 @@ export interface ArgoCdOutput {
   readonly root: ArgoObject;
 }
 
-/** Path of a component folder inside this repository. */
-export function componentPath(config: ClusterConfig, component: string): string {
-  return `${CLUSTERS_DIR}/${config.name}/${RENDERED_DIR}/${component}`;
+/** Builds the Argo CD objects for the rendered Kubernetes components of an overlay. Pure. */
+export function buildArgoCdObjects(config: ClusterConfig, components: readonly Component[]): ArgoCdOutput {
+  const plans = planApplications(config, components);
+  const project = buildAppProject(config, components, plans);
+  const apps = config.argocd.applicationSet ? [toApplicationSet(config, plans)] : plans.map((p) => toApplication(config, p));
+  return { objects: [project, ...apps], root: buildRootApplication(config) };
 }
 
-/** Builds the Argo CD objects for the given rendered Kubernetes components. Pure. */
-export function buildArgoCdObjects(config: ClusterConfig, components: readonly string[]): ArgoCdOutput {
+/**
+ * The app-of-apps. It lives in Argo CD's `default` project because it creates the cluster's own
+ * project (an Application cannot belong to a project that does not exist yet); everything it syncs
+ * is an Argo CD object in the Argo CD namespace.
+ */
+function buildRootApplication(config: ClusterConfig): ArgoObject {
   const a = config.argocd;
-  const project = config.name;
-  const application = (name: string, source: Record<string, unknown>, namespace: string | undefined, syncOptions: string[]): ArgoObject => ({
+  return {
     apiVersion: ARGOCD_API_VERSION,
     kind: "Application",
-    metadata: { name: `${config.name}-${name}`, namespace: a.namespace, finalizers: [RESOURCES_FINALIZER] },
+    metadata: { name: `${config.name}-${ROOT_APP}`, namespace: a.namespace, finalizers: [RESOURCES_FINALIZER] },
     spec: {
-      project,
-      source,
-      destination: { server: a.destinationServer, ...(namespace ? { namespace } : {}) },
-      syncPolicy: { automated: { prune: true, selfHeal: true }, syncOptions },
-    },
-  });
-
-  const karpenter = application(
-    "karpenter",
-    {
-      repoURL: config.karpenter.chartRepository,
-      chart: "karpenter",
-      targetRevision: config.karpenter.version,
-      helm: { releaseName: "karpenter", valuesObject: karpenterChartValues(config) },
-    },
-    config.karpenter.namespace,
-    ["ServerSideApply=true"],
-  );
-  const componentApps = components.map((c) =>
-    application(c, { repoURL: a.repoURL, targetRevision: a.targetRevision, path: componentPath(config, c) }, undefined, c === COMPONENTS.nodePools ? ["ServerSideApply=true"] : ["CreateNamespace=true"]),
-  );
-  const appProject: ArgoObject = {
-    apiVersion: ARGOCD_API_VERSION,
-    kind: "AppProject",
-    metadata: { name: project, namespace: a.namespace },
-    spec: {
-      description: `Everything Argo CD syncs to EKS cluster ${config.name}`,
-      sourceRepos: [a.repoURL, config.karpenter.chartRepository],
-      destinations: [{ server: a.destinationServer, namespace: "*" }],
-      clusterResourceWhitelist: [{ group: "*", kind: "*" }],
+      project: "default",
+      source: { repoURL: a.repoURL, targetRevision: a.targetRevision, path: componentPath(config, COMPONENTS.argocd) },
+      destination: { server: a.destinationServer, namespace: a.namespace },
+      syncPolicy: { automated: { prune: true, selfHeal: true }, retry: SYNC_RETRY },
     },
   };
-  const root = application("root", { repoURL: a.repoURL, targetRevision: a.targetRevision, path: componentPath(config, COMPONENTS.argocd) }, a.namespace, []);
-  return { objects: [appProject, karpenter, ...componentApps], root: { ...root, spec: { ...root.spec, project: "default" } } };
 }

@@ -1,14 +1,19 @@
 // Entry point of the eks-gitops command: dispatches to a subcommand and maps errors to exit codes.
 import { ConfigError } from "@eks-gitops/config";
 import { SynthValidationError } from "@eks-gitops/manifests";
+import { PolicySizeError } from "@eks-gitops/policies";
 import { bootstrapCommand } from "./commands/bootstrap.ts";
+import { diffCommand } from "./commands/diff.ts";
 import { synthCommand } from "./commands/synth.ts";
+import { validateCommand } from "./commands/validate.ts";
 import { EXIT, UsageError } from "./exit-codes.ts";
 
 type Command = (argv: readonly string[]) => Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   synth: { run: synthCommand, summary: "render overlays into clusters/<name>/rendered (--check to compare)" },
+  validate: { run: validateCommand, summary: "validate rendered output (or any YAML/JSON) as the API server would, plus cross-object checks" },
+  diff: { run: diffCommand, summary: "rendered-output diff between two revisions (--base REF, --output text|markdown|json)" },
   bootstrap: { run: bootstrapCommand, summary: "plan|apply|destroy the AWS-only parts (IAM roles, tags, node identity, add-ons)" },
 };
 
@@ -41,7 +46,7 @@ function reportError(err: unknown): number {
     process.stderr.write(`${err.message}\n${err.problems.length} problem(s) in ${err.file}; nothing was written.\n`);
     return EXIT.usage;
   }
-  if (err instanceof SynthValidationError) {
+  if (err instanceof SynthValidationError || err instanceof PolicySizeError) {
     process.stderr.write(`${err.message}\nnothing was written.\n`);
     return EXIT.usage;
   }

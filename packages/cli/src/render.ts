@@ -23,7 +23,7 @@ export function renderCluster(config: ClusterConfig): RenderedTree {
   const components = buildKubernetesComponents(config);
   for (const c of components) addObjects(c.name, c.objects);
 
-  const argo = buildArgoCdObjects(config, components.map((c) => c.name));
+  const argo = buildArgoCdObjects(config, components);
   addObjects(COMPONENTS.argocd, argo.objects);
   addObjects(COMPONENTS.bootstrap, [argo.root]);
 

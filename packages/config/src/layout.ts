@@ -25,3 +25,17 @@ export const SYNTH_COMMAND = "pnpm synth";
 
 /** Label and tag value that marks resources as managed by this project. */
 export const MANAGED_BY = "eks-gitops";
+
+/** Argo CD Applications that install a chart instead of a rendered folder; named `<cluster>-<app>`. */
+export const CHART_APPS = {
+  /** The karpenter-crd chart: owns the Karpenter CRDs. */
+  karpenterCrd: "karpenter-crd",
+  /** The karpenter chart (controller), installed with skipCrds. */
+  karpenter: "karpenter",
+} as const;
+
+/** The app-of-apps of a cluster; named `<cluster>-root`. */
+export const ROOT_APP = "root";
+
+/** Label on an Argo CD cluster Secret that the ApplicationSet's cluster generator selects (value: the overlay name). */
+export const CLUSTER_SECRET_LABEL = "eks-gitops.io/cluster";

@@ -2,6 +2,7 @@
 import { ApiObject } from "cdk8s";
 import type { Construct } from "constructs";
 import type { ResolvedNodeClass } from "@eks-gitops/config";
+import { ARGOCD_SYNC_OPTIONS_ANNOTATION, KEEP_ON_PRUNE_AND_DELETE } from "./node-pool.ts";
 
 export interface Ec2NodeClassProps {
   readonly nodeClass: ResolvedNodeClass;
@@ -14,7 +15,8 @@ export class Ec2NodeClass extends ApiObject {
     super(scope, id, {
       apiVersion: "karpenter.k8s.aws/v1",
       kind: "EC2NodeClass",
-      metadata: { name: n.name },
+      // Deleting an EC2NodeClass terminates its nodes too: Argo CD must never prune or cascade-delete it.
+      metadata: { name: n.name, annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: KEEP_ON_PRUNE_AND_DELETE } },
       spec: {
         role: n.role,
         amiSelectorTerms: n.amiSelectorTerms.map((t) => ({ ...t })),

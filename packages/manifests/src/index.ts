@@ -2,5 +2,11 @@
 export { buildKubernetesComponents, SynthValidationError } from "./build.ts";
 export type { Component, KubeObject } from "./build.ts";
 export { Ec2NodeClass } from "./ec2-node-class.ts";
-export { KarpenterNodePool, NODE_CLASS_GROUP, NODE_POOL_API_VERSION } from "./node-pool.ts";
+export {
+  ARGOCD_SYNC_OPTIONS_ANNOTATION,
+  KarpenterNodePool,
+  KEEP_ON_PRUNE_AND_DELETE,
+  NODE_CLASS_GROUP,
+  NODE_POOL_API_VERSION,
+} from "./node-pool.ts";
 export { WebApp } from "./web-app.ts";

@@ -5,6 +5,13 @@ import type { ResolvedNodePool } from "@eks-gitops/config";
 
 export const NODE_POOL_API_VERSION = "karpenter.sh/v1";
 export const NODE_CLASS_GROUP = "karpenter.k8s.aws";
+/** Argo CD's per-object sync options annotation. */
+export const ARGOCD_SYNC_OPTIONS_ANNOTATION = "argocd.argoproj.io/sync-options";
+/**
+ * Never prune or cascade-delete these objects from Argo CD: removing a NodePool or EC2NodeClass drains
+ * and terminates every node it launched, so that must be a deliberate `kubectl delete`.
+ */
+export const KEEP_ON_PRUNE_AND_DELETE = "Prune=false,Delete=false";
 
 export interface KarpenterNodePoolProps {
   readonly pool: ResolvedNodePool;
@@ -17,7 +24,7 @@ export class KarpenterNodePool extends ApiObject {
     super(scope, id, {
       apiVersion: NODE_POOL_API_VERSION,
       kind: "NodePool",
-      metadata: { name: p.name },
+      metadata: { name: p.name, annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: KEEP_ON_PRUNE_AND_DELETE } },
       spec: {
         template: {
           metadata: Object.keys(p.labels).length > 0 ? { labels: { ...p.labels } } : undefined,

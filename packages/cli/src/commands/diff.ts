@@ -1,0 +1,115 @@
+// `eks-gitops diff`: what a change does to the rendered output, per cluster and component, IAM first.
+import { renameSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { diffRendered } from "../diff/changes.ts";
+import { formatJson, formatMarkdown, formatText, GITHUB_COMMENT_LIMIT, type DiffLabels } from "../diff/format.ts";
+import { defaultBase, readRenderedAtRef, readRenderedWorkingTree, resolveCommit } from "../diff/git.ts";
+import { EXIT, UsageError } from "../exit-codes.ts";
+import { findRepoRoot } from "../repo.ts";
+
+export const diffUsage = `Usage: eks-gitops diff [--base REF] [--head REF] [--output text|markdown|json] [--full FILE] [--url URL] [--cluster NAME]...
+
+Compares the committed rendered output (clusters/*/rendered) of two revisions.
+  --base REF      old side (default: the merge base of HEAD with main)
+  --head REF      new side (default: the working tree)
+  --output FMT    text (default), markdown (a pull-request comment, cut at ${GITHUB_COMMENT_LIMIT} characters) or json
+  --full FILE     also write the complete, uncut output to FILE (the CI artifact)
+  --url URL       link to the full diff, shown when the Markdown is cut
+  --limit N       Markdown character limit (default ${GITHUB_COMMENT_LIMIT})
+  --cluster NAME  only this overlay (repeatable)
+  --root DIR      repository root (default: found from the current directory)`;
+
+const OUTPUTS = ["text", "markdown", "json"] as const;
+type Output = (typeof OUTPUTS)[number];
+
+export interface DiffOptions {
+  readonly root: string;
+  readonly base?: string;
+  readonly head?: string;
+  readonly output?: Output;
+  readonly clusters?: readonly string[];
+  readonly full?: string;
+  readonly url?: string;
+  readonly limit?: number;
+  /** ANSI colours in text output. @default stdout is a TTY and NO_COLOR is unset */
+  readonly color?: boolean;
+  readonly out?: (text: string) => void;
+}
+
+/** Always exits 0 when it could compare: a diff informs, the checks decide. */
+export async function diff(options: DiffOptions): Promise<number> {
+  const out = options.out ?? ((t: string) => process.stdout.write(t));
+  const baseCommit = options.base !== undefined ? resolveRef(options.root, options.base) : defaultBase(options.root);
+  const short = (c: string) => c.slice(0, 12);
+  const labels: DiffLabels = {
+    base: options.base !== undefined ? `${options.base} (${short(baseCommit)})` : `merge base with main (${short(baseCommit)})`,
+    head: options.head !== undefined ? `${options.head} (${short(resolveRef(options.root, options.head))})` : "working tree",
+  };
+  const only = (m: Map<string, string>) =>
+    options.clusters && options.clusters.length > 0 ? new Map([...m].filter(([p]) => options.clusters?.includes(p.split("/")[1] ?? ""))) : m;
+  const before = only(readRenderedAtRef(options.root, baseCommit));
+  const after = only(options.head !== undefined ? readRenderedAtRef(options.root, options.head) : readRenderedWorkingTree(options.root));
+  const d = diffRendered(before, after);
+
+  const render = (limit: number) =>
+    options.output === "markdown"
+      ? formatMarkdown(d, labels, { limit, fullDiffUrl: options.url })
+      : options.output === "json"
+        ? formatJson(d, labels)
+        : formatText(d, labels, { color: options.color ?? (options.out === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR) });
+  if (options.full !== undefined) writeAtomically(options.full, render(Number.POSITIVE_INFINITY));
+  out(render(options.limit ?? GITHUB_COMMENT_LIMIT));
+  return EXIT.ok;
+}
+
+function resolveRef(root: string, ref: string): string {
+  try {
+    return resolveCommit(root, ref);
+  } catch {
+    throw new UsageError(`unknown git revision '${ref}' in ${root} (fetch it first, e.g. \`git fetch origin ${ref}\`)`);
+  }
+}
+
+function writeAtomically(file: string, content: string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, file);
+}
+
+export async function diffCommand(argv: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      base: { type: "string" },
+      head: { type: "string" },
+      output: { type: "string", default: "text" },
+      full: { type: "string" },
+      url: { type: "string" },
+      limit: { type: "string" },
+      cluster: { type: "string", multiple: true },
+      root: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(`${diffUsage}\n`);
+    return EXIT.ok;
+  }
+  if (!OUTPUTS.includes(values.output as Output)) {
+    throw new UsageError(`--output must be one of ${OUTPUTS.join(", ")}, not '${values.output}'`);
+  }
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new UsageError(`--limit must be a positive integer, not '${values.limit}'`);
+  return diff({
+    root: values.root ?? findRepoRoot(),
+    base: values.base,
+    head: values.head,
+    output: values.output as Output,
+    clusters: values.cluster,
+    full: values.full,
+    url: values.url,
+    limit,
+  });
+}

@@ -1,0 +1,127 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { loadCluster } from "@eks-gitops/config";
+import { main } from "./bin.ts";
+import { renderCluster } from "./render.ts";
+import { readTree } from "./tree.ts";
+
+const REPO = resolve(import.meta.dirname, "../../..");
+
+/** A throwaway repository root holding copies of the real overlays (and their committed output). */
+function tempRepo(): string {
+  const root = mkdtempSync(join(tmpdir(), "synth-test-"));
+  writeFileSync(join(root, "pnpm-workspace.yaml"), "packages: []\n");
+  mkdirSync(join(root, "clusters"));
+  writeFileSync(join(root, "clusters/package.json"), '{ "type": "module" }\n');
+  cpSync(join(REPO, "clusters/eksworkshop"), join(root, "clusters/eksworkshop"), { recursive: true });
+  cpSync(join(REPO, "clusters/aws-cn"), join(root, "clusters/aws-cn"), { recursive: true });
+  // Overlays import @eks-gitops/config; resolve it through the real workspace's links.
+  symlinkSync(join(REPO, "clusters/node_modules"), join(root, "clusters/node_modules"));
+  return root;
+}
+
+let out: string[];
+let err: string[];
+beforeEach(() => {
+  out = [];
+  err = [];
+  vi.spyOn(process.stdout, "write").mockImplementation((s) => {
+    out.push(String(s));
+    return true;
+  });
+  vi.spyOn(process.stderr, "write").mockImplementation((s) => {
+    err.push(String(s));
+    return true;
+  });
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe("renderCluster", () => {
+  it("is deterministic: two renders are byte-identical", async () => {
+    const config = await loadCluster(REPO, "eksworkshop");
+    const a = renderCluster(config);
+    const b = renderCluster(config);
+    expect([...a.entries()]).toEqual([...b.entries()]);
+  });
+
+  it("names files <group>_<version>_<kind>[_<namespace>]_<name>.yaml", async () => {
+    const paths = [...renderCluster(await loadCluster(REPO, "eksworkshop")).keys()];
+    expect(paths).toContain("karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml");
+    expect(paths).toContain("karpenter-nodepools/karpenter.k8s.aws_v1_ec2nodeclass_default.yaml");
+    expect(paths).toContain("workload-nlb-app-karpenter/apps_v1_deployment_nlb-app-karpenter_nginx-deployment.yaml");
+    expect(paths).toContain("workload-nlb-app-karpenter/core_v1_service_nlb-app-karpenter_service-nginx.yaml");
+    expect(paths).toContain("workload-nlb-app-karpenter/autoscaling_v2_horizontalpodautoscaler_nlb-app-karpenter_nginx-deployment.yaml");
+    expect(paths).toContain("iam/index.json");
+  });
+});
+
+describe("eks-gitops synth", () => {
+  let root: string;
+  beforeEach(() => {
+    root = tempRepo();
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it("--check passes on up-to-date output", async () => {
+    expect(await main(["synth", "--check", "--root", root])).toBe(0);
+    expect(out.join("")).toContain("ok      clusters/eksworkshop/rendered (");
+  });
+
+  it("--check exits 1 listing changed, missing and extra files and the fixing command", async () => {
+    const dir = join(root, "clusters/eksworkshop/rendered");
+    writeFileSync(join(dir, "karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml"), "edited by hand\n");
+    rmSync(join(dir, "iam/index.json"));
+    writeFileSync(join(dir, "karpenter-nodepools/stale.yaml"), "kind: Old\n");
+    expect(await main(["synth", "--check", "--root", root, "--cluster", "eksworkshop"])).toBe(1);
+    const text = out.join("");
+    expect(text).toContain("stale   clusters/eksworkshop/rendered: 3 files differ (1 changed, 1 missing, 1 extra)");
+    expect(text).toContain("  [~] clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml");
+    expect(text).toContain("  [+] clusters/eksworkshop/rendered/iam/index.json");
+    expect(text).toContain("  [-] clusters/eksworkshop/rendered/karpenter-nodepools/stale.yaml");
+    expect(text).toContain("  fix: pnpm synth --cluster eksworkshop");
+    // --check never writes.
+    expect(readFileSync(join(dir, "karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml"), "utf8")).toBe("edited by hand\n");
+  });
+
+  it("rewrites stale output and removes files it no longer renders", async () => {
+    const dir = join(root, "clusters/eksworkshop/rendered");
+    writeFileSync(join(dir, "karpenter-nodepools/stale.yaml"), "kind: Old\n");
+    expect(await main(["synth", "--root", root, "--cluster", "eksworkshop"])).toBe(0);
+    expect(existsSync(join(dir, "karpenter-nodepools/stale.yaml"))).toBe(false);
+    expect(readTree(dir)).toEqual(readTree(join(REPO, "clusters/eksworkshop/rendered")));
+    expect(readdirNames(join(root, "clusters/eksworkshop"))).toEqual(["cluster.ts", "rendered"]);
+  });
+
+  it("exits 2 on a bad overlay, names file and field, and writes nothing for any overlay", async () => {
+    // Overlays render in name order (aws-cn, then eksworkshop): break the second one.
+    const file = join(root, "clusters/eksworkshop/cluster.ts");
+    writeFileSync(file, readFileSync(file, "utf8").replace("limits: { cpu: 1000", "limits: { cpu: -4"));
+    rmSync(join(root, "clusters/aws-cn/rendered/iam/index.json"));
+    const before = readTree(join(root, "clusters/aws-cn/rendered"));
+    expect(await main(["synth", "--root", root])).toBe(2);
+    expect(err.join("")).toContain("clusters/eksworkshop/cluster.ts: nodePools[0].limits.cpu: must not be negative");
+    expect(err.join("")).toContain("nothing was written");
+    // aws-cn renders fine, but nothing is written when any overlay fails.
+    expect(readTree(join(root, "clusters/aws-cn/rendered"))).toEqual(before);
+  });
+
+  it("exits 2 for an unknown overlay and for unknown flags", async () => {
+    expect(await main(["synth", "--root", root, "--cluster", "nope"])).toBe(2);
+    expect(err.join("")).toContain("clusters/nope/cluster.ts: (root): no such overlay; known overlays: aws-cn, eksworkshop");
+    expect(await main(["synth", "--colour"])).toBe(2);
+    expect(err.join("")).toContain("Unknown option '--colour'");
+    expect(await main(["frobnicate"])).toBe(2);
+  });
+
+  it("exits 2 when the folder name and the cluster name differ", async () => {
+    cpSync(join(root, "clusters/aws-cn"), join(root, "clusters/other"), { recursive: true });
+    expect(await main(["synth", "--root", root, "--cluster", "other"])).toBe(2);
+    expect(err.join("")).toContain("clusters/other/cluster.ts: name: is 'aws-cn' but the overlay folder is 'other'; they must match");
+  });
+});
+
+function readdirNames(dir: string): string[] {
+  return [...readTree(dir).keys()].map((p) => p.split("/")[0]!).filter((v, i, a) => a.indexOf(v) === i).sort();
+}

@@ -1,0 +1,88 @@
+// Built-in kinds and Karpenter custom resources validated against the pinned catalog (read from the mirror).
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { parseText } from "./reader.ts";
+import type { SchemaRegistry } from "./schema/registry.ts";
+import { catalogRegistry } from "./testing.ts";
+import type { Finding } from "./types.ts";
+import { ObjectValidator } from "./validate.ts";
+
+type Obj = Record<string, any>;
+const RENDERED = resolve(import.meta.dirname, "../../../clusters/eksworkshop/rendered");
+const load = (rel: string): Obj => parseText({ file: rel, text: readFileSync(`${RENDERED}/${rel}`, "utf8") }).resources[0]?.object as Obj;
+const brief = (fs: Finding[]) => fs.map((f) => `${f.path}: ${f.message} [${f.rule}]`);
+
+let registry: SchemaRegistry;
+const v = new ObjectValidator();
+const check = (o: Obj): Finding[] => {
+  const type = registry.lookup(o.apiVersion, o.kind);
+  if (!type) throw new Error(`no schema for ${o.apiVersion} ${o.kind}`);
+  return v.validate(o, type, registry);
+};
+
+beforeAll(async () => {
+  registry = await catalogRegistry();
+}, 120_000);
+
+describe("built-in kinds (Kubernetes v1.36.0 OpenAPI v3)", () => {
+  const deployment = () => load("workload-nlb-app-karpenter/apps_v1_deployment_nlb-app-karpenter_nginx-deployment.yaml");
+
+  it("accepts the rendered Deployment and reports unknown fields, types and required fields", () => {
+    expect(check(deployment())).toEqual([]);
+    const d = deployment();
+    d.spec.template.spec.containers[0].imagePullPolicyy = "Always";
+    d.spec.replicas = "3";
+    delete d.spec.selector;
+    expect(brief(check(d))).toEqual([
+      "/spec/selector: Required value [schema:required]",
+      '/spec/replicas: Invalid value: "3": must be of type integer, not string [schema:type]',
+      '/spec/template/spec/containers/0/imagePullPolicyy: unknown field "spec.template.spec.containers[0].imagePullPolicyy" [schema:additionalProperties]',
+    ]);
+  });
+
+  it("knows int-or-string ports and quantities", () => {
+    const svc = load("workload-nlb-app-karpenter/core_v1_service_nlb-app-karpenter_service-nginx.yaml");
+    svc.spec.ports[0].targetPort = "http";
+    expect(check(svc)).toEqual([]);
+    svc.spec.ports[0].targetPort = 1.5;
+    expect(brief(check(svc))).toEqual(["/spec/ports/0/targetPort: Invalid value: 1.5: must be of type integer or string, not number [schema:type]"]);
+  });
+
+  it("records which source a schema came from", () => {
+    expect(registry.lookup("apps/v1", "Deployment")?.source).toBe("catalog kubernetes@1.36.0 apis__apps__v1_openapi.json");
+    expect(registry.lookup("karpenter.sh/v1", "NodePool")?.source).toBe("catalog karpenter@1.14.1 karpenter.sh_nodepools.yaml");
+  });
+});
+
+describe("Karpenter v1.14.1 custom resources", () => {
+  const nodePool = () => load("karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml");
+  const nodeClass = () => load("karpenter-nodepools/karpenter.k8s.aws_v1_ec2nodeclass_default.yaml");
+
+  it("accepts the rendered NodePool and EC2NodeClass", () => {
+    expect(check(nodePool())).toEqual([]);
+    expect(check(nodeClass())).toEqual([]);
+  });
+
+  it("runs the restricted-label rule (uses string.find with RE2)", () => {
+    const np = nodePool();
+    np.spec.template.spec.requirements.push({ key: "karpenter.sh/nodepool", operator: "In", values: ["x"] });
+    expect(brief(check(np))).toEqual(['/spec/template/spec/requirements/6/key: Invalid value: "string": label "karpenter.sh/nodepool" is restricted [cel:self != "karpenter.sh/nodepool"]']);
+  });
+
+  it("checks patterns and CEL side by side", () => {
+    const np = nodePool();
+    np.spec.template.spec.nodeClassRef.kind = "";
+    np.spec.disruption.consolidateAfter = "5 minutes";
+    expect(brief(check(np))).toEqual([
+      `/spec/disruption/consolidateAfter: Invalid value: "5 minutes": should match '^(([0-9]+(s|m|h))+|Never)$' [schema:pattern]`,
+      `/spec/template/spec/nodeClassRef/kind: Invalid value: "string": kind may not be empty [cel:self != '']`,
+    ]);
+  });
+
+  it("reports EC2NodeClass selector rules", () => {
+    const nc = nodeClass();
+    nc.spec.subnetSelectorTerms = [{}];
+    expect(brief(check(nc))).toEqual([`/spec/subnetSelectorTerms: Invalid value: "array": expected at least one, got none, ['tags', 'id'] [cel:self.all(x, has(x.tags) || has(x.id))]`]);
+  });
+});

@@ -1,0 +1,182 @@
+// Reading files, folders and stdin into documents: multi-document YAML and JSON, one error per bad document.
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { type Document, LineCounter, parseAllDocuments } from "yaml";
+import type { Finding, IamDocument, LoadedDocuments, ParsedResource, UnreadableDocument } from "./types.ts";
+
+export interface ReadOptions {
+  /** Larger files are one `error` document, unread. @default 16 MiB */
+  readonly maxFileBytes?: number;
+  /** Alias expansions allowed per document (`yaml`'s guard against billion-laughs). @default 100 */
+  readonly maxAliasCount?: number;
+  /** Shown paths are relative to this folder. @default process.cwd() */
+  readonly cwd?: string;
+  /** Reads stdin for `-`. @default fd 0 */
+  readonly readStdin?: () => string;
+}
+
+const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
+const EXTENSIONS = /\.(ya?ml|json)$/i;
+const SKIPPED_DIRS = new Set(["node_modules", ".git"]);
+
+/** One text to split into documents: a file's content or stdin. */
+export interface TextSource {
+  readonly file: string;
+  readonly text: string;
+}
+
+const parseError = (file: string, index: number, rule: string, message: string): UnreadableDocument => ({
+  file,
+  index,
+  findings: [{ severity: "error", path: "", message, rule }],
+});
+
+/** Files (recursively for folders) in a stable order; `-` stays as is. */
+export function expandPaths(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith(".")) walk(full);
+      } else if (entry.isFile() && EXTENSIONS.test(entry.name)) out.push(full);
+    }
+  };
+  for (const p of paths) {
+    if (p === "-") out.push(p);
+    else if (statSync(p).isDirectory()) walk(p);
+    else out.push(p);
+  }
+  return out;
+}
+
+/** IAM documents are the JSON files of a rendered `iam/` component folder. */
+export function iamKindOf(file: string): IamDocument["iamKind"] | undefined {
+  const parts = file.split(/[\\/]/);
+  if (!file.toLowerCase().endsWith(".json") || parts.at(-2) !== "iam") return undefined;
+  const base = parts.at(-1) ?? "";
+  if (base === "index.json") return "index";
+  return base.endsWith(".trust-policy.json") ? "trust-policy" : "policy";
+}
+
+function isBinary(bytes: Buffer): boolean {
+  return bytes.subarray(0, 8192).includes(0);
+}
+
+function readFileChecked(path: string, maxBytes: number): string | UnreadableDocument {
+  const size = statSync(path).size;
+  if (size > maxBytes) {
+    return parseError(path, 0, "parse:too-large", `file is ${size} bytes, over the ${maxBytes}-byte limit; split it or raise --max-file-bytes`);
+  }
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, buf, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    if (isBinary(buf)) return parseError(path, 0, "parse:binary", "file is binary (contains NUL bytes), not YAML or JSON");
+    return buf.toString("utf8", 0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+/** Splits one text into documents; a bad document never stops the ones after it. */
+export function parseText(source: TextSource, options: ReadOptions = {}): { resources: ParsedResource[]; unreadable: UnreadableDocument[] } {
+  const maxAliasCount = options.maxAliasCount ?? 100;
+  const resources: ParsedResource[] = [];
+  const unreadable: UnreadableDocument[] = [];
+  const { file } = source;
+  let docs: readonly Document[];
+  const lines = new LineCounter();
+  try {
+    docs = parseAllDocuments(source.text, { uniqueKeys: true, prettyErrors: false, lineCounter: lines }) as readonly Document[];
+  } catch (err) {
+    unreadable.push(parseError(file, 0, "parse:syntax", `cannot parse: ${(err as Error).message}`));
+    return { resources, unreadable };
+  }
+  docs.forEach((doc, index) => {
+    if (doc.errors.length > 0) {
+      const e = doc.errors[0];
+      const pos = e ? lines.linePos(e.pos[0]) : undefined;
+      const at = pos ? ` (line ${pos.line}, column ${pos.col})` : "";
+      const duplicate = e?.code === "DUPLICATE_KEY";
+      unreadable.push(
+        parseError(file, index, duplicate ? "parse:duplicate-key" : "parse:syntax", `${duplicate ? "duplicate key" : "YAML syntax error"}${at}: ${e?.message.split("\n")[0]}`),
+      );
+      return;
+    }
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount });
+    } catch (err) {
+      const message = (err as Error).message;
+      const bomb = /alias/i.test(message);
+      unreadable.push(parseError(file, index, bomb ? "parse:alias-limit" : "parse:syntax", bomb ? `too many alias expansions (limit ${maxAliasCount}): ${message}` : message));
+      return;
+    }
+    if (value === null || value === undefined) return; // an empty document, as between `---` separators
+    if (typeof value !== "object" || Array.isArray(value)) {
+      const what = Array.isArray(value) ? "a list" : `a ${typeof value}`;
+      unreadable.push(parseError(file, index, "parse:not-an-object", `document is ${what}, not a Kubernetes object`));
+      return;
+    }
+    const obj = value as Record<string, unknown>;
+    const meta = (typeof obj.metadata === "object" && obj.metadata !== null ? obj.metadata : {}) as Record<string, unknown>;
+    const apiVersion = str(obj.apiVersion);
+    const kind = str(obj.kind);
+    const ident = { apiVersion, kind, name: str(meta.name), namespace: str(meta.namespace) };
+    const missing = [apiVersion ? undefined : "apiVersion", kind ? undefined : "kind"].filter((m): m is string => m !== undefined);
+    if (missing.length > 0) {
+      const findings: Finding[] = missing.map((m) => ({ severity: "error", path: `/${m}`, message: `missing ${m}: every Kubernetes object needs apiVersion and kind (as a non-empty string)`, rule: "parse:missing-type" }));
+      unreadable.push({ file, index, ...ident, findings });
+      return;
+    }
+    resources.push({ file, index, apiVersion: apiVersion as string, kind: kind as string, name: ident.name ?? "", namespace: ident.namespace ?? "", object: obj });
+  });
+  return { resources, unreadable };
+}
+
+function readStdin(): string {
+  return readFileSync(0, "utf8");
+}
+
+/** Reads every path (files, folders recursively, `-` for stdin) into resources, unreadable documents and IAM files. */
+export function loadDocuments(paths: readonly string[], options: ReadOptions = {}): LoadedDocuments {
+  const cwd = options.cwd ?? process.cwd();
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const resources: ParsedResource[] = [];
+  const unreadable: UnreadableDocument[] = [];
+  const iam: IamDocument[] = [];
+  for (const path of expandPaths(paths)) {
+    const shown = path === "-" ? "-" : relative(cwd, path).split(sep).join("/") || path;
+    let text: string;
+    if (path === "-") text = (options.readStdin ?? readStdin)();
+    else {
+      const read = readFileChecked(path, maxBytes);
+      if (typeof read !== "string") {
+        unreadable.push({ ...read, file: shown });
+        continue;
+      }
+      text = read;
+    }
+    const iamKind = path === "-" ? undefined : iamKindOf(shown);
+    if (iamKind) {
+      try {
+        iam.push({ file: shown, index: 0, iamKind, object: JSON.parse(text) });
+      } catch (err) {
+        unreadable.push(parseError(shown, 0, "parse:syntax", `invalid JSON: ${(err as Error).message}`));
+      }
+      continue;
+    }
+    const parsed = parseText({ file: shown, text }, options);
+    resources.push(...parsed.resources);
+    unreadable.push(...parsed.unreadable);
+  }
+  return { resources, unreadable, iam };
+}

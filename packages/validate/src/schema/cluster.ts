@@ -1,0 +1,62 @@
+// Schemas from the current kubeconfig's cluster (--from-cluster): its CRDs and its /openapi/v3 documents.
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest, type RequestOptions } from "node:https";
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { TypeSchema } from "./model.ts";
+import type { SchemaLayer } from "./registry.ts";
+import { SchemaRegistry } from "./registry.ts";
+import { typesFromCrd, typesFromOpenApi } from "./sources.ts";
+
+/** The cluster could not be reached or answered oddly; the message names the server and the path. */
+export class ClusterSchemaError extends Error {
+  override name = "ClusterSchemaError";
+}
+
+async function getJson(kc: KubeConfig, path: string): Promise<unknown> {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new ClusterSchemaError("--from-cluster: the kubeconfig has no current cluster; set one with `kubectl config use-context`");
+  const url = new URL(path, cluster.server);
+  const opts: RequestOptions = { method: "GET", headers: { accept: "application/json" } };
+  await kc.applyToHTTPSOptions(opts);
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === "http:" ? httpRequest : httpsRequest)(url, opts, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const body = Buffer.concat(chunks).toString("utf8");
+        if ((res.statusCode ?? 0) >= 300) return reject(new ClusterSchemaError(`--from-cluster: GET ${url.href} answered HTTP ${res.statusCode}`));
+        try {
+          resolve(JSON.parse(body));
+        } catch {
+          reject(new ClusterSchemaError(`--from-cluster: GET ${url.href} did not return JSON`));
+        }
+      });
+    });
+    req.on("error", (err) => reject(new ClusterSchemaError(`--from-cluster: cannot reach ${url.origin}: ${err.message}`)));
+    req.setTimeout(30_000, () => req.destroy(new Error("timed out after 30 s")));
+    req.end();
+  });
+}
+
+/**
+ * The cluster's CRDs plus the /openapi/v3 documents of the given API groups/versions (`v1`, `apps/v1`...).
+ * Only the group-versions the run needs are fetched.
+ */
+export async function clusterLayer(apiVersions: readonly string[], kubeconfig?: KubeConfig): Promise<SchemaLayer> {
+  // client-node is large; load it only when --from-cluster is used
+  const kc = kubeconfig ?? new (await import("@kubernetes/client-node")).KubeConfig();
+  if (!kubeconfig) kc.loadFromDefault();
+  const server = kc.getCurrentCluster()?.server ?? "?";
+  const types: TypeSchema[] = [];
+  const crds = (await getJson(kc, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions")) as { items?: unknown[] };
+  for (const crd of crds.items ?? []) types.push(...typesFromCrd({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", ...(crd as object) }, `cluster ${server}`));
+  const index = (await getJson(kc, "/openapi/v3")) as { paths?: Record<string, { serverRelativeURL?: string }> };
+  for (const apiVersion of new Set(apiVersions)) {
+    const key = apiVersion.includes("/") ? `apis/${apiVersion}` : `api/${apiVersion}`;
+    const entry = index.paths?.[key];
+    if (!entry) continue;
+    const doc = await getJson(kc, entry.serverRelativeURL ?? `/openapi/v3/${key}`);
+    types.push(...typesFromOpenApi(doc, `cluster ${server} /openapi/v3/${key}`, `cluster:${server}:${key}`));
+  }
+  return new SchemaRegistry().addLayer(`--from-cluster ${server}`, types).layers[0] as SchemaLayer;
+}

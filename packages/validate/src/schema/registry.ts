@@ -1,0 +1,125 @@
+// Schema sources in their visible priority order: --crd, CRDs among the documents, the cluster, the pinned catalog.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { type CatalogVersions, loadCatalog, selectReleases } from "../catalog/index.ts";
+import { defaultCacheDir, type FetchOptions } from "../catalog/fetch.ts";
+import { expandPaths, parseText } from "../reader.ts";
+import type { ParsedResource } from "../types.ts";
+import { type Gvk, gvkKey, parseApiVersion, type TypeSchema } from "./model.ts";
+import { isCrd, typesFromCrd, typesFromJsonSchema, typesFromOpenApi } from "./sources.ts";
+
+export interface SchemaLayer {
+  /** e.g. `--crd`, `documents`, `cluster`, `catalog`. */
+  readonly name: string;
+  readonly types: ReadonlyMap<string, TypeSchema>;
+}
+
+const lower = (g: Gvk) => gvkKey({ ...g, kind: g.kind.toLowerCase() });
+
+/** An ordered list of layers; the first layer that knows a kind wins. */
+export class SchemaRegistry {
+  readonly layers: SchemaLayer[] = [];
+
+  addLayer(name: string, types: readonly TypeSchema[]): this {
+    const map = new Map<string, TypeSchema>();
+    for (const t of types) {
+      const key = t.flavour === "jsonschema" ? lower(t.gvk) : gvkKey(t.gvk);
+      if (!map.has(key)) map.set(key, t);
+    }
+    this.layers.push({ name, types: map });
+    return this;
+  }
+
+  /** A registry that asks `this` first, then `next` (used to put a per-overlay catalog behind shared layers). */
+  with(layers: readonly SchemaLayer[]): SchemaRegistry {
+    const r = new SchemaRegistry();
+    r.layers.push(...this.layers, ...layers);
+    return r;
+  }
+
+  lookup(apiVersion: string, kind: string): TypeSchema | undefined {
+    const gvk = { ...parseApiVersion(apiVersion), kind };
+    const key = gvkKey(gvk);
+    const key2 = lower(gvk);
+    for (const layer of this.layers) {
+      const t = layer.types.get(key) ?? layer.types.get(key2);
+      if (t) return t;
+    }
+    return undefined;
+  }
+
+  /** Any builtin type (to borrow ObjectMeta's schema for custom resources). */
+  anyBuiltin(): TypeSchema | undefined {
+    for (const layer of this.layers) for (const t of layer.types.values()) if (t.flavour === "builtin" && t.components) return t;
+    return undefined;
+  }
+}
+
+/** Schemas from --crd paths: CRD YAML/JSON, /openapi/v3 JSON documents, or JSON Schema files. */
+export function typesFromPaths(paths: readonly string[]): TypeSchema[] {
+  const out: TypeSchema[] = [];
+  for (const file of expandPaths(paths)) {
+    const text = readFileSync(file, "utf8");
+    const source = `--crd ${file}`;
+    if (file.toLowerCase().endsWith(".json")) {
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (err) {
+        throw new Error(`--crd ${file}: invalid JSON: ${(err as Error).message}`);
+      }
+      if (isCrd(json)) out.push(...typesFromCrd(json, source));
+      else if (typeof json === "object" && json !== null && "components" in json) out.push(...typesFromOpenApi(json, source, `crd:${file}`));
+      else out.push(...typesFromJsonSchema(json, file, source));
+      continue;
+    }
+    const { resources, unreadable } = parseText({ file, text });
+    if (unreadable.length > 0) throw new Error(`--crd ${file}: ${unreadable[0]?.findings[0]?.message}`);
+    for (const r of resources) out.push(...typesFromCrd(r.object, source));
+  }
+  return out;
+}
+
+/** CRDs that are themselves among the validated documents (layer 2). */
+export function typesFromDocuments(resources: readonly ParsedResource[]): TypeSchema[] {
+  return resources.filter((r) => isCrd(r.object)).flatMap((r) => typesFromCrd(r.object, `document ${r.file}#${r.index}`));
+}
+
+/**
+ * A catalog CRD as data. YAML parsing of the large Argo CD CRDs takes seconds, so the parsed form is cached
+ * beside the verified file (same SHA-256 name, `.json`), and later runs read JSON instead.
+ */
+function parsedCrd(text: string, sha: string, fetch: FetchOptions): unknown {
+  const cached = join(fetch.cacheDir ?? defaultCacheDir(), `${sha}.json`);
+  try {
+    return JSON.parse(readFileSync(cached, "utf8"));
+  } catch {
+    // not cached yet (or unreadable): parse and try to cache
+  }
+  const value = parseYaml(text, { maxAliasCount: 100 });
+  try {
+    mkdirSync(dirname(cached), { recursive: true });
+    const tmp = `${cached}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(value));
+    renameSync(tmp, cached);
+  } catch {
+    // a read-only cache only costs speed
+  }
+  return value;
+}
+
+/** The pinned catalog for a set of versions (layer 4). */
+export async function catalogLayer(versions: CatalogVersions, fetch: FetchOptions): Promise<SchemaLayer> {
+  const releases = selectReleases(versions);
+  const files = await loadCatalog(releases, fetch);
+  const types: TypeSchema[] = [];
+  for (const { file, text } of files) {
+    const release = releases.find((r) => r.files.includes(file));
+    const source = `catalog ${release?.project}@${release?.version} ${file.path.replace(/^.*\//, "")}`;
+    if (file.format === "openapi-v3") types.push(...typesFromOpenApi(JSON.parse(text), source, `catalog:${file.sha256}`));
+    else types.push(...typesFromCrd(parsedCrd(text, file.sha256, fetch), source));
+  }
+  const r = new SchemaRegistry().addLayer(`catalog ${releases.map((x) => `${x.project}@${x.version}`).join(" ")}`, types);
+  return r.layers[0] as SchemaLayer;
+}

@@ -1,0 +1,71 @@
+// Turning schema documents (CRDs, /openapi/v3 documents, JSON Schema files) into per-GVK TypeSchemas.
+import type { Gvk, SchemaNode, TypeSchema } from "./model.ts";
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export const isCrd = (obj: unknown): boolean =>
+  isObject(obj) && obj.kind === "CustomResourceDefinition" && typeof obj.apiVersion === "string" && obj.apiVersion.startsWith("apiextensions.k8s.io/");
+
+/** Every served version of a CRD (apiextensions.k8s.io/v1) with its structural schema. */
+export function typesFromCrd(crd: unknown, source: string): TypeSchema[] {
+  if (!isCrd(crd)) return [];
+  const spec = (crd as { spec?: Record<string, unknown> }).spec;
+  if (!isObject(spec) || !isObject(spec.names) || typeof spec.group !== "string") return [];
+  const kind = spec.names.kind;
+  if (typeof kind !== "string") return [];
+  const scope = spec.scope === "Cluster" ? "Cluster" : "Namespaced";
+  const versions = Array.isArray(spec.versions) ? spec.versions : [];
+  const out: TypeSchema[] = [];
+  for (const v of versions) {
+    if (!isObject(v) || typeof v.name !== "string" || v.served === false) continue;
+    const schema = isObject(v.schema) && isObject(v.schema.openAPIV3Schema) ? v.schema.openAPIV3Schema : { type: "object", "x-kubernetes-preserve-unknown-fields": true };
+    out.push({ gvk: { group: spec.group, version: v.name, kind }, flavour: "crd", root: schema, source, scope });
+  }
+  return out;
+}
+
+/** Every component of a /openapi/v3 document that names its group/version/kind (the top-level kinds). */
+export function typesFromOpenApi(doc: unknown, source: string, documentId: string): TypeSchema[] {
+  if (!isObject(doc) || !isObject(doc.components) || !isObject(doc.components.schemas)) return [];
+  const components = doc.components.schemas as Record<string, SchemaNode>;
+  const out: TypeSchema[] = [];
+  for (const [name, schema] of Object.entries(components)) {
+    const gvks = schema["x-kubernetes-group-version-kind"];
+    if (!Array.isArray(gvks)) continue;
+    for (const g of gvks as Gvk[]) {
+      if (typeof g?.kind !== "string" || typeof g.version !== "string") continue;
+      out.push({
+        gvk: { group: g.group ?? "", version: g.version, kind: g.kind },
+        flavour: "builtin",
+        root: { $ref: `#/components/schemas/${name}` },
+        components,
+        documentId,
+        source,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * A plain JSON Schema given with --crd: its GVK comes from `x-kubernetes-group-version-kind` or, as in
+ * kubeconform's schema folders, from a `<kind>-<group>-<version>.json` / `<kind>-<version>.json` file name.
+ */
+export function typesFromJsonSchema(schema: unknown, fileName: string, source: string): TypeSchema[] {
+  if (!isObject(schema)) return [];
+  const declared = schema["x-kubernetes-group-version-kind"];
+  let gvks: Gvk[] = [];
+  if (Array.isArray(declared)) gvks = (declared as Gvk[]).map((g) => ({ group: g.group ?? "", version: g.version, kind: g.kind }));
+  else {
+    const base = fileName.replace(/^.*[\\/]/, "").replace(/\.json$/i, "");
+    const parts = base.split("-");
+    const kindPart = parts[0];
+    if (kindPart && parts.length >= 2) {
+      const version = parts.at(-1) as string;
+      const group = parts.slice(1, -1).join("-").replace(/_/g, ".");
+      gvks = [{ group, version, kind: kindPart }];
+    }
+  }
+  // kubeconform file names are lower-case kinds: matched case-insensitively by the registry
+  return gvks.map((gvk) => ({ gvk, flavour: "jsonschema", root: schema, source }));
+}

@@ -1,0 +1,151 @@
+// validateDocuments(): every document through schema lookup, defaulting, OpenAPI validation and CEL; then cross-object checks.
+import { CelEvaluator } from "./cel/evaluate.ts";
+import { type IamLinter, lintIamDocument } from "./iam.ts";
+import { checkObjectMeta } from "./objectmeta.ts";
+import { SchemaCompiler } from "./schema/compile.ts";
+import { findingsFromAjv, isBlocking } from "./schema/errors.ts";
+import { makeDeref, type SchemaNode, type TypeSchema } from "./schema/model.ts";
+import type { SchemaRegistry } from "./schema/registry.ts";
+import { type CelTask, walk, type WalkResult } from "./schema/walk.ts";
+import type { CrossObjectChecks, Finding, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
+
+export const CEL_SKIPPED_MESSAGE = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
+
+export interface ValidateOptions {
+  /** Where schemas come from; a function lets each overlay use its own catalog versions. */
+  readonly registry: SchemaRegistry | ((resource: ParsedResource) => SchemaRegistry);
+  /** The previously committed version of a resource, for `oldSelf` rules (`--base`). */
+  readonly previous?: (resource: ParsedResource) => Record<string, unknown> | undefined;
+  readonly crossObjectChecks?: CrossObjectChecks;
+  /** Extra context handed to the cross-object checks (e.g. overlay facts). */
+  readonly crossObjectContext?: Record<string, unknown>;
+  readonly iamLinter?: IamLinter;
+}
+
+const identity = (n: SchemaNode) => n;
+
+/** Deep copy of parsed YAML/JSON data (plain objects, arrays, scalars); several times faster than structuredClone. */
+export function cloneJson<T>(v: T): T {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return v.map(cloneJson) as T;
+  const out: Record<string, unknown> = {};
+  for (const k in v) out[k] = cloneJson((v as Record<string, unknown>)[k]);
+  return out as T;
+}
+
+/** Validates single objects against their schemas; compiled validators and CEL programs are reused across calls. */
+export class ObjectValidator {
+  readonly compiler = new SchemaCompiler();
+  readonly cel = new CelEvaluator();
+  private readonly derefs = new WeakMap<object, (n: SchemaNode) => SchemaNode>();
+
+  private derefFor(type: TypeSchema): (n: SchemaNode) => SchemaNode {
+    if (!type.components) return identity;
+    let d = this.derefs.get(type.components);
+    if (!d) {
+      d = makeDeref(type.components);
+      this.derefs.set(type.components, d);
+    }
+    return d;
+  }
+
+  /** Findings for one object (empty = valid). `previous` enables transition rules. */
+  validate(object: Readonly<Record<string, unknown>>, type: TypeSchema, registry?: SchemaRegistry, previous?: Readonly<Record<string, unknown>>): Finding[] {
+    if (type.flavour === "crd" && registry) {
+      const builtin = registry.anyBuiltin();
+      if (builtin) this.compiler.useObjectMetaFrom(builtin);
+    }
+    const deref = this.derefFor(type);
+    const structural = type.flavour === "crd";
+    const opts = { defaults: structural, cel: structural, deref };
+    let old: unknown;
+    if (previous && structural) {
+      old = cloneJson(previous);
+      walk(old, type.root, "", undefined, { defaults: true, cel: false, deref }, { findings: [], tasks: [] });
+    }
+    const value = cloneJson(object) as Record<string, unknown>;
+    const result: WalkResult = { findings: [], tasks: [] as CelTask[] };
+    if (type.flavour !== "jsonschema") walk(value, type.root, "", old, opts, result);
+    const validator = this.compiler.validator(type);
+    const findings: Finding[] = [...result.findings];
+    let blocked = false;
+    if (!validator(value)) {
+      const errors = validator.errors ?? [];
+      blocked = errors.some(isBlocking);
+      findings.push(...findingsFromAjv(errors));
+    }
+    if (type.flavour !== "jsonschema") findings.push(...checkObjectMeta(value));
+    if (result.tasks.length > 0) {
+      if (blocked) findings.push({ severity: "error", path: "", message: CEL_SKIPPED_MESSAGE, rule: "cel:skipped" });
+      else findings.push(...this.cel.evaluate(result.tasks));
+    }
+    return findings;
+  }
+}
+
+function missingSchema(r: ParsedResource, registry: SchemaRegistry): Finding {
+  const layers = registry.layers.map((l) => l.name).join("; ") || "none";
+  return {
+    severity: "error",
+    path: "",
+    message: `no schema for ${r.apiVersion} ${r.kind} (searched: ${layers}); supply it with --crd FILE|DIR (its CRD or a JSON Schema), add the CRD to the validated files, use --from-cluster, or fix apiVersion/kind`,
+    rule: "schema:missing",
+  };
+}
+
+const statusOf = (findings: readonly Finding[]): ResourceStatus => (findings.some((f) => f.severity === "error") ? "invalid" : "valid");
+
+export function summarize(resources: readonly ResourceResult[]): Summary {
+  const count = (s: ResourceStatus) => resources.filter((r) => r.status === s).length;
+  return { resources: resources.length, valid: count("valid"), invalid: count("invalid"), error: count("error"), skipped: count("skipped") };
+}
+
+/** Validates loaded documents and returns the report (results sorted by file, then index). */
+export async function validateDocuments(docs: LoadedDocuments, options: ValidateOptions, validator = new ObjectValidator()): Promise<Report> {
+  const registryFor = typeof options.registry === "function" ? options.registry : () => options.registry as SchemaRegistry;
+  const results = new Map<string, { result: ResourceResult; findings: Finding[] }>();
+  const key = (file: string, index: number) => `${file}\u0000${index}`;
+  const transitionBefore = validator.cel.stats.transitionSkipped;
+  const evaluatedBefore = validator.cel.stats.evaluated;
+
+  for (const r of docs.resources) {
+    const registry = registryFor(r);
+    const type = registry.lookup(r.apiVersion, r.kind);
+    let findings: Finding[];
+    let status: ResourceStatus;
+    if (!type) {
+      findings = [missingSchema(r, registry)];
+      status = "error";
+    } else {
+      findings = validator.validate(r.object, type, registry, options.previous?.(r));
+      status = statusOf(findings);
+    }
+    const result = { file: r.file, index: r.index, apiVersion: r.apiVersion, kind: r.kind, name: r.name, namespace: r.namespace, status, findings };
+    results.set(key(r.file, r.index), { result, findings });
+  }
+  for (const u of docs.unreadable) {
+    const result = { file: u.file, index: u.index, apiVersion: u.apiVersion ?? "", kind: u.kind ?? "", name: u.name ?? "", namespace: u.namespace ?? "", status: "error" as const, findings: [...u.findings] };
+    results.set(key(u.file, u.index), { result, findings: result.findings });
+  }
+  for (const d of docs.iam) {
+    const outcome = lintIamDocument(d, options.iamLinter);
+    const result = { file: d.file, index: 0, apiVersion: "", kind: `IAM:${d.iamKind}`, name: d.file.replace(/^.*\//, "").replace(/\.json$/, ""), namespace: "", status: outcome.status, findings: outcome.findings };
+    results.set(key(d.file, 0), { result, findings: result.findings });
+  }
+  if (options.crossObjectChecks) {
+    for (const f of options.crossObjectChecks(docs.resources, { iam: docs.iam, ...options.crossObjectContext })) {
+      const entry = results.get(key(f.file, f.index));
+      if (!entry) continue;
+      entry.findings.push({ severity: f.severity, path: f.path, message: f.message, rule: f.rule, ...(f.hint ? { hint: f.hint } : {}) });
+      if (entry.result.status === "valid" && f.severity === "error") results.set(key(f.file, f.index), { ...entry, result: { ...entry.result, status: "invalid" } });
+    }
+  }
+  const resources = [...results.values()]
+    .map(({ result, findings }) => ({ ...result, findings }))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
+  return {
+    summary: summarize(resources),
+    resources,
+    stats: { transitionRulesSkipped: validator.cel.stats.transitionSkipped - transitionBefore, celRulesEvaluated: validator.cel.stats.evaluated - evaluatedBefore },
+  };
+}
