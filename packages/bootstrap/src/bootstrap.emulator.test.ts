@@ -9,7 +9,7 @@ import type { AwsClients } from "./aws.ts";
 import { kubeAccess } from "./kube.ts";
 import { bootstrap, type BootstrapOptions } from "./run.ts";
 import { startFakeApiServer, type FakeApiServer } from "./testing/fake-apiserver.ts";
-import { CLUSTER, MOTO_ACCOUNT, REGION, type Seeded, seedLab, testClients, useEmulatorEnv, writeOverlay } from "./testing/lab.ts";
+import { CLUSTER, MOTO_ACCOUNT, REGION, type Seeded, seedLab, TEST_MANAGED_POLICY, testClients, useEmulatorEnv, writeOverlay } from "./testing/lab.ts";
 import { type Moto, startMoto } from "./testing/moto.ts";
 import { type FakeEksState, FaultInjector, fakeMissingEksApis, injectFaults, isReadOnly, recordCommands } from "./testing/sdk-hooks.ts";
 import { readState } from "./testing/state.ts";
@@ -139,7 +139,10 @@ describe("bootstrap against moto server", { timeout: 60_000 }, () => {
     expect(lines.some((l) => l.startsWith(`  [!] stray tag: ec2 subnet ${seeded.straySubnet} in ${seeded.otherVpcId}`))).toBe(true);
     // IAM is listed first.
     expect(lines.findIndex((l) => l.includes("[+] iam role"))).toBeLessThan(lines.findIndex((l) => l.includes("[+] ec2 ")));
-    expect(lines.at(-1)).toMatch(/^Plan: 2\d to add, 0 to change, 0 to remove\.$/);
+    expect(lines).toContain(`  [+] iam policy ${TEST_MANAGED_POLICY}: create (${CONTROLLER_ROLE}.${TEST_MANAGED_POLICY}.json)`);
+    expect(lines).toContain(`  [+] iam role ${CONTROLLER_ROLE}: attach arn:aws:iam::${MOTO_ACCOUNT}:policy/${TEST_MANAGED_POLICY}`);
+    expect(lines).toContain(`  [+] sqs queue ${CLUSTER}: create (policy: clusters/${CLUSTER}/rendered/iam/${CLUSTER}.queue-policy.json)`);
+    expect(lines.at(-1)).toBe(`Plan: ${result.plan.changes.length} to add, 0 to change, 0 to remove.`);
     // Nothing changed in the emulator.
     expect((await state()).roles).toEqual({});
     expect(kube.requests.filter((r) => !r.startsWith("GET"))).toEqual([]);
@@ -165,6 +168,12 @@ describe("bootstrap against moto server", { timeout: 60_000 }, () => {
     expect(controller.trust.Statement[0]!.Principal).toEqual({ Federated: [`arn:aws:iam::${MOTO_ACCOUNT}:oidc-provider/${host}`] });
     expect(controller.trust.Statement[0]!.Condition).toEqual({ StringEquals: { [`${host}:aud`]: ["sts.amazonaws.com"], [`${host}:sub`]: ["system:serviceaccount:kube-system:karpenter"] } });
     expect(Object.keys(controller.inline)).toContain(`TestControllerPolicy-${CLUSTER}`);
+    expect((controller as unknown as { attached: string[] }).attached).toEqual([`arn:aws:iam::${MOTO_ACCOUNT}:policy/${TEST_MANAGED_POLICY}`]);
+    expect(s.policies[TEST_MANAGED_POLICY]).toEqual({
+      document: { Statement: [{ Action: ["ec2:DescribeInstances", "ec2:DescribeSubnets"], Effect: "Allow", Resource: ["*"], Sid: "Describe" }], Version: "2012-10-17" },
+      versions: 1,
+      tags: { [TAG_MANAGED_BY]: MANAGED_BY, [TAG_CLUSTER]: CLUSTER, team: "platform" },
+    });
 
     for (const id of [...seeded.subnets, seeded.clusterSecurityGroup]) expect(s.ec2Tags[id]).toEqual({ [DISCOVERY_TAG]: CLUSTER, [TAG_ADDED_DISCOVERY]: CLUSTER });
     expect(s.ec2Tags[seeded.straySubnet]).toEqual({});
@@ -250,6 +259,7 @@ describe("bootstrap against moto server", { timeout: 60_000 }, () => {
 
     const s = await state();
     expect(s.roles).toEqual({});
+    expect(s.policies).toEqual({});
     expect(s.queues).toEqual({});
     expect(s.rules).toEqual({});
     expect(s.addons).toEqual({});

@@ -11,13 +11,15 @@ export interface DesiredRole {
   readonly trustPolicy: unknown;
   readonly managedPolicyArns: readonly string[];
   readonly inlinePolicies: readonly { readonly name: string; readonly document: unknown; readonly file: string }[];
+  /** Policies created in the account (CreatePolicy) and attached; rendered when the inline size limit is passed. */
+  readonly customerManagedPolicies: readonly { readonly name: string; readonly arn: string; readonly document: unknown; readonly file: string }[];
 }
 
 export interface DesiredQueue {
   readonly name: string;
   readonly arn: string;
   readonly attributes: Readonly<Record<string, string>>;
-  /** The queue's resource policy; from rendered/iam when the index lists one, else Karpenter's standard one. */
+  /** The queue's resource policy, from rendered/iam. */
   readonly policy: unknown;
   readonly policySource: string;
   readonly rules: readonly { readonly name: string; readonly description: string; readonly pattern: string }[];
@@ -34,23 +36,8 @@ export class RenderedIamError extends Error {
   override name = "RenderedIamError";
 }
 
-/** Karpenter's interruption events: EventBridge rule suffix -> (source, detail-type). */
-export const INTERRUPTION_EVENTS = [
-  ["ScheduledChange", "aws.health", "AWS Health Event"],
-  ["SpotInterruption", "aws.ec2", "EC2 Spot Instance Interruption Warning"],
-  ["Rebalance", "aws.ec2", "EC2 Instance Rebalance Recommendation"],
-  ["InstanceStateChange", "aws.ec2", "EC2 Instance State-change Notification"],
-  ["CapacityReservationInterruption", "aws.ec2", "EC2 Capacity Reservation Instance Interruption Warning"],
-] as const;
-
 /** Target id every interruption rule uses for the queue. */
 export const QUEUE_TARGET_ID = "KarpenterInterruptionQueueTarget";
-
-/** Index fields this package understands beyond `roles` (an optional queue policy entry). */
-interface IndexWithQueue extends IamIndex {
-  readonly queuePolicy?: { readonly name?: string; readonly file: string };
-  readonly queuePolicyFile?: string;
-}
 
 /** Reads clusters/<name>/rendered/iam/index.json and the documents it lists. */
 export function readDesired(root: string, config: ClusterConfig): Desired {
@@ -71,7 +58,7 @@ export function readDesired(root: string, config: ClusterConfig): Desired {
       throw new RenderedIamError(`${shown(file)}: not valid JSON: ${(err as Error).message}`);
     }
   };
-  const index = readJson(IAM_INDEX_FILE, "(root)") as IndexWithQueue;
+  const index = readJson(IAM_INDEX_FILE, "(root)") as IamIndex;
   if (!Array.isArray(index.roles)) throw new RenderedIamError(`${shown(IAM_INDEX_FILE)}: roles: must be a list`);
 
   const roles = index.roles.map((r, i): DesiredRole => {
@@ -90,6 +77,12 @@ export function readDesired(root: string, config: ClusterConfig): Desired {
         file: p.file,
         document: readJson(p.file, `${at}.inlinePolicies[${j}].file`),
       })),
+      customerManagedPolicies: (r.customerManagedPolicies ?? []).map((p: { name: string; arn: string; file: string }, j: number) => ({
+        name: p.name,
+        arn: p.arn,
+        file: p.file,
+        document: readJson(p.file, `${at}.customerManagedPolicies[${j}].file`),
+      })),
     };
   });
   for (const want of [config.nodeRole, config.controllerRole]) {
@@ -98,35 +91,21 @@ export function readDesired(root: string, config: ClusterConfig): Desired {
     if (role.arn !== want.arn) throw new RenderedIamError(`${shown(IAM_INDEX_FILE)}: role ${want.name}: arn is '${role.arn}' but the overlay says '${want.arn}'; the rendered output is stale, run \`${SYNTH_COMMAND} --cluster ${config.name}\``);
   }
 
+  const q = index.queue;
   const queueName = config.karpenter.interruptionQueue;
-  let queue: DesiredQueue | undefined;
-  if (queueName) {
-    const arn = `arn:${config.partition}:sqs:${config.region}:${config.account}:${queueName}`;
-    const policyFile = index.queuePolicy?.file ?? index.queuePolicyFile;
-    queue = {
-      name: queueName,
-      arn,
-      attributes: { MessageRetentionPeriod: "300", SqsManagedSseEnabled: "true" },
-      policy: policyFile ? readJson(policyFile, "queuePolicy.file") : standardQueuePolicy(config, arn),
-      policySource: policyFile ? shown(policyFile) : "Karpenter's standard interruption queue policy",
-      rules: INTERRUPTION_EVENTS.map(([suffix, source, detailType]) => ({
-        name: `Karpenter-${config.name}-${suffix}`,
-        description: `Karpenter interruption events (${detailType}) for EKS cluster ${config.name}`,
-        pattern: JSON.stringify({ source: [source], "detail-type": [detailType] }),
-      })),
-    };
+  if (queueName && !q) {
+    throw new RenderedIamError(`${shown(IAM_INDEX_FILE)}: queue: missing, but the overlay enables the interruption queue '${queueName}'; run \`${SYNTH_COMMAND} --cluster ${config.name}\``);
   }
-  return { config, roles, queue };
-}
-
-/** Karpenter's own queue policy (EventBridge and SQS may send; plain HTTP is denied), used until rendered/iam carries one. */
-function standardQueuePolicy(config: ClusterConfig, queueArn: string): unknown {
-  return {
-    Version: "2012-10-17",
-    Id: "EC2InterruptionPolicy",
-    Statement: [
-      { Effect: "Allow", Principal: { Service: [`events.${config.dnsSuffix}`, `sqs.${config.dnsSuffix}`] }, Action: "sqs:SendMessage", Resource: queueArn },
-      { Sid: "DenyHTTP", Effect: "Deny", Principal: "*", Action: "sqs:*", Resource: queueArn, Condition: { Bool: { "aws:SecureTransport": "false" } } },
-    ],
+  if (q && q.name !== queueName) {
+    throw new RenderedIamError(`${shown(IAM_INDEX_FILE)}: queue.name: is '${q.name}' but the overlay says ${queueName ? `'${queueName}'` : "no queue"}; run \`${SYNTH_COMMAND} --cluster ${config.name}\``);
+  }
+  const queue: DesiredQueue | undefined = q && {
+    name: q.name,
+    arn: q.arn,
+    attributes: { ...q.attributes },
+    policy: readJson(q.policyFile, "queue.policyFile"),
+    policySource: shown(q.policyFile),
+    rules: q.rules.map((r) => ({ name: r.name, description: r.description, pattern: JSON.stringify(r.eventPattern) })),
   };
+  return { config, roles, queue };
 }

@@ -14,6 +14,10 @@ import {
 import { DescribeRuleCommand, ListTagsForResourceCommand, ListTargetsByRuleCommand } from "@aws-sdk/client-eventbridge";
 import {
   GetOpenIDConnectProviderCommand,
+  GetPolicyCommand,
+  GetPolicyVersionCommand,
+  ListPolicyTagsCommand,
+  ListPolicyVersionsCommand,
   GetRoleCommand,
   GetRolePolicyCommand,
   ListAttachedRolePoliciesCommand,
@@ -79,6 +83,15 @@ export interface Actual {
   readonly podIdentityAssociations: readonly { readonly id: string; readonly roleArn: string | undefined; readonly tags: Readonly<Record<string, string>> }[];
   readonly queue: { readonly url: string; readonly attributes: Readonly<Record<string, string>>; readonly policy: unknown; readonly tags: Readonly<Record<string, string>> } | undefined;
   readonly rules: Readonly<Record<string, ActualRule | undefined>>;
+  /** Customer managed policies rendered/iam lists, by ARN. */
+  readonly customerPolicies: Readonly<Record<string, ActualCustomerPolicy | undefined>>;
+}
+
+export interface ActualCustomerPolicy {
+  readonly document: unknown;
+  readonly tags: Readonly<Record<string, string>>;
+  /** Versions other than the default, oldest first (IAM keeps at most five in all). */
+  readonly otherVersions: readonly string[];
 }
 
 /** The overlay does not match what the credentials and region reach; nothing is changed. */
@@ -149,7 +162,7 @@ export async function discover(clients: AwsClients, desired: Desired, caller: Ca
   const mode = authenticationMode ?? config.authenticationMode;
   const sgId = c.resourcesVpcConfig?.clusterSecurityGroupId;
   const tagFilter: Filter[] = [{ Name: `tag:${DISCOVERY_TAG}`, Values: [config.name] }];
-  const [nodegroupsAndTargets, discoveryTagged, oidcProviderExists, roles, addons, accessEntry, podIdentityAssociations, queueAndRules] = await Promise.all([
+  const [nodegroupsAndTargets, discoveryTagged, oidcProviderExists, roles, addons, accessEntry, podIdentityAssociations, queueAndRules, customerPolicies] = await Promise.all([
     (async () => {
       const nodegroups = await readNodegroups(clients, config.name);
       const subnetIds = [...new Set(nodegroups.flatMap((n) => n.subnets))].sort();
@@ -172,6 +185,9 @@ export async function discover(clients: AwsClients, desired: Desired, caller: Ca
       : Promise.resolve(undefined),
     config.karpenter.identity === "pod-identity" ? readPodIdentity(clients, config) : Promise.resolve([]),
     readQueue(clients, desired),
+    Promise.all(
+      desired.roles.flatMap((r) => r.customerManagedPolicies).map(async (p) => [p.arn, await readCustomerPolicy(clients, p.arn)] as const),
+    ).then((e) => Object.fromEntries(e)),
   ]);
   const { nodegroups, discoveryTargets } = nodegroupsAndTargets;
   const { queue, rules } = queueAndRules;
@@ -197,7 +213,23 @@ export async function discover(clients: AwsClients, desired: Desired, caller: Ca
     podIdentityAssociations,
     queue,
     rules,
+    customerPolicies,
   };
+}
+
+async function readCustomerPolicy(clients: AwsClients, arn: string): Promise<ActualCustomerPolicy | undefined> {
+  const policy = (await orUndefined(clients.iam.send(new GetPolicyCommand({ PolicyArn: arn }))))?.Policy;
+  if (!policy) return undefined;
+  const [version, versions, tags] = await Promise.all([
+    clients.iam.send(new GetPolicyVersionCommand({ PolicyArn: arn, VersionId: policy.DefaultVersionId })),
+    clients.iam.send(new ListPolicyVersionsCommand({ PolicyArn: arn })),
+    clients.iam.send(new ListPolicyTagsCommand({ PolicyArn: arn })),
+  ]);
+  const others = (versions.Versions ?? [])
+    .filter((v) => !v.IsDefaultVersion && v.VersionId)
+    .sort((a, b) => (a.CreateDate?.getTime() ?? 0) - (b.CreateDate?.getTime() ?? 0))
+    .map((v) => v.VersionId!);
+  return { document: parsePolicyText(version.PolicyVersion?.Document), tags: tagRecord(tags.Tags), otherVersions: others };
 }
 
 async function readNodegroups(clients: AwsClients, cluster: string): Promise<{ name: string; subnets: string[] }[]> {

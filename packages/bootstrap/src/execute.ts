@@ -12,7 +12,11 @@ import {
 import { DeleteRuleCommand, PutRuleCommand, PutTargetsCommand, RemoveTargetsCommand } from "@aws-sdk/client-eventbridge";
 import {
   AttachRolePolicyCommand,
+  CreatePolicyCommand,
+  CreatePolicyVersionCommand,
   CreateRoleCommand,
+  DeletePolicyCommand,
+  DeletePolicyVersionCommand,
   DeleteRoleCommand,
   DeleteRolePolicyCommand,
   DetachRolePolicyCommand,
@@ -90,6 +94,17 @@ async function runOperation(op: Operation, ctx: ExecuteContext): Promise<string 
       return;
     case "deleteRole":
       await iam.send(new DeleteRoleCommand({ RoleName: op.role }));
+      return;
+    case "createPolicy":
+      await iam.send(new CreatePolicyCommand({ PolicyName: op.name, PolicyDocument: json(op.document), Tags: tagList(op.tags) }));
+      return;
+    case "createPolicyVersion":
+      if (op.deleteVersion) await iam.send(new DeletePolicyVersionCommand({ PolicyArn: op.arn, VersionId: op.deleteVersion }));
+      await iam.send(new CreatePolicyVersionCommand({ PolicyArn: op.arn, PolicyDocument: json(op.document), SetAsDefault: true }));
+      return;
+    case "deletePolicy":
+      for (const v of op.otherVersions) await iam.send(new DeletePolicyVersionCommand({ PolicyArn: op.arn, VersionId: v }));
+      await iam.send(new DeletePolicyCommand({ PolicyArn: op.arn }));
       return;
     case "tagResource":
       await ec2.send(new CreateTagsCommand({ Resources: [op.id], Tags: tagList(op.tags) }));

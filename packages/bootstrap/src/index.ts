@@ -3,7 +3,7 @@ export { addNodeRole, AWS_AUTH, AwsAuthFormatError, hasRole, NODE_GROUPS, NODE_U
 export type { AwsAuthEdit, MapRole } from "./aws-auth.ts";
 export { AwsCallError, createAwsClients, describeAwsError } from "./aws.ts";
 export type { AwsClients, AwsClientOptions, CallerRef } from "./aws.ts";
-export { INTERRUPTION_EVENTS, QUEUE_TARGET_ID, readDesired, RenderedIamError } from "./desired.ts";
+export { QUEUE_TARGET_ID, readDesired, RenderedIamError } from "./desired.ts";
 export type { Desired, DesiredQueue, DesiredRole } from "./desired.ts";
 export { discover, DiscoveryRefusal } from "./discover.ts";
 export type { Actual } from "./discover.ts";

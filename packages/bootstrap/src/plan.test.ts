@@ -28,8 +28,8 @@ const inline = { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: [
 const desired: Desired = {
   config,
   roles: [
-    { name: config.nodeRole.name, arn: config.nodeRole.arn, description: "nodes", trustPolicy: trust, managedPolicyArns: ["arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy"], inlinePolicies: [] },
-    { name: config.controllerRole.name, arn: config.controllerRole.arn, description: "controller", trustPolicy: trust, managedPolicyArns: [], inlinePolicies: [{ name: "P", document: inline, file: "x.P.json" }] },
+    { name: config.nodeRole.name, arn: config.nodeRole.arn, description: "nodes", trustPolicy: trust, managedPolicyArns: ["arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy"], inlinePolicies: [], customerManagedPolicies: [] },
+    { name: config.controllerRole.name, arn: config.controllerRole.arn, description: "controller", trustPolicy: trust, managedPolicyArns: [], inlinePolicies: [{ name: "P", document: inline, file: "x.P.json" }], customerManagedPolicies: [] },
   ],
   queue: undefined,
 };
@@ -62,6 +62,7 @@ const converged: Actual = {
   podIdentityAssociations: [],
   queue: undefined,
   rules: {},
+  customerPolicies: {},
 };
 
 describe("planApply", () => {
@@ -124,6 +125,24 @@ describe("planApply", () => {
     expect(planApply(desired, cm, { awsAuthHasNodeRole: true }).notes).toContain(
       "the cluster's authentication mode is CONFIG_MAP but clusters/eksworkshop/cluster.ts says API_AND_CONFIG_MAP; using CONFIG_MAP",
     );
+  });
+
+  it("updates a drifted customer managed policy with a new default version, making room when IAM's five are used", () => {
+    const arn = "arn:aws:iam::133129065110:policy/Big-1";
+    const withPolicy: Desired = {
+      ...desired,
+      roles: [desired.roles[0]!, { ...desired.roles[1]!, customerManagedPolicies: [{ name: "Big-1", arn, document: inline, file: "c.Big-1.json" }] }],
+    };
+    const roles = { ...converged.roles, [config.controllerRole.name]: { ...converged.roles[config.controllerRole.name]!, managedPolicyArns: [arn] } };
+    const plan = planApply(withPolicy, { ...converged, roles, customerPolicies: { [arn]: { document: trust, tags: managedTags(config), otherVersions: ["v1", "v2", "v3", "v4"] } } }, {});
+    expect(plan.changes.map((c) => [c.marker, c.resource, c.detail, c.op])).toEqual([
+      ["~", "iam policy Big-1", "new default version (c.Big-1.json), deleting old version v1", { type: "createPolicyVersion", arn, document: inline, deleteVersion: "v1" }],
+    ]);
+    const missing = planApply(withPolicy, { ...converged, customerPolicies: {} }, {});
+    expect(missing.changes.map((c) => `[${c.marker}] ${c.resource}: ${c.detail}`)).toEqual([
+      "[+] iam policy Big-1: create (c.Big-1.json)",
+      `[+] iam role ${config.controllerRole.name}: attach ${arn}`,
+    ]);
   });
 });
 

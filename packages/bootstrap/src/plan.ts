@@ -18,6 +18,9 @@ export type Operation =
   | { readonly type: "putInlinePolicy"; readonly role: string; readonly name: string; readonly document: unknown }
   | { readonly type: "deleteInlinePolicy"; readonly role: string; readonly name: string }
   | { readonly type: "deleteRole"; readonly role: string }
+  | { readonly type: "createPolicy"; readonly name: string; readonly document: unknown; readonly tags: Readonly<Record<string, string>> }
+  | { readonly type: "createPolicyVersion"; readonly arn: string; readonly document: unknown; readonly deleteVersion: string | undefined }
+  | { readonly type: "deletePolicy"; readonly arn: string; readonly otherVersions: readonly string[] }
   | { readonly type: "tagResource"; readonly id: string; readonly tags: Readonly<Record<string, string>> }
   | { readonly type: "untagResource"; readonly id: string; readonly keys: readonly string[] }
   | { readonly type: "createAccessEntry"; readonly principalArn: string; readonly tags: Readonly<Record<string, string>> }
@@ -98,14 +101,30 @@ export function planApply(desired: Desired, actual: Actual, kube: KubeFacts, opt
       if (!samePolicy(have.trustPolicy, want.trustPolicy)) add("~", "iam", res, `update trust policy to ${summarizeTrust(want.trustPolicy)}`, { type: "updateTrust", role: want.name, trustPolicy: want.trustPolicy });
       if (have.description !== want.description) add("~", "iam", res, `set description '${want.description}'`, { type: "updateDescription", role: want.name, description: want.description });
     }
+    // Customer managed policies exist before they are attached.
+    for (const p of want.customerManagedPolicies) {
+      const current = actual.customerPolicies[p.arn];
+      const pres = `iam policy ${p.name}`;
+      if (!current) add("+", "iam", pres, `create (${p.file})`, { type: "createPolicy", name: p.name, document: p.document, tags });
+      else if (!samePolicy(current.document, p.document)) {
+        // IAM keeps five versions at most: drop the oldest non-default one first when full.
+        const deleteVersion = current.otherVersions.length >= 4 ? current.otherVersions[0] : undefined;
+        add("~", "iam", pres, `new default version (${p.file})${deleteVersion ? `, deleting old version ${deleteVersion}` : ""}`, { type: "createPolicyVersion", arn: p.arn, document: p.document, deleteVersion });
+      }
+    }
     const attached = new Set(have?.managedPolicyArns ?? []);
-    for (const arn of want.managedPolicyArns) if (!attached.has(arn)) add("+", "iam", res, `attach ${arn}`, { type: "attachPolicy", role: want.name, policyArn: arn });
+    for (const arn of [...want.managedPolicyArns, ...want.customerManagedPolicies.map((p) => p.arn)]) {
+      if (!attached.has(arn)) add("+", "iam", res, `attach ${arn}`, { type: "attachPolicy", role: want.name, policyArn: arn });
+    }
     for (const p of want.inlinePolicies) {
       const current = have?.inlinePolicies[p.name];
       if (current === undefined) add("+", "iam", res, `put inline policy ${p.name} (${p.file})`, { type: "putInlinePolicy", role: want.name, name: p.name, document: p.document });
       else if (!samePolicy(current, p.document)) add("~", "iam", res, `update inline policy ${p.name} (${p.file})`, { type: "putInlinePolicy", role: want.name, name: p.name, document: p.document });
     }
-    if (have) removeExtras(have, want.name, want.managedPolicyArns, want.inlinePolicies.map((p) => p.name), isManaged(have.tags, config.name), add, notes);
+    if (have) {
+      const managed = [...want.managedPolicyArns, ...want.customerManagedPolicies.map((p) => p.arn)];
+      removeExtras(have, want.name, managed, want.inlinePolicies.map((p) => p.name), isManaged(have.tags, config.name), add, notes);
+    }
   }
 
   // Controller identity: IRSA needs the cluster's OIDC provider in IAM; Pod Identity needs an association.
@@ -283,6 +302,14 @@ export function planDestroy(desired: Desired, actual: Actual, kube: KubeFacts, o
     for (const arn of have.managedPolicyArns) add("-", "iam", res, `detach ${arn}`, { type: "detachPolicy", role: name, policyArn: arn });
     for (const p of Object.keys(have.inlinePolicies).sort()) add("-", "iam", res, `delete inline policy ${p}`, { type: "deleteInlinePolicy", role: name, name: p });
     add("-", "iam", res, "delete", { type: "deleteRole", role: name });
+  }
+
+  // Customer managed policies, once no role of ours holds them.
+  for (const p of desired.roles.flatMap((r) => r.customerManagedPolicies)) {
+    const have = actual.customerPolicies[p.arn];
+    if (!have) continue;
+    if (ours(have.tags)) add("-", "iam", `iam policy ${p.name}`, "delete", { type: "deletePolicy", arn: p.arn, otherVersions: have.otherVersions });
+    else notes.push(`iam policy ${p.name} was not created by eks-gitops: left in place`);
   }
 
   // 4. Discovery tags this project added (marked), on any VPC.

@@ -13,6 +13,7 @@ import { createAwsClients } from "../aws.ts";
 export const MOTO_ACCOUNT = "123456789012";
 export const REGION = "ap-southeast-1";
 export const CLUSTER = "emulated";
+export const TEST_MANAGED_POLICY = `TestManagedPolicy-${CLUSTER}`;
 
 export interface Seeded {
   readonly vpcId: string;
@@ -125,17 +126,18 @@ export function writeOverlay(o: OverlayOptions): string {
   const bundle = buildIamDocuments(config);
   // Whatever inline policies the policies package renders, the test also needs one it knows, so the
   // inline-policy path is exercised even before the controller permissions are filled in.
+  // Whatever the policies package renders, the test also adds one inline and one customer managed policy
+  // it knows, so both paths are exercised whichever way the controller permissions are packed.
+  const document = { Version: "2012-10-17" as const, Statement: [{ Sid: "Describe", Effect: "Allow" as const, Action: ["ec2:DescribeSubnets", "ec2:DescribeInstances"], Resource: "*" }] };
   const roles = bundle.roles.map((r) =>
     r.name === config.controllerRole.name
       ? {
           ...r,
-          inlinePolicies: [
-            ...r.inlinePolicies,
-            { name: `TestControllerPolicy-${CLUSTER}`, document: { Version: "2012-10-17" as const, Statement: [{ Sid: "Describe", Effect: "Allow" as const, Action: ["ec2:DescribeSubnets", "ec2:DescribeInstances"], Resource: "*" }] } },
-          ],
+          inlinePolicies: [...r.inlinePolicies, { name: `TestControllerPolicy-${CLUSTER}`, document }],
+          customerManagedPolicies: [...r.customerManagedPolicies, { name: TEST_MANAGED_POLICY, arn: `arn:aws:iam::${input.account}:policy/${TEST_MANAGED_POLICY}`, document }],
         }
       : r,
   );
-  for (const [name, doc] of iamFiles({ roles })) writeFileSync(join(dir, "rendered", "iam", name), `${JSON.stringify(doc, null, 2)}\n`);
+  for (const [name, doc] of iamFiles({ ...bundle, roles })) writeFileSync(join(dir, "rendered", "iam", name), `${JSON.stringify(doc, null, 2)}\n`);
   return root;
 }

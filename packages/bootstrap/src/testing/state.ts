@@ -1,7 +1,18 @@
 // Test helper: the emulator's state that the bootstrap owns, read back for assertions (read-only calls).
 import { DescribeSecurityGroupsCommand, DescribeSubnetsCommand } from "@aws-sdk/client-ec2";
 import { ListRulesCommand, ListTargetsByRuleCommand, ListTagsForResourceCommand } from "@aws-sdk/client-eventbridge";
-import { GetRoleCommand, GetRolePolicyCommand, ListAttachedRolePoliciesCommand, ListRolePoliciesCommand, ListRolesCommand, ListRoleTagsCommand } from "@aws-sdk/client-iam";
+import {
+  GetPolicyVersionCommand,
+  GetRoleCommand,
+  GetRolePolicyCommand,
+  ListAttachedRolePoliciesCommand,
+  ListPoliciesCommand,
+  ListPolicyTagsCommand,
+  ListPolicyVersionsCommand,
+  ListRolePoliciesCommand,
+  ListRolesCommand,
+  ListRoleTagsCommand,
+} from "@aws-sdk/client-iam";
 import { GetQueueAttributesCommand, ListQueuesCommand, ListQueueTagsCommand } from "@aws-sdk/client-sqs";
 import type { AwsClients } from "../aws.ts";
 import { normalizePolicy, parsePolicyText } from "../policy-json.ts";
@@ -21,6 +32,13 @@ export async function readState(clients: AwsClients, o: { vpcIds: readonly strin
     }
     const tags = tagRecord((await clients.iam.send(new ListRoleTagsCommand({ RoleName: name }))).Tags);
     roles[name] = { trust: normalizePolicy(parsePolicyText(role.AssumeRolePolicyDocument)), description: role.Description, attached, inline, tags };
+  }
+  const policies: Record<string, unknown> = {};
+  for (const p of (await clients.iam.send(new ListPoliciesCommand({ Scope: "Local" }))).Policies ?? []) {
+    const v = await clients.iam.send(new GetPolicyVersionCommand({ PolicyArn: p.Arn!, VersionId: p.DefaultVersionId! }));
+    const versions = (await clients.iam.send(new ListPolicyVersionsCommand({ PolicyArn: p.Arn! }))).Versions ?? [];
+    const tags = tagRecord((await clients.iam.send(new ListPolicyTagsCommand({ PolicyArn: p.Arn! }))).Tags);
+    policies[p.PolicyName!] = { document: normalizePolicy(parsePolicyText(v.PolicyVersion?.Document)), versions: versions.length, tags };
   }
   const ec2Tags: Record<string, Record<string, string>> = {};
   const filters = [{ Name: "vpc-id", Values: [...o.vpcIds] }];
@@ -42,6 +60,7 @@ export async function readState(clients: AwsClients, o: { vpcIds: readonly strin
   }
   return {
     roles,
+    policies,
     ec2Tags,
     queues,
     rules,
