@@ -376,5 +376,39 @@ describe("bootstrap against moto server", { timeout: 60_000 }, () => {
     expect(yes.stdout).toContain(`done    [+] iam role ${NODE_ROLE}: create with trust Service ec2.amazonaws.com`);
     expect(Object.keys((await state()).roles).sort()).toEqual([CONTROLLER_ROLE, NODE_ROLE]);
   }, 240_000);
+
+  it("a process killed (SIGKILL) in the middle of apply: a re-run converges to the same state as an uninterrupted apply", async () => {
+    const cliRoot = writeOverlay({ oidcIssuer: seeded.oidcIssuer, vpcId: seeded.vpcId, addons: [] });
+    await run("apply", { fix: true, overlayRoot: cliRoot });
+    const expected = await state();
+    await restoreWorld();
+
+    const bin = join(import.meta.dirname, "../../cli/bin/eks-gitops.js");
+    const child = spawn(process.execPath, [bin, "bootstrap", "apply", "--yes", "--fix", "--cluster", CLUSTER, "--root", cliRoot, "--kubeconfig", kube.kubeconfig], {
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const closed = new Promise<NodeJS.Signals | null>((r) => child.on("close", (_code, signal) => r(signal)));
+    let done = 0;
+    const killedAfter = await new Promise<number>((resolve) => {
+      child.stdout.on("data", (d: Buffer) => {
+        done += String(d).split("\n").filter((l) => l.startsWith("done ")).length;
+        if (done >= 6 && child.exitCode === null && !child.killed) {
+          child.kill("SIGKILL");
+          resolve(done);
+        }
+      });
+      child.on("close", () => resolve(done));
+    });
+    expect(await closed).toBe("SIGKILL");
+    expect(killedAfter).toBeGreaterThanOrEqual(6);
+    const partial = await state();
+    expect(partial).not.toEqual(expected);
+
+    const again = await run("apply", { fix: true, overlayRoot: cliRoot });
+    expect(again.result.status).toBe("ok");
+    expect(await state()).toEqual(expected);
+    expect((await run("apply", { fix: true, overlayRoot: cliRoot })).writes).toEqual([]);
+  }, 240_000);
 });
 
