@@ -2,6 +2,7 @@
 import { ConfigError } from "@eks-gitops/config";
 import { SynthValidationError } from "@eks-gitops/manifests";
 import { PolicySizeError } from "@eks-gitops/policies";
+import { bootstrapCommand } from "./commands/bootstrap.ts";
 import { diffCommand } from "./commands/diff.ts";
 import { synthCommand } from "./commands/synth.ts";
 import { validateCommand } from "./commands/validate.ts";
@@ -13,6 +14,7 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   synth: { run: synthCommand, summary: "render overlays into clusters/<name>/rendered (--check to compare)" },
   validate: { run: validateCommand, summary: "validate rendered output (or any YAML/JSON) as the API server would, plus cross-object checks" },
   diff: { run: diffCommand, summary: "rendered-output diff between two revisions (--base REF, --output text|markdown|json)" },
+  bootstrap: { run: bootstrapCommand, summary: "plan|apply|destroy the AWS-only parts (IAM roles, tags, node identity, add-ons)" },
 };
 
 const usage = () =>

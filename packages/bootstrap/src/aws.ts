@@ -1,0 +1,119 @@
+// AWS SDK v3 clients for one overlay: region, retry with backoff, and errors that name the missing permission.
+import { EC2Client } from "@aws-sdk/client-ec2";
+import { EKSClient } from "@aws-sdk/client-eks";
+import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
+import { IAMClient } from "@aws-sdk/client-iam";
+import { SQSClient } from "@aws-sdk/client-sqs";
+import { STSClient } from "@aws-sdk/client-sts";
+import { ConfiguredRetryStrategy } from "@smithy/core/retry";
+
+export interface AwsClients {
+  readonly sts: STSClient;
+  readonly iam: IAMClient;
+  readonly ec2: EC2Client;
+  readonly eks: EKSClient;
+  readonly sqs: SQSClient;
+  readonly events: EventBridgeClient;
+}
+
+export interface AwsClientOptions {
+  readonly region: string;
+  /** Total attempts per call, first try included. @default 8 */
+  readonly maxAttempts?: number;
+  /** Delay before retry n (1-based), in ms. @default exponential from 200 ms with full jitter, capped at 20 s */
+  readonly backoff?: (attempt: number) => number;
+}
+
+/** IAM action prefix of each client, for naming a denied permission. */
+const SERVICE_PREFIX: Record<string, string> = {
+  STSClient: "sts",
+  IAMClient: "iam",
+  EC2Client: "ec2",
+  EKSClient: "eks",
+  SQSClient: "sqs",
+  EventBridgeClient: "events",
+};
+
+const ACCESS_DENIED = new Set(["AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "AuthorizationError", "UnauthorizedException"]);
+
+/** Who is calling, filled in once STS answered; AccessDenied messages name it. */
+export interface CallerRef {
+  arn: string | undefined;
+}
+
+/** An AWS call that failed; the message names the call, and for AccessDenied the permission and identity. */
+export class AwsCallError extends Error {
+  override name = "AwsCallError";
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly permission: string,
+    readonly accessDenied: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export function defaultBackoff(attempt: number): number {
+  return Math.round(Math.random() * Math.min(20_000, 200 * 2 ** attempt));
+}
+
+/**
+ * Creates the six clients. Endpoints come from the standard AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_<SERVICE>
+ * variables (the SDK reads them); credentials from the default provider chain and are never logged.
+ */
+export function createAwsClients(options: AwsClientOptions, caller: CallerRef): AwsClients {
+  const config = {
+    region: options.region,
+    retryStrategy: new ConfiguredRetryStrategy(options.maxAttempts ?? 8, options.backoff ?? defaultBackoff),
+  };
+  const clients: AwsClients = {
+    sts: new STSClient(config),
+    iam: new IAMClient(config),
+    ec2: new EC2Client(config),
+    eks: new EKSClient(config),
+    sqs: new SQSClient(config),
+    events: new EventBridgeClient(config),
+  };
+  for (const client of Object.values(clients)) addErrorNaming(client, caller);
+  return clients;
+}
+
+interface StackClient {
+  middlewareStack: { add(mw: unknown, options: { step: "initialize"; name: string; priority?: "high" | "low" }): void };
+}
+
+function addErrorNaming(client: StackClient, caller: CallerRef): void {
+  client.middlewareStack.add(
+    (next: (args: unknown) => Promise<unknown>, context: { clientName?: string; commandName?: string }) => async (args: unknown) => {
+      try {
+        return await next(args);
+      } catch (err) {
+        throw describeAwsError(err, context.clientName ?? "", context.commandName ?? "", caller.arn);
+      }
+    },
+    { step: "initialize", name: "eksGitopsNameErrors", priority: "high" },
+  );
+}
+
+/** Turns an SDK error into one line that says which call failed and, for AccessDenied, what to grant to whom. */
+export function describeAwsError(err: unknown, clientName: string, commandName: string, callerArn: string | undefined): unknown {
+  if (err instanceof AwsCallError || !(err instanceof Error)) return err;
+  const code = (err as { name?: string; Code?: string }).Code ?? err.name;
+  const action = commandName.replace(/Command$/, "");
+  const prefix = SERVICE_PREFIX[clientName] ?? clientName.replace(/Client$/, "").toLowerCase();
+  const permission = `${prefix}:${action}`;
+  if (ACCESS_DENIED.has(code) || /not authorized to perform/i.test(err.message)) {
+    // IAM's own message says which action and resource; fall back to the API name when it does not.
+    const said = /perform: ([a-z0-9-]+:[A-Za-z0-9]+)/.exec(err.message)?.[1] ?? permission;
+    const on = /on resource: (.+?)(?: because |$)/.exec(err.message)?.[1];
+    const who = /User: (\S+)/.exec(err.message)?.[1] ?? callerArn ?? "the current AWS identity";
+    return new AwsCallError(
+      `AccessDenied: ${who} lacks permission ${said}${on ? ` on ${on}` : ""} (call ${prefix} ${action}); grant it and run again`,
+      code,
+      said,
+      true,
+    );
+  }
+  return new AwsCallError(`${prefix} ${action} failed: ${code}: ${err.message.split("\n")[0]}`, code, permission, false);
+}

@@ -1,0 +1,111 @@
+// Kubernetes access through @kubernetes/client-node: aws-auth with optimistic concurrency, and NodeClaim counts.
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { ApiException, CoreV1Api, CustomObjectsApi, KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
+import { stringify } from "yaml";
+import { AWS_AUTH, type AwsAuthEdit } from "./aws-auth.ts";
+
+export interface KubeAccess {
+  /** Where requests go (for the report). */
+  readonly server: string;
+  readAwsAuth(): Promise<V1ConfigMap | undefined>;
+  /** Applies `edit` to the current ConfigMap, re-reading and retrying on a resourceVersion conflict. */
+  updateAwsAuth(edit: (data: Readonly<Record<string, string>> | undefined) => AwsAuthEdit): Promise<AwsAuthUpdate>;
+  /** Number of karpenter.sh/v1 NodeClaims (0 when the CRD is not installed). */
+  countNodeClaims(): Promise<number>;
+}
+
+export interface AwsAuthUpdate {
+  readonly changed: boolean;
+  readonly attempts: number;
+  readonly backupFile?: string;
+  readonly warning?: string;
+}
+
+export interface KubeAccessOptions {
+  /** kubeconfig file; default: KUBECONFIG or ~/.kube/config. */
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  /** Folder for aws-auth backups, written before any change. */
+  readonly backupDir: string;
+  readonly maxConflictRetries?: number;
+  /** Clock for backup file names (tests pass a fixed one). */
+  readonly now?: () => Date;
+}
+
+const status = (err: unknown): number | undefined => (err instanceof ApiException ? err.code : undefined);
+
+export function kubeAccess(options: KubeAccessOptions): KubeAccess {
+  const kc = new KubeConfig();
+  if (options.kubeconfig) kc.loadFromFile(options.kubeconfig);
+  else kc.loadFromDefault();
+  if (options.context) kc.setCurrentContext(options.context);
+  const server = kc.getCurrentCluster()?.server ?? "(no cluster in kubeconfig)";
+  const core = kc.makeApiClient(CoreV1Api);
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  const maxRetries = options.maxConflictRetries ?? 5;
+  const now = options.now ?? (() => new Date());
+
+  const readAwsAuth = async (): Promise<V1ConfigMap | undefined> => {
+    try {
+      return await core.readNamespacedConfigMap({ name: AWS_AUTH.name, namespace: AWS_AUTH.namespace });
+    } catch (err) {
+      if (status(err) === 404) return undefined;
+      throw kubeError(err, `read ConfigMap ${AWS_AUTH.namespace}/${AWS_AUTH.name}`, server);
+    }
+  };
+
+  const backup = (cm: V1ConfigMap, attempt: number): string => {
+    const stamp = now().toISOString().replace(/[:.]/g, "-");
+    const file = join(options.backupDir, `aws-auth.${stamp}.rv${cm.metadata?.resourceVersion ?? "0"}.${attempt}.yaml`);
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.tmp-${process.pid}`;
+    writeFileSync(tmp, stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: AWS_AUTH.name, namespace: AWS_AUTH.namespace, resourceVersion: cm.metadata?.resourceVersion }, data: cm.data ?? {} }));
+    renameSync(tmp, file);
+    return file;
+  };
+
+  return {
+    server,
+    readAwsAuth,
+    async updateAwsAuth(edit) {
+      for (let attempt = 1; attempt <= maxRetries + 1; attempt++) {
+        const cm = await readAwsAuth();
+        const result = edit(cm?.data);
+        if (!result.changed) return { changed: false, attempts: attempt, ...(result.warning ? { warning: result.warning } : {}) };
+        try {
+          if (cm === undefined) {
+            await core.createNamespacedConfigMap({
+              namespace: AWS_AUTH.namespace,
+              body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: AWS_AUTH.name, namespace: AWS_AUTH.namespace }, data: { ...result.data } },
+            });
+            return { changed: true, attempts: attempt };
+          }
+          const backupFile = backup(cm, attempt);
+          // The read resourceVersion stays in metadata, so the API server rejects the write if anyone changed it since.
+          await core.replaceNamespacedConfigMap({ name: AWS_AUTH.name, namespace: AWS_AUTH.namespace, body: { ...cm, data: { ...result.data } } });
+          return { changed: true, attempts: attempt, backupFile };
+        } catch (err) {
+          if (status(err) === 409) continue;
+          throw kubeError(err, `write ConfigMap ${AWS_AUTH.namespace}/${AWS_AUTH.name}`, server);
+        }
+      }
+      throw new Error(`ConfigMap ${AWS_AUTH.namespace}/${AWS_AUTH.name}: still conflicting after ${maxRetries} retries; someone else keeps changing it, run again later`);
+    },
+    async countNodeClaims() {
+      try {
+        const list = (await custom.listClusterCustomObject({ group: "karpenter.sh", version: "v1", plural: "nodeclaims" })) as { items?: unknown[] };
+        return list.items?.length ?? 0;
+      } catch (err) {
+        if (status(err) === 404) return 0;
+        throw kubeError(err, "list karpenter.sh/v1 NodeClaims", server);
+      }
+    },
+  };
+}
+
+function kubeError(err: unknown, what: string, server: string): Error {
+  const code = status(err);
+  const detail = err instanceof ApiException ? `HTTP ${code}` : (err as Error).message;
+  return new Error(`Kubernetes API ${server}: cannot ${what}: ${detail}`);
+}

@@ -1,0 +1,91 @@
+// `eks-gitops bootstrap plan|apply|destroy --cluster NAME`: the AWS-only parts of the lab (see @eks-gitops/bootstrap).
+import { parseArgs } from "node:util";
+import { AwsCallError, bootstrap, DiscoveryRefusal, RenderedIamError, type Action } from "@eks-gitops/bootstrap";
+import { EXIT, UsageError } from "../exit-codes.ts";
+import { findRepoRoot } from "../repo.ts";
+
+export const bootstrapUsage = `Usage: eks-gitops bootstrap plan|apply|destroy --cluster NAME [options]
+
+  plan      show what would change ([+] add, [~] change, [-] remove); makes no change
+  apply     create or update the roles, tags, node identity, add-ons and interruption queue
+  destroy   remove what apply created, in the lab's safe order
+
+  --cluster NAME      the overlay (clusters/NAME/cluster.ts) and its rendered/iam
+  --yes               do not ask for confirmation (required when stdin is not a terminal)
+  --fix               also remove stray discovery tags on subnets/security groups outside the cluster VPC
+  --force             destroy even while Karpenter NodeClaims exist
+  --output text|json  output format (default text)
+  --kubeconfig FILE   kubeconfig for aws-auth and NodeClaims (default KUBECONFIG or ~/.kube/config)
+  --context NAME      kubeconfig context
+  --root DIR          repository root (default: found from the current directory)
+
+AWS credentials come from the standard provider chain; endpoints from AWS_ENDPOINT_URL and
+AWS_ENDPOINT_URL_<SERVICE>. Exit codes: 0 ok, 1 refused (see the plan's reasons) or declined,
+2 bad usage or the overlay does not match the account/region/cluster, 3 an AWS or Kubernetes call failed.`;
+
+const ACTIONS: readonly Action[] = ["plan", "apply", "destroy"];
+
+export async function bootstrapCommand(argv: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: {
+      cluster: { type: "string" },
+      yes: { type: "boolean", default: false },
+      fix: { type: "boolean", default: false },
+      force: { type: "boolean", default: false },
+      output: { type: "string", default: "text" },
+      kubeconfig: { type: "string" },
+      context: { type: "string" },
+      root: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${bootstrapUsage}\n`);
+    return EXIT.ok;
+  }
+  const action = positionals[0] as Action | undefined;
+  if (positionals.length !== 1 || !action || !ACTIONS.includes(action)) {
+    throw new UsageError(`bootstrap needs one of ${ACTIONS.join(", ")}, e.g. \`pnpm bootstrap plan --cluster eksworkshop\`\n${bootstrapUsage}`);
+  }
+  if (!values.cluster) throw new UsageError(`bootstrap ${action} needs --cluster NAME, e.g. \`pnpm bootstrap ${action} --cluster eksworkshop\``);
+  if (values.output !== "text" && values.output !== "json") throw new UsageError(`--output must be text or json, not '${values.output}'`);
+  if (values.force && action !== "destroy") throw new UsageError("--force only applies to destroy");
+
+  try {
+    const result = await bootstrap({
+      root: values.root ?? findRepoRoot(),
+      cluster: values.cluster,
+      action,
+      yes: values.yes,
+      fix: values.fix,
+      force: values.force,
+      output: values.output,
+      color: values.output === "text" && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+      ...(values.kubeconfig ? { kubeconfig: values.kubeconfig } : {}),
+      ...(values.context ? { context: values.context } : {}),
+    });
+    if (result.status === "failed") {
+      process.stderr.write(`eks-gitops bootstrap: ${result.error?.message ?? "a step failed"}\n`);
+      return EXIT.internal;
+    }
+    return result.status === "ok" ? EXIT.ok : EXIT.invalid;
+  } catch (err) {
+    if (err instanceof DiscoveryRefusal) {
+      if (values.output === "json") process.stdout.write(`${JSON.stringify({ action, cluster: values.cluster, status: "refused", problems: err.problems }, null, 2)}\n`);
+      process.stderr.write(`${err.problems.map((p) => `eks-gitops bootstrap: refusing: ${p}`).join("\n")}\nnothing was changed.\n`);
+      return EXIT.usage;
+    }
+    if (err instanceof RenderedIamError) {
+      process.stderr.write(`eks-gitops bootstrap: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    if (err instanceof AwsCallError) {
+      process.stderr.write(`eks-gitops bootstrap: ${err.message}\n`);
+      return EXIT.internal;
+    }
+    throw err;
+  }
+}
