@@ -11,7 +11,7 @@ import { loadDocuments } from "./reader.ts";
 import { catalogLayer, SchemaRegistry } from "./schema/registry.ts";
 import { readHeader } from "./testing/fixture-header.ts";
 import { writeKubectlValidateSchemas } from "./testing/kube-schemas.ts";
-import { findTool, howToBuild } from "./testing/test-tools.ts";
+import { findTool, howToBuild, offline } from "./testing/test-tools.ts";
 import { validateDocuments } from "./validate.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
@@ -68,8 +68,10 @@ describe.skipIf(!KUBECTL_VALIDATE)("differential: kubectl-validate vs @eks-gitop
     work = mkdtempSync(join(tmpdir(), "eks-gitops-differential-"));
     // ApplicationSet's 1.4 MB CRD is not needed by the fixtures and only slows kubectl-validate down.
     const dirs = await writeKubectlValidateSchemas(work, (p) => !p.endsWith("applicationset-crd.yaml"));
-    const run = spawnSync(KUBECTL_VALIDATE!, ["--local-crds", dirs.crds, "--local-schemas", dirs.schemas, "--version", "1.35", "--output", "json", ...files], {
+    const peer = offline(KUBECTL_VALIDATE!, ["--local-crds", dirs.crds, "--local-schemas", dirs.schemas, "--version", "1.35", "--output", "json", ...files]);
+    const run = spawnSync(peer.command, peer.args, {
       cwd: FIXTURES,
+      env: peer.env,
       encoding: "utf8",
       maxBuffer: 64 * 1024 * 1024,
     });

@@ -6,7 +6,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { writeKubectlValidateSchemas } from "../testing/kube-schemas.ts";
-import { findTool, howToBuild, REPO_ROOT } from "../testing/test-tools.ts";
+import { findTool, howToBuild, offline, REPO_ROOT } from "../testing/test-tools.ts";
 import { buildCorpus, CORPUS_KINDS, corpusFiles } from "./corpus.ts";
 import { writeKubeconformSchemas } from "./kubeconform-schemas.ts";
 
@@ -26,7 +26,9 @@ function measure(tool: string, argv: readonly string[], work: string, count: (st
   const out = join(work, `${slug}.stdout`);
   const timing = join(work, `${slug}.time`);
   const fd = openSync(out, "w");
-  const run = spawnSync(TIME, ["-f", "%e %M", "-o", timing, ...argv], { stdio: ["ignore", fd, "pipe"], encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const [bin, ...rest] = argv as [string, ...string[]];
+  const peer = tool.startsWith("@eks-gitops") ? { command: bin, args: rest, env: process.env } : offline(bin, rest);
+  const run = spawnSync(TIME, ["-f", "%e %M", "-o", timing, peer.command, ...peer.args], { env: peer.env, stdio: ["ignore", fd, "pipe"], encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   closeSync(fd);
   if (run.status !== 0 && run.status !== 1) throw new Error(`${tool} exited with ${run.status}: ${run.stderr.slice(-2000)}`);
   const [elapsed, rssKb] = readFileSync(timing, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number) as [number, number];

@@ -1,5 +1,5 @@
 // Locates a Go test peer built by test-tools/build.sh (kubectl-validate, kubeconform) without building it.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,4 +30,17 @@ export function findTool(tool: TestTool, env: NodeJS.ProcessEnv = process.env): 
 
 export function howToBuild(tool: TestTool): string {
   return `${tool} is not built: run \`test-tools/build.sh ${tool}\` (needs Go; see test-tools/README.md), or set ${ENV[tool]}=/path/to/${tool} or TEST_TOOLS_CACHE`;
+}
+
+let canUnshare: boolean | undefined;
+
+/**
+ * The peer tools fall back to downloading schemas from GitHub (and kubectl-validate probes the default
+ * kubeconfig's cluster) when a flag is off; run them in an empty network namespace where the machine
+ * allows it, and with an empty kubeconfig, so a slip can never send traffic off this machine.
+ */
+export function offline(bin: string, args: readonly string[]): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
+  canUnshare ??= spawnSync("unshare", ["-n", "true"]).status === 0;
+  const env = { ...process.env, KUBECONFIG: "/dev/null" };
+  return canUnshare ? { command: "unshare", args: ["-n", bin, ...args], env } : { command: bin, args: [...args], env };
 }
