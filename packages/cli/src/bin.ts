@@ -1,20 +1,16 @@
 // Entry point of the eks-gitops command: dispatches to a subcommand and maps errors to exit codes.
 import { ConfigError } from "@eks-gitops/config";
-import { SynthValidationError } from "@eks-gitops/manifests";
-import { PolicySizeError } from "@eks-gitops/policies";
-import { bootstrapCommand } from "./commands/bootstrap.ts";
-import { diffCommand } from "./commands/diff.ts";
-import { synthCommand } from "./commands/synth.ts";
-import { validateCommand } from "./commands/validate.ts";
 import { EXIT, UsageError } from "./exit-codes.ts";
 
 type Command = (argv: readonly string[]) => Promise<number>;
 
+// Commands load on first use: cdk8s, the schema engine and the AWS SDK are each slow to import,
+// and a command should only pay for what it uses.
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
-  synth: { run: synthCommand, summary: "render overlays into clusters/<name>/rendered (--check to compare)" },
-  validate: { run: validateCommand, summary: "validate rendered output (or any YAML/JSON) as the API server would, plus cross-object checks" },
-  diff: { run: diffCommand, summary: "rendered-output diff between two revisions (--base REF, --output text|markdown|json)" },
-  bootstrap: { run: bootstrapCommand, summary: "plan|apply|destroy the AWS-only parts (IAM roles, tags, node identity, add-ons)" },
+  synth: { run: async (argv) => (await import("./commands/synth.ts")).synthCommand(argv), summary: "render overlays into clusters/<name>/rendered (--check to compare)" },
+  validate: { run: async (argv) => (await import("./commands/validate.ts")).validateCommand(argv), summary: "validate rendered output (or any YAML/JSON) as the API server would, plus cross-object checks" },
+  diff: { run: async (argv) => (await import("./commands/diff.ts")).diffCommand(argv), summary: "rendered-output diff between two revisions (--base REF, --output text|markdown|json)" },
+  bootstrap: { run: async (argv) => (await import("./commands/bootstrap.ts")).bootstrapCommand(argv), summary: "plan|apply|destroy the AWS-only parts (IAM roles, tags, node identity, add-ons)" },
 };
 
 const usage = () =>
@@ -46,7 +42,8 @@ function reportError(err: unknown): number {
     process.stderr.write(`${err.message}\n${err.problems.length} problem(s) in ${err.file}; nothing was written.\n`);
     return EXIT.usage;
   }
-  if (err instanceof SynthValidationError || err instanceof PolicySizeError) {
+  // Matched by name so that reporting an error does not import the packages that define them.
+  if (err instanceof Error && (err.name === "SynthValidationError" || err.name === "PolicySizeError")) {
     process.stderr.write(`${err.message}\nnothing was written.\n`);
     return EXIT.usage;
   }
