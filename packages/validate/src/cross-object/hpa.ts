@@ -14,7 +14,11 @@ interface UtilizationMetric {
   readonly declared: string;
 }
 
-export function hpaChecks(resources: readonly ParsedResource[]): CrossObjectFinding[] {
+/**
+ * `partial`: the files are not a whole overlay (loose files given on the command line), so a missing
+ * target is only reported when the run contains workloads of the target's kind at all.
+ */
+export function hpaChecks(resources: readonly ParsedResource[], partial = false): CrossObjectFinding[] {
   const out: CrossObjectFinding[] = [];
   const key = (group: string, kind: string, namespace: string, name: string) => `${group}/${kind}/${namespace || "default"}/${name}`;
   const byKey = new Map<string, ParsedResource>();
@@ -32,6 +36,7 @@ export function hpaChecks(resources: readonly ParsedResource[]): CrossObjectFind
     const namespace = hpa.namespace || "default";
     const target = byKey.get(key(group, kind, namespace, name));
     if (!target) {
+      if (partial && !resources.some((r) => r.kind === kind && groupOf(r.apiVersion) === group)) continue;
       out.push(
         finding(
           hpa,

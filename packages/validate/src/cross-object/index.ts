@@ -33,8 +33,9 @@ export function crossObjectChecks(resources: readonly ParsedResource[], context:
     // The overlay is the source of truth for the name; otherwise the chart's settings (then the discovery check compares to it).
     const clusterName = facts.clusterName ?? apps.map((a) => str(dig(a.values, "settings", "clusterName"))).find((n) => n !== undefined);
 
-    out.push(...hpaChecks(group.resources));
-    out.push(...nodeClassRefChecks(group.resources));
+    const partial = group.name === "";
+    out.push(...hpaChecks(group.resources, partial));
+    out.push(...nodeClassRefChecks(group.resources, partial));
     out.push(...nodeClassRoleChecks(group.resources, iam));
     if (clusterName !== undefined) out.push(...discoveryTagChecks(group.resources, clusterName));
     for (const app of apps) {

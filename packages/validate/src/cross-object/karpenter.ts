@@ -7,7 +7,11 @@ export const DISCOVERY_TAG = "karpenter.sh/discovery";
 const NODE_CLASS_GROUP = "karpenter.k8s.aws";
 const NODE_CLASS_KIND = "EC2NodeClass";
 
-export function nodeClassRefChecks(resources: readonly ParsedResource[]): CrossObjectFinding[] {
+/**
+ * `partial`: the files are not a whole overlay (loose files given on the command line), so a missing
+ * EC2NodeClass is only reported when the run contains EC2NodeClasses at all.
+ */
+export function nodeClassRefChecks(resources: readonly ParsedResource[], partial = false): CrossObjectFinding[] {
   const out: CrossObjectFinding[] = [];
   const nodeClasses = new Set(
     resources.filter((r) => r.kind === NODE_CLASS_KIND && groupOf(r.apiVersion) === NODE_CLASS_GROUP).map((r) => r.name),
@@ -31,7 +35,7 @@ export function nodeClassRefChecks(resources: readonly ParsedResource[]): CrossO
       );
       continue;
     }
-    if (name && !nodeClasses.has(name)) {
+    if (name && !nodeClasses.has(name) && !(partial && nodeClasses.size === 0)) {
       const known = [...nodeClasses].sort();
       out.push(
         finding(
