@@ -83,8 +83,10 @@ describe.skipIf(!validatorAvailable())("`validate --base` flags the same change"
     git("add", ".");
     git("-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid", "commit", "-q", "-m", "base");
     writeFileSync(join(repo, file), stringify(edited((o) => { o.spec.template.spec.nodeClassRef.group = "example.com"; })));
-    // Without --base the transition rule cannot run (no previous object): the same file is valid.
-    expect(runValidator([file], { args: ["--root", repo], cwd: repo }).resources[0]?.status).toBe("valid");
+    // Without --base the transition rule cannot run (no previous object): only the cross-object check
+    // that a NodePool's class lives in group karpenter.k8s.aws sees the change, not the immutability rule.
+    const create = runValidator([file], { args: ["--root", repo], cwd: repo });
+    expect(create.resources[0]?.findings.map((f) => f.rule)).toEqual(["nodeclassref-kind"]);
     const run = runValidator([file], { args: ["--base", "HEAD", "--root", repo], cwd: repo });
     expect(run.exitCode).toBe(1);
     expect(run.resources).toHaveLength(1);
