@@ -21,9 +21,25 @@ export function clusterFile(root: string, name: string): string {
   return join(root, CLUSTERS_DIR, name, CLUSTER_FILE);
 }
 
+/** Set by the eks-gitops launcher: registers a TypeScript loader (tsx) on first use. */
+const REGISTER_TYPESCRIPT = Symbol.for("eks-gitops.register-typescript");
+
+/** Imports a .ts module; registers the launcher's TypeScript loader first if the process has none yet. */
+async function importTypeScript(url: string): Promise<{ default?: unknown }> {
+  try {
+    return (await import(url)) as { default?: unknown };
+  } catch (err) {
+    const register = (globalThis as Record<symbol, unknown>)[REGISTER_TYPESCRIPT];
+    if ((err as NodeJS.ErrnoException).code !== "ERR_UNKNOWN_FILE_EXTENSION" || typeof register !== "function") throw err;
+    await (register as () => Promise<void>)();
+    // the failed import stays cached under its URL: a query makes the retry a new module
+    return (await import(`${url}?typescript`)) as { default?: unknown };
+  }
+}
+
 /**
  * Imports `clusters/<name>/cluster.ts`, checks it and applies defaults.
- * The importing process needs a TypeScript loader (the CLI registers tsx; vitest has its own).
+ * The importing process needs a TypeScript loader (the CLI registers tsx on first use; vitest has its own).
  */
 export async function loadCluster(root: string, name: string): Promise<ClusterConfig> {
   const file = clusterFile(root, name);
@@ -33,7 +49,7 @@ export async function loadCluster(root: string, name: string): Promise<ClusterCo
   }
   let mod: { default?: unknown };
   try {
-    mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    mod = await importTypeScript(pathToFileURL(file).href);
   } catch (err) {
     throw new ConfigError(shown, [{ path: "", message: `cannot load: ${(err as Error).message.split("\n")[0]}` }]);
   }

@@ -11,7 +11,7 @@ export { typesFromCrd, typesFromOpenApi } from "./schema/sources.ts";
 export * from "./catalog/index.ts";
 export { lintIamDocuments } from "./iam.ts";
 export type { IamOutcome } from "./iam.ts";
-export { runValidation, defaultPaths, RunUsageError } from "./run.ts";
+export { runValidation, defaultPaths, RunUsageError, type Timings } from "./run.ts";
 export type { RunOptions } from "./run.ts";
 export { formatReport, formatText, formatJson, formatJunit, formatSarif, formatGithub, OUTPUT_FORMATS } from "./output/format.ts";
 export type { OutputFormat, FormatOptions } from "./output/format.ts";

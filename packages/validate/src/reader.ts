@@ -112,26 +112,60 @@ function classify(value: unknown, file: string, index: number, resources: Parsed
   resources.push({ file, index, apiVersion: apiVersion as string, kind: kind as string, name: ident.name ?? "", namespace: ident.namespace ?? "", object: obj });
 }
 
+/**
+ * A copy of js-yaml's documents in which every alias is a separate copy (as yaml and the API server's
+ * decoder produce), or undefined when the copy would exceed `EXPANSION_FACTOR` nodes per input character
+ * plus a floor: a bounded budget stops alias bombs (billion laughs) before they are expanded.
+ * Hand-written: neither YAML library offers js-yaml's speed together with an expansion limit.
+ */
+export function unshareAliases(values: unknown[], textLength: number): unknown[] | undefined {
+  let budget = EXPANSION_FLOOR + EXPANSION_FACTOR * textLength;
+  const copy = (v: unknown): unknown => {
+    if (typeof v !== "object" || v === null) return v;
+    if (--budget < 0) throw new RangeError("alias expansion budget exceeded");
+    if (Array.isArray(v)) return v.map(copy);
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) {
+      const x = copy((v as Record<string, unknown>)[k]);
+      // a `__proto__` key is data (js-yaml defines it as an own property); plain assignment would set the prototype
+      if (k === "__proto__") Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
+      else out[k] = x;
+    }
+    return out;
+  };
+  try {
+    return values.map(copy);
+  } catch (err) {
+    if (err instanceof RangeError) return undefined;
+    throw err;
+  }
+}
+
+/** Expanded objects and lists allowed per input character (and a floor) before yaml's alias limit decides. */
+const EXPANSION_FACTOR = 2;
+const EXPANSION_FLOOR = 10_000;
+
 /** Splits one text into documents; a bad document never stops the ones after it. */
 export function parseText(source: TextSource, options: ReadOptions = {}): { resources: ParsedResource[]; unreadable: UnreadableDocument[] } {
   const maxAliasCount = options.maxAliasCount ?? 100;
   const resources: ParsedResource[] = [];
   const unreadable: UnreadableDocument[] = [];
   const { file } = source;
-  // Fast path: js-yaml is about ten times faster than yaml. It keeps aliases as shared references (no
-  // expansion limit), so it only reads texts without anchors; any error re-reads the text with yaml,
-  // which reports each bad document with its line and keeps the others.
-  if (!ANCHOR.test(source.text)) {
-    let values: unknown[] | undefined;
-    try {
-      values = loadAll(source.text, undefined, { schema: CORE_SCHEMA });
-    } catch {
-      values = undefined;
-    }
-    if (values) {
-      for (const [index, value] of values.entries()) classify(value, file, index, resources, unreadable);
-      return { resources, unreadable };
-    }
+  // Fast path: js-yaml is about ten times faster than yaml. Any error re-reads the text with yaml, which
+  // reports each bad document with its line and keeps the others. js-yaml keeps aliases as shared
+  // references and has no expansion limit, so a text with anchors is unshared here under a budget
+  // (see unshareAliases); past it, yaml reads the text and applies its own alias limit.
+  const anchored = ANCHOR.test(source.text);
+  let values: unknown[] | undefined;
+  try {
+    values = loadAll(source.text, undefined, { schema: CORE_SCHEMA });
+    if (anchored) values = unshareAliases(values, source.text.length);
+  } catch {
+    values = undefined;
+  }
+  if (values) {
+    for (const [index, value] of values.entries()) classify(value, file, index, resources, unreadable);
+    return { resources, unreadable };
   }
   let docs: readonly Document[];
   const lines = new LineCounter();

@@ -5,6 +5,7 @@ import { join, relative, resolve, sep } from "node:path";
 import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR } from "@eks-gitops/config";
 import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
 import { loadDocuments, parseText, type ReadOptions } from "./reader.ts";
+import { crossObjectChecks } from "./cross-object/index.ts";
 import { clusterLayer } from "./schema/cluster.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromDocuments, typesFromPaths } from "./schema/registry.ts";
 import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report } from "./types.ts";
@@ -35,6 +36,9 @@ export interface RunOptions {
   readonly validator?: ObjectValidator;
 }
 
+/** Wall time of each phase of a run, in order (shown by `--timings`). */
+export type Timings = { readonly phase: string; readonly ms: number }[];
+
 /** A problem with the command line or the repository (exit 2), not with the validated documents. */
 export class RunUsageError extends Error {
   override name = "RunUsageError";
@@ -57,20 +61,6 @@ export function defaultPaths(root: string): string[] {
   return listClusters(root)
     .map((n) => join(root, CLUSTERS_DIR, n, RENDERED_DIR))
     .filter((p) => existsSync(p));
-}
-
-async function loadCrossObjectChecks(): Promise<CrossObjectChecks | undefined> {
-  // The cross-object checks are developed on their own branch; a variable specifier keeps this file compiling without them.
-  const specifier = "./cross-object/index.ts";
-  try {
-    const mod = (await import(specifier)) as { crossObjectChecks?: CrossObjectChecks };
-    return mod.crossObjectChecks;
-  } catch (err) {
-    // only "not there (yet)" is tolerated; a module that is there but broken must not silently switch the checks off
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === "ERR_MODULE_NOT_FOUND" && e.message.includes("cross-object")) return undefined;
-    throw err;
-  }
 }
 
 /** The previously committed version of each resource at `ref` (matched by apiVersion, kind, namespace, name). */
@@ -103,7 +93,14 @@ function checkRef(root: string, ref: string): void {
 }
 
 /** Loads, validates and reports. Throws RunUsageError for bad options, CatalogError/ClusterSchemaError when schemas cannot be had. */
-export async function runValidation(options: RunOptions): Promise<{ report: Report; documents: LoadedDocuments; layers: string[] }> {
+export async function runValidation(options: RunOptions): Promise<{ report: Report; documents: LoadedDocuments; layers: string[]; timings: Timings }> {
+  const timings: Timings = [];
+  let mark = performance.now();
+  const phase = (name: string) => {
+    const now = performance.now();
+    timings.push({ phase: name, ms: now - mark });
+    mark = now;
+  };
   const root = resolve(options.root);
   // shown paths are relative to the repository root: stable in CI and what GitHub annotations need
   const cwd = options.read?.cwd ?? root;
@@ -113,15 +110,23 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   if (options.base) checkRef(root, options.base);
 
   const documents = loadDocuments(paths, { ...options.read, cwd });
+  phase("read");
 
   const facts: Record<string, OverlayFacts> = {};
-  for (const name of new Set([...documents.resources, ...documents.iam].map((d) => overlayOf(root, cwd, d.file)))) {
+  // documents come many to a file: the overlay of each file is worked out once
+  const overlays = new Map<string, string | undefined>();
+  const overlayOfFile = (file: string) => {
+    if (!overlays.has(file)) overlays.set(file, overlayOf(root, cwd, file));
+    return overlays.get(file);
+  };
+  for (const name of new Set([...documents.resources, ...documents.iam].map((d) => overlayOfFile(d.file)))) {
     if (name === undefined) continue;
     const config = await loadCluster(root, name);
     facts[name] = { clusterName: config.name, kubernetesVersion: config.kubernetesVersion, karpenterVersion: config.karpenter.version };
   }
+  phase("overlays");
   const versionsOf = (r: ParsedResource): CatalogVersions => {
-    const f = facts[overlayOf(root, cwd, r.file) ?? ""];
+    const f = facts[overlayOfFile(r.file) ?? ""];
     return f ? { ...options.versions, kubernetes: f.kubernetesVersion, karpenter: f.karpenterVersion } : (options.versions ?? {});
   };
 
@@ -135,27 +140,43 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
 
   const registries = new Map<string, SchemaRegistry>();
   if (options.catalog !== false) {
+    const seenFiles = new Set<string>();
     for (const r of documents.resources) {
+      if (seenFiles.has(r.file)) continue;
+      seenFiles.add(r.file);
       const key = JSON.stringify(versionsOf(r));
       if (registries.has(key)) continue;
       const layer: SchemaLayer = await catalogLayer(versionsOf(r), { mirror: options.mirror, cacheDir: options.cacheDir });
       registries.set(key, shared.with([layer]));
     }
   }
-  const registryFor = (r: ParsedResource) => registries.get(JSON.stringify(versionsOf(r))) ?? shared;
+  const byFile = new Map<string, SchemaRegistry>();
+  const registryFor = (r: ParsedResource) => {
+    let registry = byFile.get(r.file);
+    if (!registry) {
+      registry = registries.get(JSON.stringify(versionsOf(r))) ?? shared;
+      byFile.set(r.file, registry);
+    }
+    return registry;
+  };
 
-  const crossObjectChecks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? (await loadCrossObjectChecks()));
+  phase("schemas");
+  const checks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? crossObjectChecks);
+  const validator = options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() });
   const report = await validateDocuments(
     documents,
     {
       registry: registryFor,
       previous: options.base ? previousFrom(root, cwd, options.base) : undefined,
-      crossObjectChecks,
+      crossObjectChecks: checks,
       crossObjectContext: { overlays: facts },
       iamLint: options.iamLint,
     },
-    options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() }),
+    validator,
   );
+  phase("validate");
+  validator.compiler.saveCodeCache();
+  phase("code cache");
   const layers = [...new Set([...registries.values(), shared].flatMap((r) => r.layers.map((l) => l.name)))];
-  return { report, documents, layers };
+  return { report, documents, layers, timings };
 }

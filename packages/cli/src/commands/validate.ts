@@ -34,6 +34,7 @@ Options:
   -o, --output FORMAT  text (default), json, junit, sarif, github
   --base GIT_REF       evaluate oldSelf (transition) rules against the object committed at GIT_REF
   -v, --verbose        text output: also list valid resources
+  --timings            print the wall time of each phase to stderr
   --root DIR           repository root (default: found from the current directory)
 
 Exit codes: 0 all valid, 1 something invalid or unreadable, 2 usage, 3 internal error.`;
@@ -51,6 +52,7 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
       "karpenter-version": { type: "string" },
       base: { type: "string" },
       verbose: { type: "boolean", short: "v", default: false },
+      timings: { type: "boolean", default: false },
       root: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -65,7 +67,7 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
   if (!OUTPUT_FORMATS.includes(output)) throw new UsageError(`--output ${values.output}: must be one of ${OUTPUT_FORMATS.join(", ")}`);
   const root = values.root ?? findRepoRoot();
   try {
-    const { report } = await runValidation({
+    const { report, timings } = await runValidation({
       root,
       paths: positionals,
       crd: values.crd,
@@ -75,7 +77,12 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
       versions: { kubernetes: values["kubernetes-version"], karpenter: values["karpenter-version"] },
       base: values.base,
     });
+    const started = performance.now();
     process.stdout.write(formatReport(report, output, { color: process.stdout.isTTY === true && !process.env.NO_COLOR, verbose: values.verbose }));
+    if (values.timings) {
+      const all = [...timings, { phase: "output", ms: performance.now() - started }];
+      process.stderr.write(`timings: ${all.map((t) => `${t.phase} ${t.ms.toFixed(0)} ms`).join(", ")}; process ${(performance.now() / 1000).toFixed(2)} s since start\n`);
+    }
     return report.summary.invalid + report.summary.error > 0 ? EXIT.invalid : EXIT.ok;
   } catch (err) {
     if (err instanceof RunUsageError) throw new UsageError(err.message);

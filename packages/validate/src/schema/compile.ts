@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { Script } from "node:vm";
 import { _, Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import af from "ajv-formats";
@@ -37,6 +38,8 @@ const re2Engine = Object.assign(
 );
 
 const nodeRequire = createRequire(import.meta.url);
+/** V8 code caches are only valid for the V8 that made them. */
+const V8_TAG = `node-${process.versions.v8.replace(/[^0-9a-z.]/gi, "_")}-${process.arch}`;
 /** Bump when conversion or ajv options change: cached validator code is keyed by it. */
 const CACHE_VERSION = "eks-gitops-validate/1 ajv@8.20.0";
 const standalone = (standaloneCode as unknown as { default?: typeof standaloneCode }).default ?? standaloneCode;
@@ -68,6 +71,7 @@ export class SchemaCompiler {
   private readonly compiled = new WeakMap<TypeSchema, ValidateFunction>();
   /** `documentId#/$defs/ObjectMeta` of the first builtin document that defines it. */
   private objectMetaRef: string | undefined;
+  private readonly uncachedScripts = new Map<string, Script>();
 
   constructor(options: CompilerOptions = {}) {
     this.cacheDir = options.cacheDir ? join(options.cacheDir, "validators") : undefined;
@@ -139,20 +143,48 @@ export class SchemaCompiler {
   };
 
   private load(key: string): ValidateFunction | undefined {
+    const file = join(this.cacheDir as string, `${key}.cjs`);
     let code: string;
     try {
-      code = readFileSync(join(this.cacheDir as string, `${key}.cjs`), "utf8");
+      code = readFileSync(file, "utf8");
     } catch {
       return undefined;
+    }
+    // V8's code cache for this file (bytecode of the functions compiled in an earlier run), if this Node made it
+    const v8File = join(this.cacheDir as string, `${key}.${V8_TAG}.v8`);
+    let cachedData: Buffer | undefined;
+    try {
+      cachedData = readFileSync(v8File);
+    } catch {
+      cachedData = undefined;
     }
     try {
       const mod: { exports: unknown } = { exports: {} };
       // the cached file is code ajv generated from a schema whose hash is its name, in our own cache folder
-      new Function("require", "module", "exports", code)(this.requireForCode, mod, mod.exports);
+      const script = new Script(`(function (require, module, exports) {${code}\n})`, { filename: file, cachedData });
+      (script.runInThisContext() as (r: unknown, m: unknown, e: unknown) => void)(this.requireForCode, mod, mod.exports);
+      if (cachedData === undefined || script.cachedDataRejected) this.uncachedScripts.set(v8File, script);
       return typeof mod.exports === "function" ? (mod.exports as ValidateFunction) : undefined;
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Writes V8's code cache of validators loaded without one. Call after validating: the cache then holds
+   * every function the run compiled, and the next run skips compiling them (the largest CRDs' validators
+   * are megabytes of code).
+   */
+  saveCodeCache(): void {
+    for (const [file, script] of this.uncachedScripts) {
+      try {
+        writeFileSync(`${file}.${process.pid}.tmp`, script.createCachedData());
+        renameSync(`${file}.${process.pid}.tmp`, file);
+      } catch {
+        // a read-only cache only costs speed
+      }
+    }
+    this.uncachedScripts.clear();
   }
 
   private store(key: string, fn: ValidateFunction): void {

@@ -22,9 +22,11 @@ const lower = (g: Gvk) => gvkKey({ ...g, kind: g.kind.toLowerCase() });
 export class SchemaRegistry {
   readonly layers: SchemaLayer[] = [];
   private readonly memo = new Map<string, TypeSchema | null>();
+  private builtin: TypeSchema | null | undefined;
 
   addLayer(name: string, types: readonly TypeSchema[]): this {
     this.memo.clear();
+    this.builtin = undefined;
     const map = new Map<string, TypeSchema>();
     for (const t of types) {
       const key = t.flavour === "jsonschema" ? lower(t.gvk) : gvkKey(t.gvk);
@@ -37,6 +39,7 @@ export class SchemaRegistry {
   /** Appends an already-built layer (lowest priority so far). */
   pushLayer(layer: SchemaLayer): this {
     this.memo.clear();
+    this.builtin = undefined;
     this.layers.push(layer);
     return this;
   }
@@ -70,8 +73,18 @@ export class SchemaRegistry {
 
   /** Any builtin type (to borrow ObjectMeta's schema for custom resources). */
   anyBuiltin(): TypeSchema | undefined {
-    for (const layer of this.layers) for (const t of layer.types.values()) if (t.flavour === "builtin" && t.components) return t;
-    return undefined;
+    if (this.builtin === undefined) {
+      this.builtin = null;
+      search: for (const layer of this.layers) {
+        for (const t of layer.types.values()) {
+          if (t.flavour === "builtin" && t.components) {
+            this.builtin = t;
+            break search;
+          }
+        }
+      }
+    }
+    return this.builtin ?? undefined;
   }
 }
 

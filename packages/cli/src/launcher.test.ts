@@ -1,0 +1,62 @@
+// The launcher (bin/eks-gitops.js) and its build cache (bin/bundle.js): built once, reused while the
+// sources are unchanged, rebuilt when one changes, and the bundle behaves like the sources.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../../..");
+const BIN = join(ROOT, "packages/cli/bin/eks-gitops.js");
+const dir = mkdtempSync(join(tmpdir(), "eks-gitops-bundle-test-"));
+const manifestFile = join(dir, "manifest.json");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, EKS_GITOPS_BUNDLE_DIR: dir, ...env } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const manifest = () => JSON.parse(readFileSync(manifestFile, "utf8")) as { key: string; dir: string; inputs: Record<string, [number, number]> };
+
+describe("eks-gitops launcher", () => {
+  it("builds a bundle on first use, listing the workspace sources it was built from", () => {
+    const r = run(["--help"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: eks-gitops <command>/);
+    const m = manifest();
+    expect(Object.keys(m.inputs)).toEqual(expect.arrayContaining(["packages/cli/src/bin.ts", "packages/validate/src/run.ts", "packages/config/src/load.ts"]));
+    expect(Object.keys(m.inputs).some((f) => f.includes("node_modules"))).toBe(false);
+    expect(existsSync(join(dir, m.dir, "bin.mjs"))).toBe(true);
+  });
+
+  it("reuses the bundle while nothing changed, and rebuilds when a source's size or mtime differs", () => {
+    const before = statSync(manifestFile).mtimeMs;
+    expect(run(["--help"]).status).toBe(0);
+    expect(statSync(manifestFile).mtimeMs).toBe(before);
+
+    // as if packages/validate/src/run.ts had been edited since the build
+    const m = manifest();
+    const entry = m.inputs["packages/validate/src/run.ts"] as [number, number];
+    m.inputs["packages/validate/src/run.ts"] = [entry[0] + 1, entry[1]];
+    writeFileSync(manifestFile, JSON.stringify(m));
+    expect(run(["--help"]).status).toBe(0);
+    expect(manifest().inputs["packages/validate/src/run.ts"]).toEqual(entry);
+  });
+
+  it("runs bundled code that finds files next to its sources (IAM lint data) and loads cluster.ts through tsx on demand", () => {
+    const iam = run(["validate", "clusters/eksworkshop/rendered/iam", "--output", "json"]);
+    expect(iam.stderr).toBe("");
+    expect(JSON.parse(iam.stdout).summary.invalid).toBe(0);
+    expect(JSON.parse(iam.stdout).summary.valid).toBeGreaterThan(0);
+    const synth = run(["synth", "--check", "--cluster", "eksworkshop"]);
+    expect(synth.stderr).toBe("");
+    expect(synth.stdout).toMatch(/^ok {6}clusters\/eksworkshop\/rendered/);
+  });
+
+  it("runs the TypeScript sources with EKS_GITOPS_FROM_SOURCE=1, with the same result", () => {
+    const bundled = run(["synth", "--check", "--cluster", "eksworkshop"]);
+    const source = run(["synth", "--check", "--cluster", "eksworkshop"], { EKS_GITOPS_FROM_SOURCE: "1", EKS_GITOPS_BUNDLE_DIR: join(dir, "unused") });
+    expect(source).toEqual(bundled);
+    expect(existsSync(join(dir, "unused"))).toBe(false);
+  });
+});
