@@ -108,16 +108,15 @@ export class CelEvaluator {
    * selector terms recur object after object, and a rule is a pure function of `self` (its CEL view is
    * derived from the value by the rule's own schema node).
    */
-  private outcome(rule: ValidationRule, info: RuleInfo, vars: Record<string, unknown>, task: CelTask, memoObjects: boolean): Outcome {
-    const key = info.transition ? undefined : memoKey(task, memoObjects);
+  private outcome(rule: ValidationRule, vars: Record<string, unknown>, key: string | undefined, memo: Map<string, Outcome>): Outcome {
     if (key !== undefined) {
-      const hit = info.memo.get(key);
+      const hit = memo.get(key);
       if (hit) return hit;
     }
     const result = this.run(rule, vars);
     if (key !== undefined) {
-      if (info.memo.size >= MEMO_LIMIT) info.memo.clear();
-      info.memo.set(key, result);
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      memo.set(key, result);
     }
     return result;
   }
@@ -143,6 +142,8 @@ export class CelEvaluator {
   evaluate(tasks: readonly CelTask[], memoObjects = true): Finding[] {
     const findings: Finding[] = [];
     for (const task of tasks) {
+      // the memo key of this task's value, computed once for all its rules (null: not memoisable)
+      let key: string | null | undefined;
       for (const rule of task.rules) {
         if (typeof rule.rule !== "string") continue;
         let info = this.infos.get(rule);
@@ -160,7 +161,8 @@ export class CelEvaluator {
         const path = info.pointer ? `${task.path}${info.pointer}` : task.path;
         const ruleId = info.id;
         this.stats.evaluated++;
-        const outcome = this.outcome(rule, info, vars, task, memoObjects);
+        if (key === undefined && !transition) key = memoKey(task, memoObjects) ?? null;
+        const outcome = this.outcome(rule, vars, transition ? undefined : (key ?? undefined), info.memo);
         switch (outcome.kind) {
           case "true":
             break;
