@@ -62,7 +62,7 @@ export function nodeClassRoleChecks(resources: readonly ParsedResource[], iam: I
     const message =
       iam.nodeRoles.length === 0
         ? `${describe(nc)} uses role '${role}', but no role in ${where} trusts the EC2 service principal (ec2.amazonaws.com), so there is no node role to match`
-        : `${describe(nc)} uses role '${role}', but the node role defined in ${where} (the role trusting the EC2 service) is ${iam.nodeRoles.map((r) => `'${r.name}'`).join(", ")}`;
+        : `${describe(nc)} uses role '${role}', but the node role defined in ${where} (the role trusting the EC2 service) is ${[...new Set(iam.nodeRoles.map((r) => `'${r.name}'`))].join(", ")}`;
     out.push(finding(nc, "nodeclass-role-mismatch", "/spec/role", message));
   }
   return out;
