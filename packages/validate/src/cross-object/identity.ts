@@ -78,7 +78,7 @@ export function serviceAccountChecks(app: KarpenterChartApp, iam: IamFacts): Cro
         app.resource,
         "irsa-role-mismatch",
         annotationPath,
-        `${describe(app.resource)} annotates the controller service account with ${ROLE_ARN_ANNOTATION}=${JSON.stringify(annotated)}, but the controller role in ${irsa[0]!.source.file} is ${arns.join(", ")}`,
+        `${describe(app.resource)} annotates the controller service account with ${ROLE_ARN_ANNOTATION}=${JSON.stringify(annotated)}, but the controller role in ${[...new Set(irsa.map((r) => r.source.file))].join(", ")} is ${arns.join(", ")}`,
       ),
     );
   }

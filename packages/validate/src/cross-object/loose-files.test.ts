@@ -28,9 +28,12 @@ describe("cross-object checks over loose files of several folders", () => {
       (f) => f.rule === "nodeclass-role-mismatch" && f.file.endsWith("nodeclass-role-mismatch/ec2nodeclass.yaml"),
     );
     expect(findings).toHaveLength(1);
-    expect(findings[0]?.message).toMatch(/\(the role trusting the EC2 service\) is 'KarpenterNodeRole-eksworkshop'$/);
+    // both indexes define the node role: both are named, the role once
+    expect(findings[0]?.message).toBe(
+      "EC2NodeClass default uses role 'KarpenterControllerRole-eksworkshop', but the node role defined in nodeclass-role-mismatch/iam/index.json, valid-overlay/iam/index.json (the role trusting the EC2 service) is 'KarpenterNodeRole-eksworkshop'",
+    );
     const irsa = checkTogether("irsa-role-mismatch", "valid-overlay").filter((f) => f.rule === "irsa-role-mismatch" && f.file.startsWith("irsa-role-mismatch/"));
     expect(irsa).toHaveLength(1);
-    expect(irsa[0]?.message).toMatch(/, but the controller role in \S+ is arn:aws:iam::\d+:role\/KarpenterControllerRole-eksworkshop$/);
+    expect(irsa[0]?.message).toMatch(/, but the controller role in irsa-role-mismatch\/iam\/index\.json, valid-overlay\/iam\/index\.json is arn:aws:iam::\d+:role\/KarpenterControllerRole-eksworkshop$/);
   });
 });
