@@ -48,7 +48,7 @@ export const REASONS = {
   crossObject:
     "a cross-object check of the validator (HPA target, nodeClassRef, IAM, versions...); the API server judges one object at a time, by design",
   crossObjectPooled:
-    "a cross-object finding the fixture does not expect: the differential validates all fixtures in one run, where files outside clusters/<name>/rendered form one group, so the fixture meets other fixtures' Karpenter Applications (cluster name), IAM roles and node classes; its own suite validates it in its folder and gets no such finding. The API server judges one object at a time",
+    "a cross-object finding the fixture does not expect: the differential validates all fixtures in one run, where files outside clusters/<name>/rendered form one group, so the fixture meets other fixtures' IAM roles, node classes and Karpenter Applications; its own suite checks it without them (a single-object fixture by schema and CEL only, a cross-object fixture with its folder as the overlay). The API server judges one object at a time",
   intWrap:
     "server-side apply stores an integer that overflows its int32/int64 Go field wrapped (unstructured conversion does not range-check); the validator enforces the schema's declared format (deliberately stricter)",
 } as const;
