@@ -130,17 +130,19 @@ async function build(esbuild) {
 
 /** Path of an up-to-date bundle of src/bin.ts (building it if needed), or undefined when it cannot be had. */
 export async function bundledEntry() {
-  let esbuild;
+  const require = createRequire(import.meta.url);
+  let esbuildVersion;
   try {
-    esbuild = createRequire(import.meta.url)("esbuild");
+    // the version decides freshness; esbuild itself is only loaded to build
+    esbuildVersion = JSON.parse(readFileSync(require.resolve("esbuild/package.json"), "utf8")).version;
   } catch {
     return undefined;
   }
-  const fresh = freshEntry(esbuild.version);
+  const fresh = freshEntry(esbuildVersion);
   if (fresh) return fresh;
   try {
     mkdirSync(BUNDLE_DIR, { recursive: true });
-    return await build(esbuild);
+    return await build(require("esbuild"));
   } catch {
     // a source that does not compile, or a read-only checkout: the caller runs the sources through tsx,
     // which reports compile errors with their file and line

@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ConfigError } from "./errors.ts";
 import { CLUSTER_FILE, CLUSTERS_DIR } from "./layout.ts";
-import { checkCluster, type ClusterConfig } from "./resolve.ts";
+import type { ClusterConfig } from "./resolve.ts";
 
 /** Overlay names under `<root>/clusters`, sorted (folders that hold a cluster.ts). */
 export function listClusters(root: string): string[] {
@@ -56,6 +56,8 @@ export async function loadCluster(root: string, name: string): Promise<ClusterCo
   if (mod.default === undefined) {
     throw new ConfigError(shown, [{ path: "", message: "must `export default defineCluster({...})`" }]);
   }
+  // the checks (zod) load with the first overlay: commands that never load one (validate of loose files) skip them
+  const { checkCluster } = await import("./resolve.ts");
   const config = checkCluster(mod.default, shown);
   if (config.name !== name) {
     throw new ConfigError(shown, [{ path: "name", message: `is '${config.name}' but the overlay folder is '${name}'; they must match` }]);

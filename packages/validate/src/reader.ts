@@ -1,8 +1,10 @@
 // Reading files, folders and stdin into documents: multi-document YAML and JSON, one error per bad document.
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { CORE_SCHEMA, loadAll } from "js-yaml";
-import { type Document, LineCounter, parseAllDocuments } from "yaml";
+import { loadAll } from "js-yaml";
+import { FAST_CORE_SCHEMA } from "./yaml-schema.ts";
+import type { Document } from "yaml";
+import { yamlLib } from "./yaml-lib.ts";
 import type { Finding, IamDocument, LoadedDocuments, ParsedResource, UnreadableDocument } from "./types.ts";
 
 export interface ReadOptions {
@@ -113,32 +115,39 @@ function classify(value: unknown, file: string, index: number, resources: Parsed
 }
 
 /**
- * A copy of js-yaml's documents in which every alias is a separate copy (as yaml and the API server's
- * decoder produce), or undefined when the copy would exceed `EXPANSION_FACTOR` nodes per input character
- * plus a floor: a bounded budget stops alias bombs (billion laughs) before they are expanded.
- * Hand-written: neither YAML library offers js-yaml's speed together with an expansion limit.
+ * How js-yaml's documents expand once aliases are followed: `ok`, `too-large` (past `EXPANSION_FACTOR`
+ * objects and lists per input character plus a floor, for all documents of the text together) or `cyclic`
+ * (an anchor used inside itself), one verdict per document. js-yaml keeps an alias as a reference to its
+ * anchor's value (read-only data here: nothing changes parsed documents), so memory is bounded by the text;
+ * expansion happens when documents are walked, and the budget stops alias bombs (billion laughs) before
+ * that. Hand-written: neither YAML library offers js-yaml's speed with an expansion limit.
  */
-export function unshareAliases(values: unknown[], textLength: number): unknown[] | undefined {
-  let budget = EXPANSION_FLOOR + EXPANSION_FACTOR * textLength;
-  const copy = (v: unknown): unknown => {
-    if (typeof v !== "object" || v === null) return v;
-    if (--budget < 0) throw new RangeError("alias expansion budget exceeded");
-    if (Array.isArray(v)) return v.map(copy);
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) {
-      const x = copy((v as Record<string, unknown>)[k]);
-      // a `__proto__` key is data (js-yaml defines it as an own property); plain assignment would set the prototype
-      if (k === "__proto__") Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
-      else out[k] = x;
+export function aliasExpansion(values: readonly unknown[], textLength: number): ("ok" | "too-large" | "cyclic")[] {
+  const budget = EXPANSION_FLOOR + EXPANSION_FACTOR * textLength;
+  // expanded size of each distinct object, so that a shared subtree is measured once
+  const sizes = new Map<object, number>();
+  const IN_PROGRESS = -1;
+  let cyclic = false;
+  const size = (v: unknown): number => {
+    if (typeof v !== "object" || v === null) return 0;
+    const known = sizes.get(v);
+    if (known === IN_PROGRESS) cyclic = true;
+    if (known !== undefined) return Math.max(known, 0);
+    sizes.set(v, IN_PROGRESS);
+    let n = 1;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) {
+      n += size(x);
+      if (n > budget) break;
     }
-    return out;
+    sizes.set(v, n);
+    return n;
   };
-  try {
-    return values.map(copy);
-  } catch (err) {
-    if (err instanceof RangeError) return undefined;
-    throw err;
-  }
+  let total = 0;
+  return values.map((v) => {
+    cyclic = false;
+    total += size(v);
+    return cyclic ? "cyclic" : total > budget ? "too-large" : "ok";
+  });
 }
 
 /** Expanded objects and lists allowed per input character (and a floor) before yaml's alias limit decides. */
@@ -152,22 +161,25 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   const unreadable: UnreadableDocument[] = [];
   const { file } = source;
   // Fast path: js-yaml is about ten times faster than yaml. Any error re-reads the text with yaml, which
-  // reports each bad document with its line and keeps the others. js-yaml keeps aliases as shared
-  // references and has no expansion limit, so a text with anchors is unshared here under a budget
-  // (see unshareAliases); past it, yaml reads the text and applies its own alias limit.
-  const anchored = ANCHOR.test(source.text);
+  // reports each bad document with its line and keeps the others. js-yaml has no alias expansion limit:
+  // a text with anchors is measured against a budget (aliasExpansionWithinBudget); past it, yaml reads
+  // the text and applies its own alias limit.
   let values: unknown[] | undefined;
   try {
-    values = loadAll(source.text, undefined, { schema: CORE_SCHEMA });
-    if (anchored) values = unshareAliases(values, source.text.length);
+    values = loadAll(source.text, undefined, { schema: FAST_CORE_SCHEMA });
   } catch {
     values = undefined;
   }
-  if (values) {
-    for (const [index, value] of values.entries()) classify(value, file, index, resources, unreadable);
+  const expansion = values && ANCHOR.test(source.text) ? aliasExpansion(values, source.text.length) : undefined;
+  if (values && !expansion?.includes("too-large")) {
+    for (const [index, value] of values.entries()) {
+      if (expansion?.[index] === "cyclic") unreadable.push(parseError(file, index, "parse:alias-cycle", "an alias refers to the anchor it is inside: the document would be infinite"));
+      else classify(value, file, index, resources, unreadable);
+    }
     return { resources, unreadable };
   }
   let docs: readonly Document[];
+  const { LineCounter, parseAllDocuments } = yamlLib();
   const lines = new LineCounter();
   try {
     docs = parseAllDocuments(source.text, { uniqueKeys: true, prettyErrors: false, lineCounter: lines }) as readonly Document[];

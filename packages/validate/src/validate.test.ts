@@ -225,3 +225,48 @@ describe("validateDocuments", () => {
     expect(report.resources[0]?.findings).toEqual([{ severity: "error", path: "/spec", message: "cross", rule: "test-check", hint: "do X" }]);
   });
 });
+
+describe("CEL result memo", () => {
+  const signed = registryFromCrdYaml(`
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gauges.example.com}
+spec:
+  group: example.com
+  scope: Cluster
+  names: {kind: Gauge, plural: gauges}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            apiVersion: {type: string}
+            kind: {type: string}
+            metadata: {type: object}
+            spec:
+              type: object
+              properties:
+                readings:
+                  type: array
+                  x-kubernetes-validations:
+                    - rule: "self.all(x, 1.0 / x.d > 0.0)"
+                      message: "readings must be positive (not -0)"
+                  items:
+                    type: object
+                    properties:
+                      d: {type: number}
+`);
+  const gauge = signed.lookup("example.com/v1", "Gauge");
+  if (!gauge) throw new Error("Gauge CRD did not load");
+  const obj = (d: number) => ({ apiVersion: "example.com/v1", kind: "Gauge", metadata: { name: "g" }, spec: { readings: [{ d }] } });
+
+  it("never answers for a -0 from a memoised 0 (JSON writes both as 0)", () => {
+    const v2 = new ObjectValidator();
+    expect(v2.validate(obj(0), gauge, signed)).toEqual([]);
+    expect(brief(v2.validate(obj(-0), gauge, signed))).toEqual(['/spec/readings: Invalid value: "array": readings must be positive (not -0) [cel:self.all(x, 1.0 / x.d > 0.0)]']);
+    expect(v2.validate(obj(0), gauge, signed)).toEqual([]);
+  });
+});

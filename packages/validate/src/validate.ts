@@ -3,10 +3,11 @@ import { CelEvaluator } from "./cel/evaluate.ts";
 import { lintIamDocuments } from "./iam.ts";
 import { checkObjectMeta } from "./objectmeta.ts";
 import { type CompilerOptions, SchemaCompiler } from "./schema/compile.ts";
+import { valueAtPointer } from "./pointer.ts";
 import { findingsFromAjv, isBlocking } from "./schema/errors.ts";
 import { makeDeref, type SchemaNode, type TypeSchema } from "./schema/model.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
-import { type CelTask, clone, walk, type WalkResult } from "./schema/walk.ts";
+import { type CelTask, walk, type WalkResult } from "./schema/walk.ts";
 import type { CrossObjectChecks, Finding, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
 
 export const CEL_SKIPPED_MESSAGE = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
@@ -30,12 +31,28 @@ const identity = (n: SchemaNode) => n;
  * property set to null is as good as absent.
  */
 function cloneWithoutNulls(v: unknown): unknown {
+  // most objects have no null at all: then the object itself serves (nothing changes validated objects)
+  if (!hasNullProperty(v)) return v;
+  return copyWithoutNulls(v);
+}
+
+function hasNullProperty(v: unknown): boolean {
+  if (typeof v !== "object" || v === null) return false;
+  if (Array.isArray(v)) return v.some(hasNullProperty);
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x === null || hasNullProperty(x)) return true;
+  }
+  return false;
+}
+
+function copyWithoutNulls(v: unknown): unknown {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return v.map(cloneWithoutNulls);
+  if (Array.isArray(v)) return v.map(copyWithoutNulls);
   const out: Record<string, unknown> = {};
   for (const k in v) {
     const x = (v as Record<string, unknown>)[k];
-    if (x !== null) out[k] = cloneWithoutNulls(x);
+    if (x !== null) out[k] = copyWithoutNulls(x);
   }
   return out;
 }
@@ -77,19 +94,21 @@ export class ObjectValidator {
     const result: WalkResult = { findings: [], tasks: [] as CelTask[] };
     let value: Record<string, unknown>;
     if (structural) value = walk(object, type.root, "", old, opts, result) as Record<string, unknown>;
-    else value = (type.flavour === "builtin" ? cloneWithoutNulls(object) : clone(object)) as Record<string, unknown>;
+    else value = (type.flavour === "builtin" ? cloneWithoutNulls(object) : object) as Record<string, unknown>;
     const validator = this.compiler.validator(type);
     const findings: Finding[] = [...result.findings];
     let blocked = false;
     if (!validator(value)) {
       const errors = validator.errors ?? [];
+      // ajv runs without `verbose` (it would embed whole schemas in the generated code): the offending value is looked up here
+      for (const e of errors) if (!("data" in e)) e.data = valueAtPointer(value, e.instancePath);
       blocked = errors.some(isBlocking);
       findings.push(...findingsFromAjv(errors));
     }
     if (type.flavour !== "jsonschema") findings.push(...checkObjectMeta(value));
     if (result.tasks.length > 0) {
       if (blocked) findings.push({ severity: "error", path: "", message: CEL_SKIPPED_MESSAGE, rule: "cel:skipped" });
-      else findings.push(...this.cel.evaluate(result.tasks));
+      else findings.push(...this.cel.evaluate(result.tasks, result.negativeZero !== true));
     }
     return findings;
   }

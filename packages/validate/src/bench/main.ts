@@ -49,7 +49,8 @@ function countKubectlValidate(stdout: string) {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { count: { type: "string", default: "5000" }, "per-file": { type: "string", default: "100" }, keep: { type: "boolean", default: false } } });
+  // `pnpm bench -- --count 1000` passes the `--` through
+  const { values } = parseArgs({ allowPositionals: true, options: { count: { type: "string", default: "5000" }, "per-file": { type: "string", default: "100" }, keep: { type: "boolean", default: false } } });
   const count = Number(values.count);
   const perFile = Number(values["per-file"]);
   if (!existsSync(TIME)) throw new Error(`${TIME} (GNU time) is needed to measure peak RSS of each process`);

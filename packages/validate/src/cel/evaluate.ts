@@ -37,6 +37,25 @@ interface RuleInfo {
   readonly transition: boolean;
   readonly pointer: string;
   readonly id: string;
+  /** Outcomes by scalar `self` (this rule object only: its message and reason are part of the outcome). */
+  readonly memo: Map<string, Outcome>;
+}
+
+type Outcome = { readonly kind: "true" | "not-bool" } | { readonly kind: "false" | "error" | "compile"; readonly text: string };
+const TRUE: Outcome = { kind: "true" };
+const NOT_BOOL: Outcome = { kind: "not-bool" };
+/** Memoised results per rule (scalar `self` values); the memo starts over when full. */
+const MEMO_LIMIT = 5_000;
+
+/** Longest JSON text used as a memo key; larger values are evaluated every time. */
+const MAX_KEY_LENGTH = 2048;
+
+function memoKey(task: CelTask, objects: boolean): string | undefined {
+  const v = task.value;
+  if (v === null || typeof v !== "object") return typeof v === "function" ? undefined : `${typeof v}\u0000${Object.is(v, -0) ? "-0" : String(v)}`;
+  if (!objects) return undefined;
+  const json = JSON.stringify(v);
+  return json.length <= MAX_KEY_LENGTH ? `json\u0000${json}` : undefined;
 }
 
 export class CelEvaluator {
@@ -83,15 +102,52 @@ export class CelEvaluator {
     return rule.message && rule.message !== "" ? rule.message : `failed rule: ${rule.rule}`;
   }
 
-  /** Runs every rule of every task; `hasOld` decides whether transition rules run or are counted as skipped. */
-  evaluate(tasks: readonly CelTask[]): Finding[] {
+  /**
+   * A rule's result for these variables. Results of non-transition rules are memoised by the value of
+   * `self` (scalars, and small objects and lists by their JSON): the same requirements, label keys and
+   * selector terms recur object after object, and a rule is a pure function of `self` (its CEL view is
+   * derived from the value by the rule's own schema node).
+   */
+  private outcome(rule: ValidationRule, info: RuleInfo, vars: Record<string, unknown>, task: CelTask, memoObjects: boolean): Outcome {
+    const key = info.transition ? undefined : memoKey(task, memoObjects);
+    if (key !== undefined) {
+      const hit = info.memo.get(key);
+      if (hit) return hit;
+    }
+    const result = this.run(rule, vars);
+    if (key !== undefined) {
+      if (info.memo.size >= MEMO_LIMIT) info.memo.clear();
+      info.memo.set(key, result);
+    }
+    return result;
+  }
+
+  private run(rule: ValidationRule, vars: Record<string, unknown>): Outcome {
+    const program = this.program(rule.rule);
+    if (program instanceof Error) return { kind: "compile", text: program.message.split("\n")[0] ?? "" };
+    let result: unknown;
+    try {
+      result = program(vars);
+    } catch (err) {
+      return { kind: "error", text: ((err as Error).message.split("\n")[0] ?? "").replace(/^No such key/, "no such key") };
+    }
+    if (result === true) return TRUE;
+    if (result !== false) return NOT_BOOL;
+    return { kind: "false", text: this.message(rule, vars) };
+  }
+
+  /**
+   * Runs every rule of every task; `hasOld` decides whether transition rules run or are counted as skipped.
+   * `memoObjects: false` (the walk saw a -0, which JSON writes as 0) memoises scalar values only.
+   */
+  evaluate(tasks: readonly CelTask[], memoObjects = true): Finding[] {
     const findings: Finding[] = [];
     for (const task of tasks) {
       for (const rule of task.rules) {
         if (typeof rule.rule !== "string") continue;
         let info = this.infos.get(rule);
         if (!info) {
-          info = { transition: OLD_SELF.test(rule.rule), pointer: rule.fieldPath ? fieldPathToPointer(rule.fieldPath) : "", id: `cel:${rule.rule}` };
+          info = { transition: OLD_SELF.test(rule.rule), pointer: rule.fieldPath ? fieldPathToPointer(rule.fieldPath) : "", id: `cel:${rule.rule}`, memo: new Map() };
           this.infos.set(rule, info);
         }
         const transition = info.transition;
@@ -103,33 +159,36 @@ export class CelEvaluator {
         const vars: Record<string, unknown> = transition ? { self: task.self, oldSelf: task.oldSelf } : { self: task.self };
         const path = info.pointer ? `${task.path}${info.pointer}` : task.path;
         const ruleId = info.id;
-        const program = this.program(rule.rule);
         this.stats.evaluated++;
-        if (program instanceof Error) {
-          findings.push({ severity: "error", path, message: `rule compile error: ${program.message.split("\n")[0]}`, rule: ruleId });
-          continue;
+        const outcome = this.outcome(rule, info, vars, task, memoObjects);
+        switch (outcome.kind) {
+          case "true":
+            break;
+          case "compile":
+            findings.push({ severity: "error", path, message: `rule compile error: ${outcome.text}`, rule: ruleId });
+            break;
+          case "error": {
+            // worded as the API server's "<error> evaluating rule: <message or rule>", at the rule's own node
+            const what = rule.message?.trim() ? rule.message.trim() : rule.rule.trim();
+            findings.push({ severity: "error", path: task.path, message: `Invalid value: "${task.type}": ${outcome.text} evaluating rule: ${what}`, rule: ruleId });
+            break;
+          }
+          case "not-bool":
+            findings.push({ severity: "error", path, message: `Invalid value: "${task.type}": rule did not evaluate to a bool`, rule: ruleId });
+            break;
+          case "false": {
+            const reason = rule.reason ? REASONS[rule.reason] : undefined;
+            // as field.Forbidden / Required / Duplicate / Invalid print them (Duplicate shows the value's type, not the message)
+            const message =
+              rule.reason === "FieldValueDuplicate"
+                ? `Duplicate value: "${task.type}"`
+                : reason
+                  ? `${reason}: ${outcome.text}`
+                  : `Invalid value: "${task.type}": ${outcome.text}`;
+            findings.push({ severity: "error", path, message, rule: ruleId });
+            break;
+          }
         }
-        let result: unknown;
-        try {
-          result = program(vars);
-        } catch (err) {
-          // worded as the API server's "<error> evaluating rule: <message or rule>", at the rule's own node
-          const detail = ((err as Error).message.split("\n")[0] ?? "").replace(/^No such key/, "no such key");
-          const what = rule.message?.trim() ? rule.message.trim() : rule.rule.trim();
-          findings.push({ severity: "error", path: task.path, message: `Invalid value: "${task.type}": ${detail} evaluating rule: ${what}`, rule: ruleId });
-          continue;
-        }
-        if (result === true) continue;
-        if (result !== false) {
-          findings.push({ severity: "error", path, message: `Invalid value: "${task.type}": rule did not evaluate to a bool`, rule: ruleId });
-          continue;
-        }
-        const text = this.message(rule, vars);
-        const reason = rule.reason ? REASONS[rule.reason] : undefined;
-        // as field.Forbidden / Required / Duplicate / Invalid print them (Duplicate shows the value's type, not the message)
-        const message =
-          rule.reason === "FieldValueDuplicate" ? `Duplicate value: "${task.type}"` : reason ? `${reason}: ${text}` : `Invalid value: "${task.type}": ${text}`;
-        findings.push({ severity: "error", path, message, rule: ruleId });
       }
     }
     return findings;

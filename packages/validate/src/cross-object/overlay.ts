@@ -1,6 +1,6 @@
 // What the cross-object checks know about one overlay: its resources grouped together, the Karpenter
 // chart Application, the IAM roles (node / controller) read from rendered/iam, and the overlay's facts.
-import { parse as parseYaml } from "yaml";
+import { yamlLib } from "../yaml-lib.ts";
 import type { IamDocument, ParsedResource } from "../types.ts";
 import { arr, dig, groupOf, isObject, type JsonObject, str } from "./util.ts";
 
@@ -98,7 +98,7 @@ export function findKarpenterChartApps(resources: readonly ParsedResource[]): Ka
 
 function parseValues(text: string): JsonObject {
   try {
-    const parsed: unknown = parseYaml(text, { maxAliasCount: 100 });
+    const parsed: unknown = yamlLib().parse(text, { maxAliasCount: 100 });
     return isObject(parsed) ? parsed : {};
   } catch {
     // A broken values string is the schema/engine's finding to report, not a cross-object one.

@@ -17,7 +17,8 @@ const addFormats = af.default;
 // Results are memoised per pattern (bounded): the same values (label keys, names) recur across objects.
 const re2Engine = Object.assign(
   (pattern: string) => {
-    const re = RE2JS.compile(pattern);
+    // compiled on first use: validator code creates every pattern of a schema when it loads, most never run
+    let re: RE2JS | undefined;
     const memo = new Map<string, boolean>();
     return {
       // ajv keys its compiled-pattern cache by toString()
@@ -25,6 +26,7 @@ const re2Engine = Object.assign(
       test(s: string): boolean {
         let hit = memo.get(s);
         if (hit === undefined) {
+          re ??= RE2JS.compile(pattern);
           hit = re.test(s);
           if (memo.size >= 10_000) memo.clear();
           memo.set(s, hit);
@@ -41,7 +43,7 @@ const nodeRequire = createRequire(import.meta.url);
 /** V8 code caches are only valid for the V8 that made them. */
 const V8_TAG = `node-${process.versions.v8.replace(/[^0-9a-z.]/gi, "_")}-${process.arch}`;
 /** Bump when conversion or ajv options change: cached validator code is keyed by it. */
-const CACHE_VERSION = "eks-gitops-validate/2 ajv@8.20.0";
+const CACHE_VERSION = "eks-gitops-validate/4 ajv@8.20.0 verbose=false optimize=1";
 const standalone = (standaloneCode as unknown as { default?: typeof standaloneCode }).default ?? standaloneCode;
 
 // Formats the API server's format checker knows beyond ajv-formats; unknown formats pass, as there.
@@ -78,11 +80,10 @@ export class SchemaCompiler {
     this.ajv = new Ajv({
       allErrors: true,
       strict: false,
-      verbose: true,
       validateFormats: true,
       validateSchema: false,
       inlineRefs: false,
-      code: { regExp: re2Engine, optimize: false, source: this.cacheDir !== undefined, formats: _`require("eks-gitops:formats")` },
+      code: { regExp: re2Engine, optimize: 1, source: this.cacheDir !== undefined, formats: _`require("eks-gitops:formats")` },
     });
     addFormats(this.ajv, ["date-time", "date", "byte", "uuid", "ipv4", "ipv6", "email", "hostname", "int32", "int64", "float", "double"]);
     for (const [name, re] of Object.entries(K8S_FORMATS)) this.ajv.addFormat(name, re);
@@ -130,7 +131,8 @@ export class SchemaCompiler {
         this.pendingMeta = undefined;
       }
       fn = this.ajv.compile(schema);
-      if (key) this.store(key, fn);
+      // reloaded from the stored code so that this first run already leaves V8's code cache beside it
+      if (key && this.store(key, fn)) fn = this.load(key) ?? fn;
     }
     this.compiled.set(type, fn);
     return fn;
@@ -187,15 +189,17 @@ export class SchemaCompiler {
     this.uncachedScripts.clear();
   }
 
-  private store(key: string, fn: ValidateFunction): void {
+  private store(key: string, fn: ValidateFunction): boolean {
     try {
       const code = standalone(this.ajv, fn);
       mkdirSync(this.cacheDir as string, { recursive: true });
       const file = join(this.cacheDir as string, `${key}.cjs`);
       writeFileSync(`${file}.${process.pid}.tmp`, code);
       renameSync(`${file}.${process.pid}.tmp`, file);
+      return true;
     } catch {
       // a read-only cache (or code ajv cannot emit standalone) only costs speed
+      return false;
     }
   }
 }

@@ -125,15 +125,21 @@ export function convertCrdRoot(root: SchemaNode, ctx: ConvertContext): Json {
 }
 
 /**
- * Marks a built-in field where "" is judged like an absent field (errors.ts then drops an enum error on "").
- * kube-apiserver decodes into Go structs: "" in a NON-POINTER enum string field is the zero value, the same as
- * unset, so it is defaulted or accepted (Service type/sessionAffinity, container imagePullPolicy, port protocol);
- * "" in a POINTER field (PersistentVolumeClaimSpec.volumeMode, ServiceSpec.internalTrafficPolicy/ipFamilyPolicy)
- * is a set value the server checks against the enum, and a field its parent lists as `required` is rejected
- * as missing. The OpenAPI does not say which fields are pointers: VALUE_ENUM_FIELDS does (generated from the
- * Go types; checked against kube-apiserver v1.36 in packages/e2e). Fields not in that list keep the enum check.
+ * "" in a built-in enum field is judged like an absent field where the Go field is a value, not a pointer:
+ * kube-apiserver decodes into Go structs, and "" in a NON-POINTER enum string field is the zero value, the same
+ * as unset, so it is defaulted or accepted (Service type/sessionAffinity, container imagePullPolicy, port
+ * protocol); "" in a POINTER field (PersistentVolumeClaimSpec.volumeMode, ServiceSpec.internalTrafficPolicy,
+ * ipFamilyPolicy) is a set value the server checks against the enum, and a field its parent lists as
+ * `required` is rejected as missing. The OpenAPI does not say which fields are pointers: VALUE_ENUM_FIELDS does
+ * (generated from the Go types; checked against kube-apiserver v1.36 in packages/e2e). Expressed in the schema
+ * (`if ""` / `else enum`) so that other values still get the plain enum error; ajv's `if` error is dropped.
  */
-export const EMPTY_IS_UNSET = "x-eks-gitops-empty-is-unset";
+function emptyMeansUnset(prop: Json): void {
+  if (prop.enum === undefined) return;
+  prop.if = { const: "" };
+  prop.else = { enum: prop.enum };
+  delete prop.enum;
+}
 
 /** A whole /openapi/v3 document's components as one JSON Schema resource with `$defs` (compiled once, shared). */
 export function convertComponents(components: Readonly<Record<string, SchemaNode>>, documentId: string): Json {
@@ -144,7 +150,7 @@ export function convertComponents(components: Readonly<Record<string, SchemaNode
     const props = def.properties as Record<string, Json> | undefined;
     for (const field of VALUE_ENUM_FIELDS[name] ?? []) {
       const prop = props?.[field];
-      if (prop && !(Array.isArray(node.required) && node.required.includes(field))) prop[EMPTY_IS_UNSET] = true;
+      if (prop && !(Array.isArray(node.required) && node.required.includes(field))) emptyMeansUnset(prop);
     }
     defs[name] = def;
   }

@@ -2,7 +2,6 @@
 import { pointerSegment } from "../pointer.ts";
 import type { ErrorObject } from "ajv";
 import type { Finding } from "../types.ts";
-import { EMPTY_IS_UNSET } from "./convert.ts";
 
 const show = (v: unknown): string => (typeof v === "string" ? JSON.stringify(v) : v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "object" ? "object" : String(v));
 const typeOf = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isInteger(v) ? "integer" : "number") : typeof v);
@@ -30,8 +29,6 @@ export function findingsFromAjv(errors: readonly ErrorObject[]): Finding[] {
   for (const e of errors) {
     if (/\/(anyOf|oneOf|not)\/\d+\//.test(e.schemaPath) || /\/not\//.test(e.schemaPath)) continue;
     if (e.keyword === "if" || e.keyword === "$ref") continue;
-    // "" in a non-pointer enum field of a built-in kind is the Go zero value: unset, as the API server decodes it (convert.ts)
-    if (e.keyword === "enum" && e.data === "" && (e.parentSchema as Record<string, unknown> | undefined)?.[EMPTY_IS_UNSET] === true) continue;
     let path = e.instancePath;
     let message: string;
     const p = e.params as Record<string, unknown>;

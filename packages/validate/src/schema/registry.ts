@@ -2,10 +2,10 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CORE_SCHEMA, load } from "js-yaml";
-import { parse as parseYaml } from "yaml";
 import { type CatalogVersions, loadCatalog, selectReleases } from "../catalog/index.ts";
 import { defaultCacheDir, type FetchOptions } from "../catalog/fetch.ts";
 import { ANCHOR, expandPaths, parseText } from "../reader.ts";
+import { yamlLib } from "../yaml-lib.ts";
 import type { ParsedResource } from "../types.ts";
 import { type Gvk, gvkKey, parseApiVersion, type TypeSchema } from "./model.ts";
 import { isCrd, typesFromCrd, typesFromJsonSchema, typesFromOpenApi } from "./sources.ts";
@@ -130,7 +130,7 @@ function parsedCrd(text: string, sha: string, fetch: FetchOptions): unknown {
     // not cached yet (or unreadable): parse and try to cache
   }
   // js-yaml reads the multi-megabyte CRDs about ten times faster; yaml (with its alias limit) if anchors appear
-  const value = ANCHOR.test(text) ? parseYaml(text, { maxAliasCount: 100 }) : load(text, { schema: CORE_SCHEMA });
+  const value = ANCHOR.test(text) ? yamlLib().parse(text, { maxAliasCount: 100 }) : load(text, { schema: CORE_SCHEMA });
   try {
     mkdirSync(dirname(cached), { recursive: true });
     const tmp = `${cached}.${process.pid}.tmp`;

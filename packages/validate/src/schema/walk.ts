@@ -18,6 +18,8 @@ export interface CelTask {
   readonly path: string;
   readonly rules: readonly ValidationRule[];
   readonly self: unknown;
+  /** The same value as plain data (what `self` is the CEL view of). */
+  readonly value: unknown;
   /** The correlated value of the previous object (CEL view), when there is one. */
   readonly oldSelf?: unknown;
   readonly hasOld: boolean;
@@ -36,6 +38,8 @@ export interface WalkOptions {
 export interface WalkResult {
   readonly findings: Finding[];
   readonly tasks: CelTask[];
+  /** Set when the value holds a -0 (JSON, and so the CEL memo's keys, cannot tell it from 0). */
+  negativeZero?: boolean;
 }
 
 const EMPTY: SchemaNode = {};
@@ -201,6 +205,7 @@ export function walk(value: unknown, rawNode: SchemaNode, path: string, old: unk
     copy = obj;
     cel = celObj;
   } else if (typeof value === "number") {
+    if (value === 0 && Object.is(value, -0)) out.negativeZero = true;
     copy = value;
     const intish = plan.intish || (node.type === undefined && Number.isInteger(value));
     cel = intish && Number.isInteger(value) ? BigInt(value) : value;
@@ -210,7 +215,7 @@ export function walk(value: unknown, rawNode: SchemaNode, path: string, old: unk
   }
   if (opts.cel && plan.rules && value !== undefined) {
     const oldCel = old === undefined ? undefined : toCel(old, rawNode, opts.deref);
-    out.tasks.push({ path, rules: plan.rules, self: cel, oldSelf: oldCel, hasOld: old !== undefined, type: typeName(node, value) });
+    out.tasks.push({ path, rules: plan.rules, self: cel, value: copy, oldSelf: oldCel, hasOld: old !== undefined, type: typeName(node, value) });
   }
   celResult = cel;
   return copy;
