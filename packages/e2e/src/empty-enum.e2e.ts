@@ -1,10 +1,11 @@
 // "" in an enum field of a built-in kind: the API server treats it as unset where the Go field is a value, and checks
 // it where the field is a pointer or required. The validator's list of value fields (VALUE_ENUM_FIELDS, generated
 // from the Go types) must predict the server's verdict, and `validate --from-cluster` must give the same one.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { VALUE_ENUM_FIELDS } from "@eks-gitops/validate";
+import { VALUE_ENUM_FIELDS, VALUE_ENUM_SOURCE } from "@eks-gitops/validate";
 import { KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { stringify } from "yaml";
@@ -12,6 +13,7 @@ import { serverOutcomes } from "./differential/server-side.ts";
 import { runValidator, validatorAvailable } from "./differential/validator-cli.ts";
 import { type Outcome, validatorOutcome } from "./differential/verdicts.ts";
 import { RawObjectApi } from "./harness/apply.ts";
+import { REPO_ROOT } from "./harness/repo.ts";
 
 type Json = Record<string, unknown>;
 const meta = (name: string) => ({ name, namespace: "default" });
@@ -97,4 +99,21 @@ describe('"" in an enum field of a built-in kind (dry-run create)', () => {
     const validator = PROBES.map((p, i) => `${p.definition}.${p.field}: ${validatorOutcome(byFile.get(`probe-${String(i).padStart(2, "0")}.yaml`)).verdict}`);
     expect(validator).toEqual(PROBES.map((p, i) => `${p.definition}.${p.field}: ${server[i]?.verdict}`));
   });
+});
+
+describe("the generated list of value enum fields", () => {
+  it("comes from the k8s.io/api version of the kube-apiserver under test", () => {
+    const goMod = readFileSync(join(REPO_ROOT, "test-tools", "kube", "apiserver", "go.mod"), "utf8");
+    const pinned = /^\s*k8s\.io\/api => k8s\.io\/api (v\S+)/m.exec(goMod)?.[1];
+    expect(VALUE_ENUM_SOURCE).toBe(`k8s.io/api@${pinned}`);
+  });
+
+  // Needs Go and the module in the Go module cache (there whenever test-tools/build.sh built kube-apiserver).
+  const go = spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" });
+  const moduleDir = go.status === 0 ? join(go.stdout.trim(), VALUE_ENUM_SOURCE) : "";
+  it.skipIf(!moduleDir || !existsSync(moduleDir))("is what test-tools/value-enums generates (not edited by hand)", () => {
+    const run = spawnSync("go", ["run", ".", moduleDir], { cwd: join(REPO_ROOT, "test-tools", "value-enums"), encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(readFileSync(join(REPO_ROOT, "packages", "validate", "src", "schema", "value-enum-fields.ts"), "utf8"));
+  }, 120_000);
 });
