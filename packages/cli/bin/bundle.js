@@ -39,7 +39,7 @@ function buildKey(esbuildVersion) {
   return `${builder} esbuild@${esbuildVersion} node@${process.version} install@${installed}`;
 }
 
-const EXTERNAL = /^(@cloud-copilot\/|@kubernetes\/client-node|cdk8s|constructs|@aws-sdk\/|@smithy\/|tsx|esbuild)($|\/)|^cdk8s-plus-\d+($|\/)/;
+const EXTERNAL = /^(?:@cloud-copilot\/[^/]+|@kubernetes\/client-node|@aws-sdk\/[^/]+|@smithy\/[^/]+|cdk8s|cdk8s-plus-\d+|constructs|tsx|esbuild)(?:$|\/)/;
 
 const isWorkspaceSource = (path) => !path.split(sep).includes("node_modules") && !relative(REPO_ROOT, path).startsWith("..");
 
@@ -89,6 +89,9 @@ async function build(esbuild) {
     splitting: true,
     format: "esm",
     platform: "node",
+    // resolve packages as Node does ("node" before "import"); esbuild's default "module" condition picks
+    // bundler-only ESM builds (extension-less imports) that Node cannot load
+    conditions: ["node"],
     target: `node${process.versions.node.split(".")[0]}`,
     write: false,
     absWorkingDir: REPO_ROOT,

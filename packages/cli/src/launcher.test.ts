@@ -1,7 +1,7 @@
 // The launcher (bin/eks-gitops.js) and its build cache (bin/bundle.js): built once, reused while the
 // sources are unchanged, rebuilt when one changes, and the bundle behaves like the sources.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -27,6 +27,17 @@ describe("eks-gitops launcher", () => {
     expect(Object.keys(m.inputs)).toEqual(expect.arrayContaining(["packages/cli/src/bin.ts", "packages/validate/src/run.ts", "packages/config/src/load.ts"]));
     expect(Object.keys(m.inputs).some((f) => f.includes("node_modules"))).toBe(false);
     expect(existsSync(join(dir, m.dir, "bin.mjs"))).toBe(true);
+  });
+
+  it("bundles plain packages but leaves external those that read files beside themselves or are loaded natively", () => {
+    const m = manifest();
+    const chunks = readdirSync(join(dir, m.dir)).filter((f) => f.endsWith(".mjs"));
+    const bundled = new Set<string>();
+    // esbuild marks each bundled module with a `// <path>` comment
+    for (const f of chunks) for (const [, pkg] of readFileSync(join(dir, m.dir, f), "utf8").matchAll(/^\/\/ node_modules\/\.pnpm\/([^/]+)\//gm)) bundled.add(pkg as string);
+    const names = [...bundled].map((p) => p.replace(/@[^@]+$/, "").replace(/^@?([^+]+)\+/, (_, scope) => `@${scope}/`));
+    expect(names).toEqual(expect.arrayContaining(["ajv", "js-yaml", "@marcbachmann/cel-js", "zod"]));
+    expect(names.filter((n) => /^(@cloud-copilot|@aws-sdk|@smithy|@kubernetes|cdk8s|constructs|tsx|esbuild)(\/|$|-)/.test(n))).toEqual([]);
   });
 
   it("reuses the bundle while nothing changed, and rebuilds when a source's size or mtime differs", () => {
