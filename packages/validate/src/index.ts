@@ -8,6 +8,7 @@ export { SchemaRegistry, typesFromPaths, typesFromDocuments, catalogLayer } from
 export type { SchemaLayer } from "./schema/registry.ts";
 export type { TypeSchema, Gvk } from "./schema/model.ts";
 export { typesFromCrd, typesFromOpenApi } from "./schema/sources.ts";
+export { VALUE_ENUM_FIELDS, VALUE_ENUM_SOURCE } from "./schema/value-enum-fields.ts";
 export * from "./catalog/index.ts";
 export { lintIamDocuments } from "./iam.ts";
 export type { IamOutcome } from "./iam.ts";

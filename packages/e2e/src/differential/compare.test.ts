@@ -49,7 +49,7 @@ describe("explain", () => {
     expect(explain(caseOf(server, valid, object), { pinned: none, live: none })).toBe(REASONS.zeroValue);
   });
 
-  it("names the CRD int32 range bug, and leaves any other CRD disagreement unexplained", () => {
+  it("excuses no disagreement on a custom resource (schema and CEL are all the server checks), the int32 range included", () => {
     const nodeClass = { apiVersion: "karpenter.k8s.aws/v1", kind: "EC2NodeClass" };
     const range = serverOutcome({
       accepted: false,
@@ -58,22 +58,23 @@ describe("explain", () => {
       message: "x",
       causes: [{ reason: "FieldValueInvalid", field: "<nil>", message: 'Invalid value: "": Checked value must be of type integer with format int32 in spec.kubelet.maxPods' }],
     });
-    expect(explain(caseOf(range, valid, nodeClass), { pinned: none, live: none })).toBe(REASONS.crdIntFormat);
+    expect(explain(caseOf(range, valid, nodeClass), { pinned: none, live: none })).toBeUndefined();
     expect(explain(caseOf(rejected("FieldValueInvalid", "spec.role"), valid, nodeClass), { pinned: none, live: none })).toBeUndefined();
   });
 
-  it("names the empty-enum defaulting difference only when every finding is an enum on \"\"", () => {
+  it('no longer excuses an enum finding on "" of a built-in kind (the validator judges it like the server now)', () => {
     const object = { ...service, spec: { ...service.spec, sessionAffinity: "" } };
     const flagged = { verdict: "invalid" as const, detail: "", findings: [{ rule: "schema:enum", path: "/spec/sessionAffinity" }] };
-    expect(explain(caseOf(valid, flagged, object), { pinned: none, live: none })).toBe(REASONS.emptyEnum);
-    const other = { verdict: "invalid" as const, detail: "", findings: [{ rule: "schema:type", path: "/spec/sessionAffinity" }] };
-    expect(explain(caseOf(valid, other, object), { pinned: none, live: none })).toBeUndefined();
+    expect(explain(caseOf(valid, flagged, object), { pinned: none, live: none })).toBeUndefined();
   });
 });
 
 it("names validator findings that come only from cross-object checks", () => {
   const flagged = { verdict: "invalid" as const, detail: "", findings: [{ rule: "hpa-target-missing", path: "/spec/scaleTargetRef" }] };
   expect(explain(caseOf(valid, flagged), { pinned: none, live: none })).toBe(REASONS.crossObject);
+  // A fixture: its own case when its header expects every code found, else another fixture's documents met it.
+  expect(explain({ ...caseOf(valid, flagged), expectedCrossObject: ["hpa-target-missing"] }, { pinned: none, live: none })).toBe(REASONS.crossObject);
+  expect(explain({ ...caseOf(valid, flagged), expectedCrossObject: [] }, { pinned: none, live: none })).toBe(REASONS.crossObjectPooled);
   const mixed = { ...flagged, findings: [...flagged.findings, { rule: "schema:type", path: "/spec/x" }] };
   expect(explain(caseOf(valid, mixed), { pinned: none, live: none })).toBeUndefined();
 });

@@ -62,7 +62,7 @@ export function serviceAccountChecks(app: KarpenterChartApp, iam: IamFacts): Cro
   }
   const annotationPath = `${app.valuesPath}/serviceAccount/annotations/${ROLE_ARN_ANNOTATION.replace("/", "~1")}`;
   const annotated = dig(app.values, "serviceAccount", "annotations", ROLE_ARN_ANNOTATION);
-  const arns = irsa.map((r) => r.arn).filter((a): a is string => a !== undefined);
+  const arns = [...new Set(irsa.map((r) => r.arn).filter((a): a is string => a !== undefined))];
   if (annotated === undefined) {
     out.push(
       finding(
@@ -78,7 +78,7 @@ export function serviceAccountChecks(app: KarpenterChartApp, iam: IamFacts): Cro
         app.resource,
         "irsa-role-mismatch",
         annotationPath,
-        `${describe(app.resource)} annotates the controller service account with ${ROLE_ARN_ANNOTATION}=${JSON.stringify(annotated)}, but the controller role in ${irsa[0]!.source.file} is ${arns.join(", ")}`,
+        `${describe(app.resource)} annotates the controller service account with ${ROLE_ARN_ANNOTATION}=${JSON.stringify(annotated)}, but the controller role in ${[...new Set(irsa.map((r) => r.source.file))].join(", ")} is ${arns.join(", ")}`,
       ),
     );
   }

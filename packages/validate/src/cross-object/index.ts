@@ -30,8 +30,10 @@ export function crossObjectChecks(resources: readonly ParsedResource[], context:
     const facts = context.overlays?.[group.name] ?? {};
     const iam = readIamFacts(group.iam);
     const apps = findKarpenterChartApps(group.resources);
-    // The overlay is the source of truth for the name; otherwise the chart's settings (then the discovery check compares to it).
-    const clusterName = facts.clusterName ?? apps.map((a) => str(dig(a.values, "settings", "clusterName"))).find((n) => n !== undefined);
+    // The overlay is the source of truth for the name; otherwise the chart's settings (then the discovery check compares to it),
+    // only when they name one cluster: loose files from several places may hold charts for different clusters.
+    const chartNames = new Set(apps.map((a) => str(dig(a.values, "settings", "clusterName"))).filter((n) => n !== undefined));
+    const clusterName = facts.clusterName ?? (chartNames.size === 1 ? [...chartNames][0] : undefined);
 
     const partial = group.name === "";
     out.push(...hpaChecks(group.resources, partial));

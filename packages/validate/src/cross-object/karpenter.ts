@@ -58,11 +58,12 @@ export function nodeClassRoleChecks(resources: readonly ParsedResource[], iam: I
     const role = str(dig(nc.object, "spec", "role"));
     if (role === undefined) continue; // instanceProfile is used instead; its role is outside the rendered documents
     if (iam.nodeRoles.some((r) => r.name === role || r.arn === role || (role.startsWith("arn:") && role.endsWith(`/${r.name}`)))) continue;
-    const where = iam.roles[0]!.source.file;
+    // the index(es) that define the roles named (several when loose files from different folders are checked together)
+    const where = [...new Set((iam.nodeRoles.length > 0 ? iam.nodeRoles : iam.roles).map((r) => r.source.file))].join(", ");
     const message =
       iam.nodeRoles.length === 0
         ? `${describe(nc)} uses role '${role}', but no role in ${where} trusts the EC2 service principal (ec2.amazonaws.com), so there is no node role to match`
-        : `${describe(nc)} uses role '${role}', but the node role defined in ${where} (the role trusting the EC2 service) is ${iam.nodeRoles.map((r) => `'${r.name}'`).join(", ")}`;
+        : `${describe(nc)} uses role '${role}', but the node role defined in ${where} (the role trusting the EC2 service) is ${[...new Set(iam.nodeRoles.map((r) => `'${r.name}'`))].join(", ")}`;
     out.push(finding(nc, "nodeclass-role-mismatch", "/spec/role", message));
   }
   return out;

@@ -1,5 +1,6 @@
 // Converting Kubernetes OpenAPI v3 / structural schemas into JSON Schema (draft-07) that ajv compiles.
 import type { SchemaFlavour, SchemaNode } from "./model.ts";
+import { VALUE_ENUM_FIELDS } from "./value-enum-fields.ts";
 
 /** The ObjectMeta component, as `documentId#/$defs/...`, when a builtin document with it is loaded. */
 export const OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
@@ -123,10 +124,35 @@ export function convertCrdRoot(root: SchemaNode, ctx: ConvertContext): Json {
   return out;
 }
 
+/**
+ * "" in a built-in enum field is judged like an absent field where the Go field is a value, not a pointer:
+ * kube-apiserver decodes into Go structs, and "" in a NON-POINTER enum string field is the zero value, the same
+ * as unset, so it is defaulted or accepted (Service type/sessionAffinity, container imagePullPolicy, port
+ * protocol); "" in a POINTER field (PersistentVolumeClaimSpec.volumeMode, ServiceSpec.internalTrafficPolicy,
+ * ipFamilyPolicy) is a set value the server checks against the enum, and a field its parent lists as
+ * `required` is rejected as missing. The OpenAPI does not say which fields are pointers: VALUE_ENUM_FIELDS does
+ * (generated from the Go types; checked against kube-apiserver v1.36 in packages/e2e). Expressed in the schema
+ * (`if ""` / `else enum`) so that other values still get the plain enum error; ajv's `if` error is dropped.
+ */
+function emptyMeansUnset(prop: Json): void {
+  if (prop.enum === undefined) return;
+  prop.if = { const: "" };
+  prop.else = { enum: prop.enum };
+  delete prop.enum;
+}
+
 /** A whole /openapi/v3 document's components as one JSON Schema resource with `$defs` (compiled once, shared). */
 export function convertComponents(components: Readonly<Record<string, SchemaNode>>, documentId: string): Json {
   const defs: Json = {};
   const ctx: ConvertContext = { flavour: "builtin" };
-  for (const [name, node] of Object.entries(components)) defs[name] = convertNode(node, ctx);
+  for (const [name, node] of Object.entries(components)) {
+    const def = convertNode(node, ctx);
+    const props = def.properties as Record<string, Json> | undefined;
+    for (const field of VALUE_ENUM_FIELDS[name] ?? []) {
+      const prop = props?.[field];
+      if (prop && !(Array.isArray(node.required) && node.required.includes(field))) emptyMeansUnset(prop);
+    }
+    defs[name] = def;
+  }
   return { $id: documentId, $defs: defs };
 }
