@@ -72,7 +72,9 @@ const workspacePlugin = {
       if (args.pluginData === "inner" || args.kind === "entry-point" || args.path.startsWith("node:")) return undefined;
       const r = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: "inner" });
       if (r.errors.length > 0 || r.external) return undefined;
-      if (isWorkspaceSource(r.path) || !EXTERNAL.test(args.path)) return { path: r.path };
+      // sideEffects as esbuild read it from package.json: a plugin's result would otherwise count as having side
+      // effects, and unused re-exports (e.g. @eks-gitops/config's zod schemas) would land in every command
+      if (isWorkspaceSource(r.path) || !EXTERNAL.test(args.path)) return { path: r.path, sideEffects: r.sideEffects };
       return { path: pathToFileURL(r.path).href, external: true };
     });
     build.onLoad({ filter: /\.ts$/ }, (args) => {

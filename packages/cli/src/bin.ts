@@ -1,5 +1,6 @@
 // Entry point of the eks-gitops command: dispatches to a subcommand and maps errors to exit codes.
-import { ConfigError } from "@eks-gitops/config";
+// the errors module alone: importing the package index would load the overlay checks (zod) on every start
+import { ConfigError } from "@eks-gitops/config/errors";
 import { EXIT, UsageError } from "./exit-codes.ts";
 
 type Command = (argv: readonly string[]) => Promise<number>;

@@ -2,7 +2,9 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR } from "@eks-gitops/config";
+// subpaths, not the package index: validate loads the overlay checks (zod) only with an overlay
+import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
+import { listClusters, loadCluster } from "@eks-gitops/config/load";
 import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
 import { loadDocuments, parseText, type ReadOptions } from "./reader.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";

@@ -1,6 +1,6 @@
 // `eks-gitops validate`: check rendered output (or any Kubernetes YAML/JSON) as the API server would, plus cross-object checks.
 import { parseArgs } from "node:util";
-import { ConfigError } from "@eks-gitops/config";
+import { ConfigError } from "@eks-gitops/config/errors";
 import {
   CatalogError,
   ClusterSchemaError,

@@ -1,5 +1,5 @@
 // loadOverlayFacts(): reads the overlays' cluster.ts (via @eks-gitops/config) for the facts rendered files do not carry.
-import { listClusters, loadCluster } from "@eks-gitops/config";
+import { listClusters, loadCluster } from "@eks-gitops/config/load";
 import type { OverlayFacts } from "./overlay.ts";
 
 /**
