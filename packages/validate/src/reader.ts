@@ -124,6 +124,36 @@ function classify(value: unknown, file: string, index: number, resources: Parsed
  */
 export function aliasExpansion(values: readonly unknown[], textLength: number): ("ok" | "too-large" | "cyclic")[] {
   const budget = EXPANSION_FLOOR + EXPANSION_FACTOR * textLength;
+  // Common case first: count the expanded nodes, stopping at the budget (a cycle never ends, so it hits it
+  // too). Within budget means no cycle and no bomb; only past it are shared nodes measured one by one.
+  let left = budget;
+  const count = (v: unknown): boolean => {
+    if (typeof v !== "object" || v === null) return true;
+    if (--left < 0) return false;
+    if (Array.isArray(v)) {
+      for (const x of v) if (!count(x)) return false;
+    } else {
+      for (const k in v) if (!count((v as Record<string, unknown>)[k])) return false;
+    }
+    return true;
+  };
+  try {
+    if (values.every(count)) return values.map(() => "ok");
+  } catch (err) {
+    // a cycle (or a very deep document) can exhaust the stack before the budget
+    if (!(err instanceof RangeError)) throw err;
+  }
+  try {
+    return measureShared(values, budget);
+  } catch (err) {
+    // nested beyond the stack: yaml re-reads the text and reports it per document
+    if (!(err instanceof RangeError)) throw err;
+    return values.map(() => "too-large");
+  }
+}
+
+/** aliasExpansion's exact pass: each distinct object measured once, cycles found. */
+function measureShared(values: readonly unknown[], budget: number): ("ok" | "too-large" | "cyclic")[] {
   // expanded size of each distinct object, so that a shared subtree is measured once
   const sizes = new Map<object, number>();
   const IN_PROGRESS = -1;
