@@ -142,13 +142,24 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
 
   const registries = new Map<string, SchemaRegistry>();
   if (options.catalog !== false) {
-    const seenFiles = new Set<string>();
+    // the kinds each set of versions is asked for: catalog files defining none of them are not read
+    const wanted = new Map<string, { versions: CatalogVersions; kinds: Map<string, { apiVersion: string; kind: string }> }>();
+    const fileKey = new Map<string, string>();
     for (const r of documents.resources) {
-      if (seenFiles.has(r.file)) continue;
-      seenFiles.add(r.file);
-      const key = JSON.stringify(versionsOf(r));
-      if (registries.has(key)) continue;
-      const layer: SchemaLayer = await catalogLayer(versionsOf(r), { mirror: options.mirror, cacheDir: options.cacheDir });
+      let key = fileKey.get(r.file);
+      if (key === undefined) {
+        key = JSON.stringify(versionsOf(r));
+        fileKey.set(r.file, key);
+      }
+      let entry = wanted.get(key);
+      if (!entry) {
+        entry = { versions: versionsOf(r), kinds: new Map() };
+        wanted.set(key, entry);
+      }
+      entry.kinds.set(`${r.apiVersion}\u0000${r.kind}`, { apiVersion: r.apiVersion, kind: r.kind });
+    }
+    for (const [key, { versions, kinds }] of wanted) {
+      const layer: SchemaLayer = await catalogLayer(versions, { mirror: options.mirror, cacheDir: options.cacheDir }, kinds.values());
       registries.set(key, shared.with([layer]));
     }
   }

@@ -1,11 +1,11 @@
 // Schema source priority: --crd, then CRDs among the documents, then the catalog; JSON Schema and OpenAPI files as --crd.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseText } from "../reader.ts";
-import { catalogForTests } from "../testing.ts";
-import { SchemaRegistry, typesFromDocuments, typesFromPaths } from "./registry.ts";
+import { catalogForTests, MIRROR } from "../testing.ts";
+import { catalogLayer, SchemaRegistry, typesFromDocuments, typesFromPaths } from "./registry.ts";
 
 const crd = (group: string, kind: string, marker: string) => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -46,5 +46,32 @@ describe("SchemaRegistry priority", () => {
     const registry = new SchemaRegistry().addLayer("--crd", typesFromPaths([dir]));
     expect(registry.lookup("example.com/v1", "Widget")?.flavour).toBe("jsonschema");
     expect(registry.lookup("example.com/v2", "Gadget")?.flavour).toBe("builtin");
+  });
+});
+
+describe("catalogLayer with the kinds wanted", () => {
+  it("reads only the catalog files that define them (plus one OpenAPI document for ObjectMeta), once each file's kinds are indexed", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "catalog-wanted-"));
+    const fetch = { mirror: MIRROR, cacheDir };
+    const kindsOf = (layer: { types: ReadonlyMap<string, unknown> }) => [...layer.types.keys()];
+    // first run: no kind index yet, so everything is read (and indexed)
+    const first = await catalogLayer({}, fetch, [{ apiVersion: "karpenter.sh/v1", kind: "NodePool" }]);
+    expect(kindsOf(first)).toEqual(expect.arrayContaining(["argoproj.io/v1alpha1/ApplicationSet", "karpenter.sh/v1/NodePool", "/v1/Service"]));
+    expect(readdirSync(cacheDir).filter((f) => f.endsWith(".kinds.json")).length).toBeGreaterThanOrEqual(15);
+
+    const only = await catalogLayer({}, fetch, [{ apiVersion: "karpenter.sh/v1", kind: "NodePool" }]);
+    const kinds = kindsOf(only);
+    expect(kinds).toContain("karpenter.sh/v1/NodePool");
+    expect(kinds.some((k) => k.startsWith("argoproj.io/"))).toBe(false);
+    expect(kinds).not.toContain("karpenter.k8s.aws/v1/EC2NodeClass");
+    // ObjectMeta for the NodePool's metadata comes from one (the smallest) Kubernetes document
+    expect(new SchemaRegistry().with([only]).anyBuiltin()).toBeDefined();
+    expect(kinds).not.toContain("apps/v1/Deployment");
+    expect(kinds).not.toContain("/v1/Service");
+
+    const mixed = kindsOf(await catalogLayer({}, fetch, [{ apiVersion: "apps/v1", kind: "Deployment" }, { apiVersion: "argoproj.io/v1alpha1", kind: "Application" }]));
+    expect(mixed).toEqual(expect.arrayContaining(["apps/v1/Deployment", "argoproj.io/v1alpha1/Application"]));
+    expect(mixed).not.toContain("/v1/Service");
+    expect(mixed).not.toContain("karpenter.sh/v1/NodePool");
   });
 });

@@ -1,5 +1,5 @@
 // Schema sources in their visible priority order: --crd, CRDs among the documents, the cluster, the pinned catalog.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CORE_SCHEMA, load } from "js-yaml";
 import { type CatalogVersions, loadCatalog, selectReleases } from "../catalog/index.ts";
@@ -142,16 +142,67 @@ function parsedCrd(text: string, sha: string, fetch: FetchOptions): unknown {
   return value;
 }
 
-/** The pinned catalog for a set of versions (layer 4). */
-export async function catalogLayer(versions: CatalogVersions, fetch: FetchOptions): Promise<SchemaLayer> {
+/** The kinds a catalog file defines (gvkKey of each type), cached beside it once it has been read. */
+function readKindIndex(sha: string, fetch: FetchOptions): string[] | undefined {
+  try {
+    const kinds: unknown = JSON.parse(readFileSync(join(fetch.cacheDir ?? defaultCacheDir(), `${sha}.kinds.json`), "utf8"));
+    return Array.isArray(kinds) && kinds.every((k) => typeof k === "string") ? kinds : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeKindIndex(sha: string, types: readonly TypeSchema[], fetch: FetchOptions): void {
+  try {
+    const file = join(fetch.cacheDir ?? defaultCacheDir(), `${sha}.kinds.json`);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify(types.map((t) => gvkKey(t.gvk))));
+    renameSync(`${file}.${process.pid}.tmp`, file);
+  } catch {
+    // a read-only cache only costs speed
+  }
+}
+
+/** The bytes of a cached catalog file, or Infinity when it is not cached yet. */
+function cachedSize(sha: string, fetch: FetchOptions): number {
+  try {
+    return statSync(join(fetch.cacheDir ?? defaultCacheDir(), sha)).size;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+/**
+ * The pinned catalog for a set of versions (layer 4). With `wanted` (apiVersion + kind of the documents to
+ * validate), files whose cached kind index shows none of them are not read: a run over NodePools does not
+ * parse the Argo CD ApplicationSet CRD. One Kubernetes OpenAPI document is always kept, for the ObjectMeta
+ * schema that custom resources borrow.
+ */
+export async function catalogLayer(versions: CatalogVersions, fetch: FetchOptions, wanted?: Iterable<{ apiVersion: string; kind: string }>): Promise<SchemaLayer> {
   const releases = selectReleases(versions);
-  const files = await loadCatalog(releases, fetch);
+  const all = releases.flatMap((r) => r.files);
+  let files = all;
+  if (wanted) {
+    const keys = new Set<string>();
+    for (const w of wanted) keys.add(gvkKey({ ...parseApiVersion(w.apiVersion), kind: w.kind }));
+    const indexes = all.map((f) => readKindIndex(f.sha256, fetch));
+    if (indexes.every((i) => i !== undefined)) {
+      files = all.filter((_, i) => (indexes[i] as string[]).some((k) => keys.has(k)));
+      if (!files.some((f) => f.format === "openapi-v3")) {
+        const donor = all.filter((f) => f.format === "openapi-v3").sort((a, b) => cachedSize(a.sha256, fetch) - cachedSize(b.sha256, fetch))[0];
+        if (donor) files = [donor, ...files];
+      }
+    }
+  }
+  const loaded = await loadCatalog(releases.map((r) => ({ ...r, files: r.files.filter((f) => files.includes(f)) })), fetch);
   const types: TypeSchema[] = [];
-  for (const { file, text } of files) {
+  for (const { file, text } of loaded) {
     const release = releases.find((r) => r.files.includes(file));
     const source = `catalog ${release?.project}@${release?.version} ${file.path.replace(/^.*\//, "")}`;
-    if (file.format === "openapi-v3") types.push(...typesFromOpenApi(JSON.parse(text), source, `catalog:${file.sha256}`));
-    else types.push(...typesFromCrd(parsedCrd(text, file.sha256, fetch), source));
+    const fileTypes =
+      file.format === "openapi-v3" ? typesFromOpenApi(JSON.parse(text), source, `catalog:${file.sha256}`) : typesFromCrd(parsedCrd(text, file.sha256, fetch), source);
+    if (readKindIndex(file.sha256, fetch) === undefined) writeKindIndex(file.sha256, fileTypes, fetch);
+    types.push(...fileTypes);
   }
   const r = new SchemaRegistry().addLayer(`catalog ${releases.map((x) => `${x.project}@${x.version}`).join(" ")}`, types);
   return r.layers[0] as SchemaLayer;
