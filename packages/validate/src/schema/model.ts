@@ -27,6 +27,11 @@ export interface TypeSchema {
   readonly source: string;
   /** Namespaced or Cluster, when the source says (CRDs). */
   readonly scope?: "Namespaced" | "Cluster";
+  /**
+   * The CRD version enables the status subresource: the API server deletes `status` from an object it
+   * creates before validating it (after strict decoding), so `root` keeps only the shape of `status`.
+   */
+  readonly statusSubresource?: boolean;
 }
 
 export const gvkKey = (g: Gvk): string => `${g.group}/${g.version}/${g.kind}`;

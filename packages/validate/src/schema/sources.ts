@@ -6,6 +6,25 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 export const isCrd = (obj: unknown): boolean =>
   isObject(obj) && obj.kind === "CustomResourceDefinition" && typeof obj.apiVersion === "string" && obj.apiVersion.startsWith("apiextensions.k8s.io/");
 
+/**
+ * The shape of a schema without its value constraints: only which fields exist. With the status subresource,
+ * kube-apiserver still decodes `status` strictly (an unknown field there is rejected, as measured in
+ * packages/e2e), then deletes it in PrepareForCreate before validating: types, formats, enums, required
+ * fields and CEL rules of status are never checked on create.
+ */
+function structureOnly(node: SchemaNode): SchemaNode {
+  const out: Record<string, unknown> = {};
+  const preserve = node["x-kubernetes-preserve-unknown-fields"] === true;
+  if (preserve) out["x-kubernetes-preserve-unknown-fields"] = true;
+  if (isObject(node.properties)) out.properties = Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, isObject(v) ? structureOnly(v as SchemaNode) : {}]));
+  if (isObject(node.items)) out.items = structureOnly(node.items as SchemaNode);
+  if (isObject(node.additionalProperties)) out.additionalProperties = structureOnly(node.additionalProperties as SchemaNode);
+  else if (node.additionalProperties === true) out.additionalProperties = true;
+  // an object that declares its fields (or none) has no others; without `type`, this is said explicitly
+  if (!preserve && out.additionalProperties === undefined && (out.properties !== undefined || node.type === "object")) out.additionalProperties = false;
+  return out as SchemaNode;
+}
+
 /** Every served version of a CRD (apiextensions.k8s.io/v1) with its structural schema. */
 export function typesFromCrd(crd: unknown, source: string): TypeSchema[] {
   if (!isCrd(crd)) return [];
@@ -18,8 +37,12 @@ export function typesFromCrd(crd: unknown, source: string): TypeSchema[] {
   const out: TypeSchema[] = [];
   for (const v of versions) {
     if (!isObject(v) || typeof v.name !== "string" || v.served === false) continue;
-    const schema = isObject(v.schema) && isObject(v.schema.openAPIV3Schema) ? v.schema.openAPIV3Schema : { type: "object", "x-kubernetes-preserve-unknown-fields": true };
-    out.push({ gvk: { group: spec.group, version: v.name, kind }, flavour: "crd", root: schema, source, scope });
+    let schema = isObject(v.schema) && isObject(v.schema.openAPIV3Schema) ? v.schema.openAPIV3Schema : { type: "object", "x-kubernetes-preserve-unknown-fields": true };
+    const statusSubresource = isObject(v.subresources) && isObject(v.subresources.status);
+    if (statusSubresource && isObject(schema.properties) && isObject(schema.properties.status)) {
+      schema = { ...schema, properties: { ...schema.properties, status: structureOnly(schema.properties.status as SchemaNode) } };
+    }
+    out.push({ gvk: { group: spec.group, version: v.name, kind }, flavour: "crd", root: schema, source, scope, ...(statusSubresource ? { statusSubresource } : {}) });
   }
   return out;
 }
