@@ -25,6 +25,18 @@ export async function catalogRegistry(): Promise<SchemaRegistry> {
 }
 
 /** A registry from CRD YAML text written in a test. */
+/** A cluster-scoped example.com/v1 CRD (JSON text) whose `spec` has the given schema. */
+export function exampleCrd(kind: string, spec: Record<string, unknown>): string {
+  const plural = `${kind.toLowerCase()}s`;
+  const openAPIV3Schema = { type: "object", properties: { apiVersion: { type: "string" }, kind: { type: "string" }, metadata: { type: "object" }, spec } };
+  return JSON.stringify({
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: `${plural}.example.com` },
+    spec: { group: "example.com", scope: "Cluster", names: { kind, plural }, versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema } }] },
+  });
+}
+
 export function registryFromCrdYaml(yaml: string): SchemaRegistry {
   const { resources } = parseText({ file: "crd.yaml", text: yaml });
   return new SchemaRegistry().addLayer("test CRDs", resources.flatMap((r) => typesFromCrd(r.object, "test")));

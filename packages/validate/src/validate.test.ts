@@ -1,7 +1,7 @@
 // Structural validation, defaulting, unknown fields, metadata and CEL of custom resources, on a CRD written for the test.
 import { describe, expect, it } from "vitest";
 import { parseText } from "./reader.ts";
-import { registryFromCrdYaml } from "./testing.ts";
+import { exampleCrd, registryFromCrdYaml } from "./testing.ts";
 import type { Finding } from "./types.ts";
 import { CEL_SKIPPED_MESSAGE, ObjectValidator, validateDocuments } from "./validate.ts";
 
@@ -227,38 +227,18 @@ describe("validateDocuments", () => {
 });
 
 describe("CEL result memo", () => {
-  const signed = registryFromCrdYaml(`
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gauges.example.com}
-spec:
-  group: example.com
-  scope: Cluster
-  names: {kind: Gauge, plural: gauges}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            apiVersion: {type: string}
-            kind: {type: string}
-            metadata: {type: object}
-            spec:
-              type: object
-              properties:
-                readings:
-                  type: array
-                  x-kubernetes-validations:
-                    - rule: "self.all(x, 1.0 / x.d > 0.0)"
-                      message: "readings must be positive (not -0)"
-                  items:
-                    type: object
-                    properties:
-                      d: {type: number}
-`);
+  const signed = registryFromCrdYaml(
+    exampleCrd("Gauge", {
+      type: "object",
+      properties: {
+        readings: {
+          type: "array",
+          "x-kubernetes-validations": [{ rule: "self.all(x, 1.0 / x.d > 0.0)", message: "readings must be positive (not -0)" }],
+          items: { type: "object", properties: { d: { type: "number" } } },
+        },
+      },
+    }),
+  );
   const gauge = signed.lookup("example.com/v1", "Gauge");
   if (!gauge) throw new Error("Gauge CRD did not load");
   const obj = (d: number) => ({ apiVersion: "example.com/v1", kind: "Gauge", metadata: { name: "g" }, spec: { readings: [{ d }] } });
