@@ -127,9 +127,17 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     facts[name] = { clusterName: config.name, kubernetesVersion: config.kubernetesVersion, karpenterVersion: config.karpenter.version };
   }
   phase("overlays");
-  const versionsOf = (r: ParsedResource): CatalogVersions => {
-    const f = facts[overlayOfFile(r.file) ?? ""];
-    return f ? { ...options.versions, kubernetes: f.kubernetesVersion, karpenter: f.karpenterVersion } : (options.versions ?? {});
+  // catalog versions follow each file's overlay; worked out once per file
+  const versionsByFile = new Map<string, { versions: CatalogVersions; key: string }>();
+  const versionsOf = (file: string) => {
+    let v = versionsByFile.get(file);
+    if (!v) {
+      const f = facts[overlayOfFile(file) ?? ""];
+      const versions = f ? { ...options.versions, kubernetes: f.kubernetesVersion, karpenter: f.karpenterVersion } : (options.versions ?? {});
+      v = { versions, key: JSON.stringify(versions) };
+      versionsByFile.set(file, v);
+    }
+    return v;
   };
 
   const shared = new SchemaRegistry();
@@ -144,16 +152,11 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   if (options.catalog !== false) {
     // the kinds each set of versions is asked for: catalog files defining none of them are not read
     const wanted = new Map<string, { versions: CatalogVersions; kinds: Map<string, { apiVersion: string; kind: string }> }>();
-    const fileKey = new Map<string, string>();
     for (const r of documents.resources) {
-      let key = fileKey.get(r.file);
-      if (key === undefined) {
-        key = JSON.stringify(versionsOf(r));
-        fileKey.set(r.file, key);
-      }
+      const { versions, key } = versionsOf(r.file);
       let entry = wanted.get(key);
       if (!entry) {
-        entry = { versions: versionsOf(r), kinds: new Map() };
+        entry = { versions, kinds: new Map() };
         wanted.set(key, entry);
       }
       entry.kinds.set(`${r.apiVersion}\u0000${r.kind}`, { apiVersion: r.apiVersion, kind: r.kind });
@@ -163,15 +166,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       registries.set(key, shared.with([layer]));
     }
   }
-  const byFile = new Map<string, SchemaRegistry>();
-  const registryFor = (r: ParsedResource) => {
-    let registry = byFile.get(r.file);
-    if (!registry) {
-      registry = registries.get(JSON.stringify(versionsOf(r))) ?? shared;
-      byFile.set(r.file, registry);
-    }
-    return registry;
-  };
+  const registryFor = (r: ParsedResource) => registries.get(versionsOf(r.file).key) ?? shared;
 
   phase("schemas");
   const checks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? crossObjectChecks);

@@ -37,22 +37,23 @@ interface RuleInfo {
   readonly transition: boolean;
   readonly pointer: string;
   readonly id: string;
-  /** Outcomes by scalar `self` (this rule object only: its message and reason are part of the outcome). */
+  /** Outcomes by memo key of `self` (this rule object only: its message and reason are part of the outcome). */
   readonly memo: Map<string, Outcome>;
 }
 
 type Outcome = { readonly kind: "true" | "not-bool" } | { readonly kind: "false" | "error" | "compile"; readonly text: string };
 const TRUE: Outcome = { kind: "true" };
 const NOT_BOOL: Outcome = { kind: "not-bool" };
-/** Memoised results per rule (scalar `self` values); the memo starts over when full. */
+/** Memoised results per rule; the memo starts over when full. */
 const MEMO_LIMIT = 5_000;
 
 /** Longest JSON text used as a memo key; larger values are evaluated every time. */
 const MAX_KEY_LENGTH = 2048;
 
+/** The memo key of a task's value: scalars by type and text, objects and lists by their JSON (when `objects`). */
 function memoKey(task: CelTask, objects: boolean): string | undefined {
   const v = task.value;
-  if (v === null || typeof v !== "object") return typeof v === "function" ? undefined : `${typeof v}\u0000${Object.is(v, -0) ? "-0" : String(v)}`;
+  if (v === null || typeof v !== "object") return `${typeof v}\u0000${Object.is(v, -0) ? "-0" : String(v)}`;
   if (!objects) return undefined;
   const json = JSON.stringify(v);
   return json.length <= MAX_KEY_LENGTH ? `json\u0000${json}` : undefined;
