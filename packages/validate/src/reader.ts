@@ -192,7 +192,7 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   const { file } = source;
   // Fast path: js-yaml is about ten times faster than yaml. Any error re-reads the text with yaml, which
   // reports each bad document with its line and keeps the others. js-yaml has no alias expansion limit:
-  // a text with anchors is measured against a budget (aliasExpansionWithinBudget); past it, yaml reads
+  // a text with anchors is measured against a budget (aliasExpansion); past it, yaml reads
   // the text and applies its own alias limit.
   let values: unknown[] | undefined;
   try {
