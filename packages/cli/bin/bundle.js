@@ -12,7 +12,7 @@
 //   to a content-addressed folder, and published by an atomic rename of its manifest, so concurrent runs
 //   never see half a bundle.
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -125,11 +125,33 @@ async function build(esbuild) {
   } catch {
     rmSync(staging, { recursive: true, force: true }); // another process published the same bundle
   }
+  let previous;
+  try {
+    previous = JSON.parse(readFileSync(MANIFEST, "utf8")).dir;
+  } catch {
+    previous = undefined;
+  }
   const manifestTmp = `${MANIFEST}.${process.pid}.tmp`;
   writeFileSync(manifestTmp, JSON.stringify({ key: buildKey(esbuild.version), dir, inputs }));
   renameSync(manifestTmp, MANIFEST);
-  // older bundles are left by earlier builds; remove them (a run still using one has already loaded it)
-  for (const old of readdirSync(BUNDLE_DIR)) if (old.startsWith("bundle-") && old !== dir && !old.endsWith(".tmp")) rmSync(join(BUNDLE_DIR, old), { recursive: true, force: true });
+  // A run that started from the bundle just replaced may still import one of its command chunks: the
+  // replaced bundle is marked (mtime = now) and removed by a later build, an hour on.
+  const now = new Date();
+  if (previous && previous !== dir) {
+    try {
+      utimesSync(join(BUNDLE_DIR, previous), now, now);
+    } catch {
+      // already gone
+    }
+  }
+  for (const old of readdirSync(BUNDLE_DIR)) {
+    if (!old.startsWith("bundle-") || old === dir || old === previous || old.endsWith(".tmp")) continue;
+    try {
+      if (statSync(join(BUNDLE_DIR, old)).mtimeMs < now.getTime() - 3_600_000) rmSync(join(BUNDLE_DIR, old), { recursive: true, force: true });
+    } catch {
+      // removed by a concurrent build
+    }
+  }
   return join(target, "bin.mjs");
 }
 
