@@ -1,4 +1,5 @@
 // bootstrap(): load overlay and rendered IAM -> discover -> plan -> (confirm) -> execute, for plan|apply|destroy.
+import { createInterface } from "node:readline/promises";
 import { join } from "node:path";
 import { loadCluster } from "@eks-gitops/config";
 import { hasRole } from "./aws-auth.ts";
@@ -130,7 +131,7 @@ async function kubeFacts(options: BootstrapOptions, desired: Desired, actual: Ac
 }
 
 async function promptYesNo(question: string): Promise<boolean> {
-  const { createInterface } = await import("node:readline/promises");
+
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return /^y(es)?$/i.test((await rl.question(question)).trim());

@@ -3,8 +3,7 @@
 // bundle.js) or, with EKS_GITOPS_FROM_SOURCE=1 or when no bundle can be built, from the TypeScript
 // sources through tsx's loader. Either way, cluster overlays (clusters/<name>/cluster.ts) are TypeScript:
 // the loader for them is registered on first use.
-import { pathToFileURL } from "node:url";
-import { bundledEntry } from "./bundle.js";
+import { bundledEntry, runBundle } from "./bundle.js";
 
 let tsLoader;
 /** Registers tsx once; @eks-gitops/config calls it (through a global) before importing a cluster.ts. */
@@ -15,8 +14,14 @@ async function registerTypeScript() {
   await tsLoader;
 }
 globalThis[Symbol.for("eks-gitops.register-typescript")] = registerTypeScript;
+// the bundle runs as a CommonJS script (for V8's code cache), where Node 20 offers no import(): it borrows this one
+globalThis[Symbol.for("eks-gitops.import")] = (url) => import(url);
 
+const argv = process.argv.slice(2);
 const entry = process.env.EKS_GITOPS_FROM_SOURCE === "1" ? undefined : await bundledEntry();
-if (!entry) await registerTypeScript();
-const { main } = await import(entry ? pathToFileURL(entry).href : "../src/bin.ts");
-process.exitCode = await main(process.argv.slice(2));
+if (entry) process.exitCode = await runBundle(entry, argv);
+else {
+  await registerTypeScript();
+  const { main } = await import("../src/bin.ts");
+  process.exitCode = await main(argv);
+}

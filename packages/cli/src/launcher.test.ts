@@ -1,7 +1,7 @@
 // The launcher (bin/eks-gitops.js) and its build cache (bin/bundle.js): built once, reused while the
 // sources are unchanged, rebuilt when one changes, and the bundle behaves like the sources.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -26,18 +26,29 @@ describe("eks-gitops launcher", () => {
     const m = manifest();
     expect(Object.keys(m.inputs)).toEqual(expect.arrayContaining(["packages/cli/src/bin.ts", "packages/validate/src/run.ts", "packages/config/src/load.ts"]));
     expect(Object.keys(m.inputs).some((f) => f.includes("node_modules"))).toBe(false);
-    expect(existsSync(join(dir, m.dir, "bin.mjs"))).toBe(true);
+    expect(existsSync(join(dir, m.dir, "bin.cjs"))).toBe(true);
   });
 
   it("bundles plain packages but leaves external those that read files beside themselves or are loaded natively", () => {
     const m = manifest();
-    const chunks = readdirSync(join(dir, m.dir)).filter((f) => f.endsWith(".mjs"));
     const bundled = new Set<string>();
     // esbuild marks each bundled module with a `// <path>` comment
-    for (const f of chunks) for (const [, pkg] of readFileSync(join(dir, m.dir, f), "utf8").matchAll(/^\/\/ node_modules\/\.pnpm\/([^/]+)\//gm)) bundled.add(pkg as string);
+    for (const [, pkg] of readFileSync(join(dir, m.dir, "bin.cjs"), "utf8").matchAll(/^\/\/ node_modules\/\.pnpm\/([^/]+)\//gm)) bundled.add(pkg as string);
     const names = [...bundled].map((p) => p.replace(/@[^@]+$/, "").replace(/^@?([^+]+)\+/, (_, scope) => `@${scope}/`));
     expect(names).toEqual(expect.arrayContaining(["ajv", "js-yaml", "@marcbachmann/cel-js", "zod"]));
     expect(names.filter((n) => /^(@cloud-copilot|@aws-sdk|@smithy|@kubernetes|cdk8s|constructs|tsx|esbuild)(\/|$|-)/.test(n))).toEqual([]);
+  });
+
+  it("runs each command with V8's code cache, written after the command's first run", () => {
+    const bundleDir = join(dir, manifest().dir);
+    expect(run(["validate", "clusters/eksworkshop/rendered/iam"]).status).toBe(0);
+    const cache = join(bundleDir, "bin.cjs.validate.v8");
+    expect(statSync(cache).size).toBeGreaterThan(10_000);
+    const written = statSync(cache).mtimeMs;
+    // a later run reads it (and, accepted, does not write it again)
+    expect(run(["validate", "clusters/eksworkshop/rendered/iam"]).status).toBe(0);
+    expect(statSync(cache).mtimeMs).toBe(written);
+    expect(existsSync(join(bundleDir, "bin.cjs.synth.v8"))).toBe(false);
   });
 
   it("reuses the bundle while nothing changed, and rebuilds when a source's size or mtime differs", () => {

@@ -24,16 +24,24 @@ export function clusterFile(root: string, name: string): string {
 /** Set by the eks-gitops launcher: registers a TypeScript loader (tsx) on first use. */
 const REGISTER_TYPESCRIPT = Symbol.for("eks-gitops.register-typescript");
 
+/** Set by the eks-gitops launcher: import() from the launcher's ES module (the CLI bundle runs as a script without one). */
+const IMPORT = Symbol.for("eks-gitops.import");
+
+function importModule(url: string): Promise<{ default?: unknown }> {
+  const viaLauncher = (globalThis as Record<symbol, unknown>)[IMPORT];
+  return (typeof viaLauncher === "function" ? (viaLauncher as (u: string) => Promise<unknown>)(url) : import(url)) as Promise<{ default?: unknown }>;
+}
+
 /** Imports a .ts module; registers the launcher's TypeScript loader first if the process has none yet. */
 async function importTypeScript(url: string): Promise<{ default?: unknown }> {
   try {
-    return (await import(url)) as { default?: unknown };
+    return await importModule(url);
   } catch (err) {
     const register = (globalThis as Record<symbol, unknown>)[REGISTER_TYPESCRIPT];
     if ((err as NodeJS.ErrnoException).code !== "ERR_UNKNOWN_FILE_EXTENSION" || typeof register !== "function") throw err;
     await (register as () => Promise<void>)();
     // the failed import stays cached under its URL: a query makes the retry a new module
-    return (await import(`${url}?typescript`)) as { default?: unknown };
+    return await importModule(`${url}?typescript`);
   }
 }
 

@@ -1,4 +1,5 @@
 // Schemas from the current kubeconfig's cluster (--from-cluster): its CRDs and its /openapi/v3 documents.
+import { createRequire } from "node:module";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest, type RequestOptions } from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
@@ -47,8 +48,10 @@ async function getJson(kc: KubeConfig, path: string): Promise<unknown> {
  * Only the group-versions the run needs are fetched.
  */
 export async function clusterLayer(apiVersions: readonly string[], kubeconfig?: KubeConfig): Promise<SchemaLayer> {
-  // client-node is large; load it only when --from-cluster is used
-  const kc = kubeconfig ?? new (await import("@kubernetes/client-node")).KubeConfig();
+  // client-node is large; load it only when --from-cluster is used. require(), not import(): the CLI runs as
+  // a CommonJS script with V8's code cache, where import() is unavailable on Node 20 (require of this ES
+  // module is supported from Node 20.19, the engines minimum)
+  const kc = kubeconfig ?? new (createRequire(import.meta.url)("@kubernetes/client-node") as typeof import("@kubernetes/client-node")).KubeConfig();
   if (!kubeconfig) {
     try {
       kc.loadFromDefault();
