@@ -3,31 +3,19 @@ import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { catalogForTests, registryFromCrdYaml } from "../testing.ts";
+import { catalogForTests, exampleCrd, registryFromCrdYaml } from "../testing.ts";
 import { ObjectValidator } from "../validate.ts";
 
-const registry = registryFromCrdYaml(`apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: things.example.com}
-spec:
-  group: example.com
-  scope: Cluster
-  names: {kind: Thing, plural: things}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                id: {type: string, pattern: '^[a-z]+\\z'}
-                at: {type: string, format: date-time}
-                n: {type: integer, maximum: 3}
-`);
+const registry = registryFromCrdYaml(
+  exampleCrd("Thing", {
+    type: "object",
+    properties: {
+      id: { type: "string", pattern: "^[a-z]+\\z" },
+      at: { type: "string", format: "date-time" },
+      n: { type: "integer", maximum: 3 },
+    },
+  }),
+);
 
 describe("SchemaCompiler disk cache", () => {
   it("stores validator code on first use and reuses it in a new process-like compiler", async () => {
