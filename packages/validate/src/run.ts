@@ -1,6 +1,6 @@
 // runValidation(): the whole `eks-gitops validate` pipeline as a library call (paths → schemas → report).
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 // subpaths, not the package index: validate loads the overlay checks (zod) only with an overlay
 import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
@@ -8,6 +8,7 @@ import { listClusters, loadCluster } from "@eks-gitops/config/load";
 import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
 import { loadDocuments, parseText, type ReadOptions } from "./reader.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";
+import { locateAll } from "./positions.ts";
 import { clusterLayer } from "./schema/cluster.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromDocuments, typesFromPaths } from "./schema/registry.ts";
 import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report } from "./types.ts";
@@ -111,7 +112,13 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   for (const p of paths) if (p !== "-" && !existsSync(p)) throw new RunUsageError(`no such file or folder: ${p}`);
   if (options.base) checkRef(root, options.base);
 
-  const documents = loadDocuments(paths, { ...options.read, cwd });
+  // stdin cannot be read twice: its text is kept for the positions of its findings
+  let stdinText: string | undefined;
+  const readStdin = () => {
+    stdinText = (options.read?.readStdin ?? (() => readFileSync(0, "utf8")))();
+    return stdinText;
+  };
+  const documents = loadDocuments(paths, { ...options.read, cwd, readStdin });
   phase("read");
 
   const facts: Record<string, OverlayFacts> = {};
@@ -183,8 +190,10 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     validator,
   );
   phase("validate");
+  const located = { ...report, resources: locateAll(report.resources, (file) => (file === "-" ? stdinText : readFileSync(resolve(cwd, file), "utf8"))) };
+  phase("positions");
   validator.compiler.saveCodeCache();
   phase("code cache");
   const layers = [...new Set([...registries.values(), shared].flatMap((r) => r.layers.map((l) => l.name)))];
-  return { report, documents, layers, timings };
+  return { report: located, documents, layers, timings };
 }

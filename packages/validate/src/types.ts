@@ -19,6 +19,9 @@ export interface Finding {
   readonly rule: string;
   /** How to fix it, when the check knows (cross-object checks always say). Not part of `path`/`message`. */
   readonly hint?: string;
+  /** 1-based line and column of the node `path` names (or of its nearest existing parent), when known. */
+  readonly line?: number;
+  readonly column?: number;
 }
 
 /** Where a document came from: a file (or "-" for stdin) and its position in a multi-document stream. */

@@ -56,7 +56,14 @@ describe("eks-gitops validate", () => {
     expect(json.summary).toEqual({ resources: 2, valid: 0, invalid: 1, error: 1, skipped: 0 });
     expect(json.resources[0]).toMatchObject({ index: 0, apiVersion: "karpenter.sh/v1", kind: "NodePool", name: "default", namespace: "", status: "invalid" });
     expect(json.resources[0].findings).toEqual([
-      { severity: "error", path: "/spec/disruption/consolidateBefore", message: 'unknown field "spec.disruption.consolidateBefore"', rule: "schema:additionalProperties" },
+      {
+        severity: "error",
+        path: "/spec/disruption/consolidateBefore",
+        message: 'unknown field "spec.disruption.consolidateBefore"',
+        rule: "schema:additionalProperties",
+        line: 11,
+        column: 5,
+      },
     ]);
     expect(json.resources[1]).toMatchObject({ index: 1, status: "error" });
     expect(json.resources[1].findings[0].rule).toBe("parse:syntax");
@@ -109,7 +116,7 @@ describe("eks-gitops validate", () => {
     expect(out).not.toContain("nodeClassRef.group is immutable");
     out = "";
     expect(await main(["validate", np, "--root", dir, "--base", "HEAD", "-o", "github", ...common])).toBe(1);
-    expect(out.split("\n")).toContain(`::error file=np.yaml,title=NodePool/default cel%3Aself.group == oldSelf.group::/spec/template/spec/nodeClassRef: Invalid value: "object": nodeClassRef.group is immutable`);
+    expect(out.split("\n")).toContain(`::error file=np.yaml,line=21,col=7,title=NodePool/default cel%3Aself.group == oldSelf.group::/spec/template/spec/nodeClassRef: Invalid value: "object": nodeClassRef.group is immutable`);
     expect(await main(["validate", np, "--root", dir, "--base", "no-such-ref", ...common])).toBe(2);
   }, 60_000);
 });

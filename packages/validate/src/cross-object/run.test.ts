@@ -17,6 +17,8 @@ describe("runValidation", () => {
         path: "/spec/replicas",
         message: "Deployment shop/web sets spec.replicas (3) but HorizontalPodAutoscaler shop/web owns its replica count",
         rule: "hpa-target-sets-replicas",
+        line: 12,
+        column: 3,
         hint: "remove spec.replicas from the workload (the overlay's workload must not set `replicas` when it has `autoscaling`); otherwise every Argo CD sync resets the HPA's choice",
       },
     ]);

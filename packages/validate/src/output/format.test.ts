@@ -1,7 +1,7 @@
 // Output formats: the JSON contract, grep-able text, JUnit, SARIF and GitHub annotations.
 import { describe, expect, it } from "vitest";
 import type { Report } from "../types.ts";
-import { formatGithub, formatJson, formatJunit, formatSarif, formatText } from "./format.ts";
+import { formatGithub, formatJson, formatJunit, formatSarif, formatText, VALIDATE_VERSION } from "./format.ts";
 
 const report: Report = {
   summary: { resources: 3, valid: 1, invalid: 1, error: 1, skipped: 0 },
@@ -15,7 +15,10 @@ const report: Report = {
       name: "np",
       namespace: "",
       status: "invalid",
-      findings: [{ severity: "error", path: "/spec/x", message: 'unknown field "spec.x"', rule: "schema:additionalProperties", hint: "remove it" }],
+      findings: [
+        { severity: "error", path: "/spec/x", message: 'unknown field "spec.x"', rule: "schema:additionalProperties", hint: "remove it", line: 12, column: 3 },
+        { severity: "error", path: "/spec/limits", message: 'Invalid value: "object": bad limits', rule: "cel:self.cpu > 0", line: 9, column: 3 },
+      ],
     },
     { file: "c.yaml", index: 0, apiVersion: "", kind: "", name: "", namespace: "", status: "error", findings: [{ severity: "error", path: "", message: "YAML syntax error: a, b", rule: "parse:syntax" }] },
   ],
@@ -23,7 +26,7 @@ const report: Report = {
 };
 
 describe("formatJson", () => {
-  it("is exactly the documented contract (no hints, no stats)", () => {
+  it("is exactly the documented contract: hint, line and column when known, no stats", () => {
     expect(JSON.parse(formatJson(report))).toEqual({
       summary: { resources: 3, valid: 1, invalid: 1, error: 1, skipped: 0 },
       resources: [
@@ -36,7 +39,10 @@ describe("formatJson", () => {
           name: "np",
           namespace: "",
           status: "invalid",
-          findings: [{ severity: "error", path: "/spec/x", message: 'unknown field "spec.x"', rule: "schema:additionalProperties" }],
+          findings: [
+            { severity: "error", path: "/spec/x", message: 'unknown field "spec.x"', rule: "schema:additionalProperties", hint: "remove it", line: 12, column: 3 },
+            { severity: "error", path: "/spec/limits", message: 'Invalid value: "object": bad limits', rule: "cel:self.cpu > 0", line: 9, column: 3 },
+          ],
         },
         { file: "c.yaml", index: 0, apiVersion: "", kind: "", name: "", namespace: "", status: "error", findings: [{ severity: "error", path: "", message: "YAML syntax error: a, b", rule: "parse:syntax" }] },
       ],
@@ -48,7 +54,8 @@ describe("formatText", () => {
   it("prints one line per finding and a summary, without colour unless asked", () => {
     expect(formatText(report)).toBe(
       [
-        'b.yaml#1 NodePool/np invalid /spec/x: unknown field "spec.x" (fix: remove it) [schema:additionalProperties]',
+        'b.yaml:12:3 NodePool/np invalid /spec/x: unknown field "spec.x" (fix: remove it) [schema:additionalProperties]',
+        'b.yaml:9:3 NodePool/np invalid /spec/limits: Invalid value: "object": bad limits [cel:self.cpu > 0]',
         "c.yaml#0 ?/? error /: YAML syntax error: a, b [parse:syntax]",
         "Summary: 3 resources found - Valid: 1, Invalid: 1, Errors: 1, Skipped: 0; 2 transition rules (oldSelf) skipped on create, use --base REF to run them",
         "",
@@ -63,24 +70,45 @@ describe("formatJunit, formatSarif, formatGithub", () => {
   it("writes JUnit with a failure and an error", () => {
     const xml = formatJunit(report);
     expect(xml).toContain('<testsuites name="eks-gitops validate" tests="3" failures="1" errors="1" skipped="0">');
-    expect(xml).toContain('<failure message="unknown field &quot;spec.x&quot;" type="invalid">/spec/x: unknown field &quot;spec.x&quot; [schema:additionalProperties]</failure>');
+    expect(xml).toContain('<testcase classname="b.yaml" name="b.yaml#1 NodePool/np" file="b.yaml" line="12">');
+    expect(xml).toContain(
+      '<failure message="unknown field &quot;spec.x&quot;" type="invalid">12:3 /spec/x: unknown field &quot;spec.x&quot; (fix: remove it) [schema:additionalProperties]\n9:3 /spec/limits: Invalid value: &quot;object&quot;: bad limits [cel:self.cpu &gt; 0]</failure>',
+    );
+    expect(xml).toContain('<testcase classname="c.yaml" name="c.yaml#0 ?/?" file="c.yaml">');
     expect(xml).toContain('<error message="YAML syntax error: a, b" type="error">');
   });
 
-  it("writes SARIF 2.1.0 results with rule ids and file locations", () => {
+  it("writes SARIF 2.1.0 results with regions, stable rule ids, descriptions, help and the driver version", () => {
     const sarif = JSON.parse(formatSarif(report));
     expect(sarif.version).toBe("2.1.0");
     expect(sarif.runs[0].results[0]).toEqual({
       ruleId: "schema:additionalProperties",
       level: "error",
       message: { text: 'NodePool/np /spec/x: unknown field "spec.x" (fix: remove it)' },
-      locations: [{ physicalLocation: { artifactLocation: { uri: "b.yaml" } }, logicalLocations: [{ fullyQualifiedName: "NodePool/np/spec/x" }] }],
+      locations: [{ physicalLocation: { artifactLocation: { uri: "b.yaml" }, region: { startLine: 12, startColumn: 3 } }, logicalLocations: [{ fullyQualifiedName: "NodePool/np/spec/x" }] }],
     });
+    expect(sarif.runs[0].results[1].ruleId).toBe("cel/3f3e62731da9");
+    expect(sarif.runs[0].results[2].locations[0].physicalLocation).toEqual({ artifactLocation: { uri: "c.yaml" } });
+    expect(sarif.runs[0].tool.driver).toEqual({
+      name: "eks-gitops validate",
+      version: VALIDATE_VERSION,
+      rules: [
+        {
+          id: "cel/3f3e62731da9",
+          shortDescription: { text: "CEL validation rule: self.cpu > 0" },
+          help: { text: "make the object satisfy the CRD's x-kubernetes-validations rule named in the message" },
+        },
+        { id: "parse:syntax", shortDescription: { text: "document not readable: syntax" }, help: { text: "fix the YAML/JSON syntax at the reported line" } },
+        { id: "schema:additionalProperties", shortDescription: { text: "OpenAPI schema: additionalProperties" }, help: { text: "remove it" } },
+      ],
+    });
+    expect(VALIDATE_VERSION).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it("writes escaped GitHub workflow annotations", () => {
-    expect(formatGithub(report).split("\n").slice(0, 2)).toEqual([
-      '::error file=b.yaml,title=NodePool/np schema%3AadditionalProperties::/spec/x: unknown field "spec.x" (fix: remove it)',
+    expect(formatGithub(report).split("\n").slice(0, 3)).toEqual([
+      '::error file=b.yaml,line=12,col=3,title=NodePool/np schema%3AadditionalProperties::/spec/x: unknown field "spec.x" (fix: remove it)',
+      '::error file=b.yaml,line=9,col=3,title=NodePool/np cel%3Aself.cpu > 0::/spec/limits: Invalid value: "object": bad limits',
       "::error file=c.yaml,title=?/? parse%3Asyntax::/: YAML syntax error: a, b",
     ]);
   });

@@ -1,5 +1,7 @@
 // Report formatters: text (grep-able lines + summary), json (the stable contract), junit, sarif, github annotations.
+import packageJson from "../../package.json" with { type: "json" };
 import type { Finding, Report, ResourceResult } from "../types.ts";
+import { ruleInfo } from "./rules.ts";
 
 export const OUTPUT_FORMATS = ["text", "json", "junit", "sarif", "github"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -13,6 +15,8 @@ export interface FormatOptions {
 
 const objectName = (r: ResourceResult) => `${r.kind || "?"}/${r.namespace ? `${r.namespace}/` : ""}${r.name || "?"}`;
 const where = (r: ResourceResult) => `${r.file}#${r.index}`;
+/** `file:line:col` (what editors and terminals open) when the finding's position is known, else `file#index`. */
+const located = (r: ResourceResult, f: Finding) => (f.line !== undefined ? `${r.file}:${f.line}:${f.column ?? 1}` : where(r));
 
 function summaryLine(report: Report): string {
   const s = report.summary;
@@ -26,18 +30,28 @@ export function formatText(report: Report, options: FormatOptions = {}): string 
   const lines: string[] = [];
   for (const r of report.resources) {
     if (r.findings.length === 0) {
-      if (options.verbose) lines.push(`${where(r)} ${objectName(r)} ${paint("32", "valid")}`);
+      if (options.verbose) lines.push(`${where(r)} ${objectName(r)} ${r.status === "skipped" ? paint("33", "skipped") : paint("32", "valid")}`);
       continue;
     }
     for (const f of r.findings) {
       const sev = f.severity === "error" ? paint("31", r.status === "error" ? "error" : "invalid") : paint("33", r.status === "skipped" ? "skipped" : "warning");
       const hint = f.hint ? ` (fix: ${f.hint})` : "";
-      lines.push(`${where(r)} ${objectName(r)} ${sev} ${f.path || "/"}: ${f.message}${hint} [${f.rule}]`);
+      lines.push(`${located(r, f)} ${objectName(r)} ${sev} ${f.path || "/"}: ${f.message}${hint} [${f.rule}]`);
     }
   }
   lines.push(summaryLine(report));
   return `${lines.join("\n")}\n`;
 }
+
+/** One finding as the JSON contract has it: `hint`, `line` and `column` only when known. */
+export const jsonFinding = (f: Finding) => ({
+  severity: f.severity,
+  path: f.path,
+  message: f.message,
+  rule: f.rule,
+  ...(f.hint !== undefined ? { hint: f.hint } : {}),
+  ...(f.line !== undefined ? { line: f.line, column: f.column ?? 1 } : {}),
+});
 
 /** The stable JSON contract: `{summary, resources}` with exactly the documented fields. */
 export function formatJson(report: Report): string {
@@ -49,14 +63,14 @@ export function formatJson(report: Report): string {
     name: r.name,
     namespace: r.namespace,
     status: r.status,
-    findings: r.findings.map((f: Finding) => ({ severity: f.severity, path: f.path, message: f.message, rule: f.rule })),
+    findings: r.findings.map(jsonFinding),
   }));
   return `${JSON.stringify({ summary: report.summary, resources }, null, 2)}\n`;
 }
 
 const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 
-/** JUnit XML: one testsuite per file, one testcase per resource. */
+/** JUnit XML: one testsuite per file, one testcase per resource (`file` and `line` attributes: the first finding's line, as pytest writes them). */
 export function formatJunit(report: Report): string {
   const byFile = new Map<string, ResourceResult[]>();
   for (const r of report.resources) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
@@ -65,8 +79,9 @@ export function formatJunit(report: Report): string {
     const count = (s: string) => results.filter((r) => r.status === s).length;
     out.push(`  <testsuite name="${xml(file)}" tests="${results.length}" failures="${count("invalid")}" errors="${count("error")}" skipped="${count("skipped")}">`);
     for (const r of results) {
-      out.push(`    <testcase classname="${xml(file)}" name="${xml(`${where(r)} ${objectName(r)}`)}">`);
-      const text = r.findings.map((f) => `${f.path || "/"}: ${f.message} [${f.rule}]`).join("\n");
+      const line = r.findings.find((f) => f.line !== undefined)?.line;
+      out.push(`    <testcase classname="${xml(file)}" name="${xml(`${where(r)} ${objectName(r)}`)}" file="${xml(file)}"${line !== undefined ? ` line="${line}"` : ""}>`);
+      const text = r.findings.map((f) => `${f.line !== undefined ? `${f.line}:${f.column ?? 1} ` : ""}${f.path || "/"}: ${f.message}${f.hint ? ` (fix: ${f.hint})` : ""} [${f.rule}]`).join("\n");
       if (r.status === "invalid") out.push(`      <failure message="${xml(r.findings.find((f) => f.severity === "error")?.message ?? "invalid")}" type="invalid">${xml(text)}</failure>`);
       else if (r.status === "error") out.push(`      <error message="${xml(r.findings[0]?.message ?? "error")}" type="error">${xml(text)}</error>`);
       else if (r.status === "skipped") out.push(`      <skipped message="${xml(r.findings[0]?.message ?? "skipped")}"/>`);
@@ -78,24 +93,32 @@ export function formatJunit(report: Report): string {
   return `${out.join("\n")}\n`;
 }
 
-/** SARIF 2.1.0: one result per finding, located by file (and the JSON path in the message). */
+/** The validate package's version, as the SARIF driver's. */
+export const VALIDATE_VERSION: string = packageJson.version;
+
+type SarifRule = { id: string; shortDescription: { text: string }; help: { text: string } };
+
+/** SARIF 2.1.0: one result per finding, located by file, line and column (and the JSON path as a logical location). */
 export function formatSarif(report: Report): string {
-  const rules = new Map<string, { id: string }>();
+  const rules = new Map<string, SarifRule>();
   const results = report.resources.flatMap((r) =>
     r.findings.map((f) => {
-      rules.set(f.rule, { id: f.rule });
+      const info = ruleInfo(f.rule, f.hint);
+      if (!rules.has(info.id)) rules.set(info.id, { id: info.id, shortDescription: { text: info.shortDescription }, help: { text: info.help } });
+      const region = f.line !== undefined ? { region: { startLine: f.line, startColumn: f.column ?? 1 } } : {};
       return {
-        ruleId: f.rule,
+        ruleId: info.id,
         level: f.severity === "error" ? "error" : "warning",
         message: { text: `${objectName(r)} ${f.path || "/"}: ${f.message}${f.hint ? ` (fix: ${f.hint})` : ""}` },
-        locations: [{ physicalLocation: { artifactLocation: { uri: r.file } }, logicalLocations: [{ fullyQualifiedName: `${objectName(r)}${f.path}` }] }],
+        locations: [{ physicalLocation: { artifactLocation: { uri: r.file }, ...region }, logicalLocations: [{ fullyQualifiedName: `${objectName(r)}${f.path}` }] }],
       };
     }),
   );
+  const sorted = [...rules.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const sarif = {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
-    runs: [{ tool: { driver: { name: "eks-gitops validate", rules: [...rules.values()] } }, results }],
+    runs: [{ tool: { driver: { name: "eks-gitops validate", version: VALIDATE_VERSION, rules: sorted } }, results }],
   };
   return `${JSON.stringify(sarif, null, 2)}\n`;
 }
@@ -110,7 +133,8 @@ export function formatGithub(report: Report): string {
   for (const r of report.resources) {
     for (const f of r.findings) {
       const level = f.severity === "error" ? "error" : "warning";
-      lines.push(`::${level} file=${ghProp(r.file)},title=${ghProp(`${objectName(r)} ${f.rule}`)}::${ghData(`${f.path || "/"}: ${f.message}${f.hint ? ` (fix: ${f.hint})` : ""}`)}`);
+      const at = f.line !== undefined ? `,line=${f.line},col=${f.column ?? 1}` : "";
+      lines.push(`::${level} file=${ghProp(r.file)}${at},title=${ghProp(`${objectName(r)} ${f.rule}`)}::${ghData(`${f.path || "/"}: ${f.message}${f.hint ? ` (fix: ${f.hint})` : ""}`)}`);
     }
   }
   lines.push(summaryLine(report));

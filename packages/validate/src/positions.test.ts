@@ -1,0 +1,98 @@
+// Positions: a finding's JSON Pointer mapped back to the line and column of its YAML node.
+import { describe, expect, it } from "vitest";
+import { documentSpans, locateAll, locateFindings } from "./positions.ts";
+import type { Finding, ResourceResult } from "./types.ts";
+
+const TEXT = [
+  "# two node pools",
+  "apiVersion: karpenter.sh/v1",
+  "kind: NodePool",
+  "metadata:",
+  "  name: first",
+  "spec: {}",
+  "---",
+  "apiVersion: karpenter.sh/v1",
+  "kind: NodePool",
+  "metadata:",
+  "  name: second",
+  "spec:",
+  "  template:",
+  "    spec:",
+  "      requirements:",
+  "        - key: kubernetes.io/arch",
+  "          operator: In",
+  "        - key: karpenter.sh/capacity-type",
+  "          operator: Sometimes",
+  "",
+].join("\n");
+
+const result = (index: number, name: string, findings: Finding[]): ResourceResult => ({
+  file: "pools.yaml",
+  index,
+  apiVersion: "karpenter.sh/v1",
+  kind: "NodePool",
+  name,
+  namespace: "",
+  status: "invalid",
+  findings,
+});
+const f = (path: string, rule = "schema:enum"): Finding => ({ severity: "error", path, message: "m", rule });
+
+describe("documentSpans", () => {
+  it("numbers documents as js-yaml does: content before the first marker is document 0, `...` ends one", () => {
+    expect(documentSpans("a: 1\n---\nb: 2\n").map((s) => s.start)).toEqual([0, 5]);
+    expect(documentSpans("# c\n---\na: 1\n---\nb: 2").map((s) => s.start)).toEqual([4, 13]);
+    expect(documentSpans("a: |\n  x\n---\nb: 1\n...\n---\nc: 1").length).toBe(3);
+  });
+});
+
+describe("locateFindings", () => {
+  it("points at the key of a field in a nested list item", () => {
+    const [r] = locateFindings(TEXT, [result(1, "second", [f("/spec/template/spec/requirements/1/operator")])]);
+    expect(r?.findings[0]).toMatchObject({ line: 19, column: 11 });
+  });
+
+  it("points at a list item itself", () => {
+    const [r] = locateFindings(TEXT, [result(1, "second", [f("/spec/template/spec/requirements/1")])]);
+    expect(r?.findings[0]).toMatchObject({ line: 18, column: 11 });
+  });
+
+  it("points a missing required field at its nearest existing parent", () => {
+    const [r] = locateFindings(TEXT, [result(1, "second", [f("/spec/template/spec/nodeClassRef", "schema:required")])]);
+    expect(r?.findings[0]).toMatchObject({ line: 14, column: 5 });
+    const [first] = locateFindings(TEXT, [result(0, "first", [f("/spec/template", "schema:required")])]);
+    expect(first?.findings[0]).toMatchObject({ line: 6, column: 1 });
+  });
+
+  it("points a whole-document finding at the document's first node", () => {
+    const [r] = locateFindings(TEXT, [result(1, "second", [f("")])]);
+    expect(r?.findings[0]).toMatchObject({ line: 8, column: 1 });
+  });
+
+  it("takes a parse error's position from its message", () => {
+    const parse: Finding = { severity: "error", path: "", message: "YAML syntax error (line 3, column 7): bad", rule: "parse:syntax" };
+    const [r] = locateFindings("a: 1\n", [{ ...result(0, "", [parse]), apiVersion: "", kind: "" }]);
+    expect(r?.findings[0]).toMatchObject({ line: 3, column: 7 });
+  });
+
+  it("locates JSON pointers in JSON files (IAM policies) and escaped keys", () => {
+    const json = '{\n  "Statement": [\n    {"Effect": "Allow", "Resource": "*"}\n  ],\n  "a/b": 1\n}\n';
+    const iam = (path: string): ResourceResult => ({ file: "p.json", index: 0, apiVersion: "", kind: "IAM:policy", name: "p", namespace: "", status: "invalid", findings: [f(path, "iam:x")] });
+    expect(locateFindings(json, [iam("/Statement/0/Resource")])[0]?.findings[0]).toMatchObject({ line: 3, column: 25 });
+    expect(locateFindings(json, [iam("/a~1b")])[0]?.findings[0]).toMatchObject({ line: 5, column: 3 });
+  });
+});
+
+describe("locateAll", () => {
+  it("reads only files with findings", () => {
+    const read: string[] = [];
+    const valid = { ...result(0, "first", []), file: "other.yaml" };
+    const out = locateAll([valid, result(1, "second", [f("/kind")])], (file) => {
+      read.push(file);
+      return TEXT;
+    });
+    expect(read).toEqual(["pools.yaml"]);
+    expect(out[1]?.findings[0]).toMatchObject({ line: 9, column: 1 });
+    expect(out[0]).toBe(valid);
+  });
+});

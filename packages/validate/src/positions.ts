@@ -1,0 +1,207 @@
+// Line and column of findings: each finding's JSON Pointer mapped back to the YAML/JSON node it names.
+//
+// Positions are only needed for documents that have findings, so the fast reader (js-yaml, no positions)
+// stays as it is and only those documents are re-read here with `yaml`, whose nodes carry source ranges.
+// A file is cut into documents at its `---` / `...` marker lines first, so a file of a hundred documents
+// with one finding parses one document, not a hundred.
+import type { Document, Node as YamlNode } from "yaml";
+import type { Finding, ResourceResult } from "./types.ts";
+import { yamlLib } from "./yaml-lib.ts";
+
+/** 1-based line and column, as editors, SARIF and GitHub annotations count them. */
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Offsets of every line start, for offset → line/column by binary search. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+function positionAt(starts: readonly number[], offset: number): Position {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - (starts[lo] as number) + 1 };
+}
+
+/** One document's slice of the text: [start, end) offsets. */
+interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+const DOC_START = /^---(?=[ \t\r]|$)/;
+const DOC_END = /^\.\.\.(?=[ \t\r]|$)/;
+const CONTENT = /^[ \t]*(?:[^\s#%]|%(?!\w))/;
+
+/**
+ * Cuts a YAML stream into documents the way js-yaml numbers them. YAML forbids `---` and `...` at the start
+ * of a line (followed by a space or the line end) inside a document's content, block scalars included
+ * (the spec's c-forbidden), so those lines always separate documents. Hand-written: `yaml` has no way to
+ * locate documents without composing all of them, which is the cost this module avoids.
+ */
+export function documentSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  let start = 0;
+  // whether the current document has begun (a `---`, or content before the first marker)
+  let open = false;
+  let offset = 0;
+  for (const line of text.split("\n")) {
+    const next = offset + line.length + 1;
+    if (DOC_START.test(line)) {
+      if (open) spans.push({ start, end: offset });
+      start = offset;
+      open = true;
+    } else if (DOC_END.test(line)) {
+      if (open) spans.push({ start, end: next });
+      open = false;
+      start = next;
+    } else if (!open && CONTENT.test(line)) {
+      open = true;
+    }
+    offset = next;
+  }
+  if (open) spans.push({ start, end: text.length });
+  return spans;
+}
+
+type Lib = ReturnType<typeof yamlLib>;
+
+/** The node a JSON Pointer names, or the nearest existing parent; the offset is a map key's (so `field:` is pointed at). */
+function offsetOf(lib: Lib, doc: Document, pointer: string): number | undefined {
+  let node: unknown = doc.contents;
+  let offset = (node as YamlNode | null)?.range?.[0];
+  if (pointer === "") return offset;
+  for (const raw of pointer.slice(1).split("/")) {
+    const key = raw.includes("~") ? raw.replace(/~1/g, "/").replace(/~0/g, "~") : raw;
+    if (lib.isAlias(node)) node = node.resolve(doc);
+    if (lib.isMap(node)) {
+      const pair = node.items.find((p) => (lib.isScalar(p.key) ? String(p.key.value) : String(p.key)) === key);
+      if (!pair) break;
+      offset = (pair.key as YamlNode | null)?.range?.[0] ?? offset;
+      node = pair.value;
+    } else if (lib.isSeq(node)) {
+      const item = node.items[Number(key)];
+      if (item === undefined || !/^\d+$/.test(key)) break;
+      offset = (item as YamlNode | null)?.range?.[0] ?? offset;
+      node = item;
+    } else break;
+  }
+  return offset;
+}
+
+/** Parses one document of a stream; `expect` (apiVersion/kind/name) guards against a cut that numbered documents differently from the reader. */
+function documentAt(lib: Lib, text: string, spans: readonly Span[], index: number, expect?: ResourceResult): { doc: Document; base: number } | undefined {
+  const span = spans[index];
+  if (span) {
+    const doc = lib.parseDocument(text.slice(span.start, span.end), { prettyErrors: false, uniqueKeys: false }) as Document;
+    if (matches(lib, doc, expect)) return { doc, base: span.start };
+  }
+  // rare: directives or unusual markers; the whole stream tells the truth
+  const docs = lib.parseAllDocuments(text, { prettyErrors: false, uniqueKeys: false });
+  const doc = Array.isArray(docs) ? (docs[index] as Document | undefined) : undefined;
+  return doc ? { doc, base: 0 } : undefined;
+}
+
+function matches(lib: Lib, doc: Document, expect?: ResourceResult): boolean {
+  if (!expect || !expect.kind || !expect.apiVersion) return true; // IAM JSON and unreadable documents: nothing to compare
+  const contents = doc.contents;
+  if (!lib.isMap(contents)) return false;
+  const get = (k: string) => {
+    const v = contents.get(k, true);
+    return lib.isScalar(v) ? String(v.value) : undefined;
+  };
+  const meta = contents.get("metadata");
+  const name = lib.isMap(meta) ? meta.get("name") : undefined;
+  return get("kind") === expect.kind && (get("apiVersion") ?? "") === expect.apiVersion && String(name ?? "") === expect.name;
+}
+
+// Reader messages already say where a syntax error is; that position is the finding's.
+const MESSAGE_POSITION = /\(line (\d+), column (\d+)\)/;
+
+/**
+ * Adds `line`/`column` to the findings of the results of one file (all results must share `text`'s file).
+ * Findings that already have a line keep it; a text that cannot be read for positions leaves them as they are.
+ */
+export function locateFindings(text: string, results: readonly ResourceResult[]): ResourceResult[] {
+  const lib = yamlLib();
+  let starts: number[] | undefined;
+  let spans: Span[] | undefined;
+  return results.map((r) => {
+    if (r.findings.length === 0 || r.findings.every((f) => f.line !== undefined)) return r;
+    starts ??= lineStarts(text);
+    spans ??= documentSpans(text);
+    let parsed: { doc: Document; base: number } | undefined | null = null;
+    const findings = r.findings.map((f): Finding => {
+      if (f.line !== undefined) return f;
+      const quoted = MESSAGE_POSITION.exec(f.message);
+      if (quoted && f.rule.startsWith("parse:")) return { ...f, line: Number(quoted[1]), column: Number(quoted[2]) };
+      if (parsed === null) {
+        try {
+          parsed = documentAt(lib, text, spans as Span[], r.index, r);
+        } catch {
+          parsed = undefined;
+        }
+      }
+      if (!parsed) {
+        const span = (spans as Span[])[r.index];
+        return span ? { ...f, ...positionAt(starts as number[], firstContent(text, span)) } : f;
+      }
+      const offset = offsetOf(lib, parsed.doc, f.path);
+      return offset === undefined ? f : { ...f, ...positionAt(starts as number[], parsed.base + offset) };
+    });
+    return { ...r, findings };
+  });
+}
+
+/** The first non-blank, non-comment, non-marker character of a document (where a whole-document finding points). */
+function firstContent(text: string, span: Span): number {
+  const re = /^[ \t]*([^\s#])/gm;
+  re.lastIndex = span.start;
+  for (let m = re.exec(text); m && m.index < span.end; m = re.exec(text)) {
+    const at = m.index + m[0].length - 1;
+    if (!DOC_START.test(text.slice(m.index, m.index + 4))) return at;
+  }
+  return span.start;
+}
+
+/**
+ * Adds positions to every finding of a report's results, reading each file that has findings once
+ * (`readText` returns undefined for a file that cannot be read again, e.g. stdin not kept).
+ */
+export function locateAll(results: readonly ResourceResult[], readText: (file: string) => string | undefined): ResourceResult[] {
+  const byFile = new Map<string, number[]>();
+  results.forEach((r, i) => {
+    if (r.findings.length === 0 || r.findings.every((f) => f.line !== undefined)) return;
+    const list = byFile.get(r.file);
+    if (list) list.push(i);
+    else byFile.set(r.file, [i]);
+  });
+  if (byFile.size === 0) return [...results];
+  const out = [...results];
+  for (const [file, indexes] of byFile) {
+    let text: string | undefined;
+    try {
+      text = readText(file);
+    } catch {
+      text = undefined;
+    }
+    if (text === undefined) continue;
+    const located = locateFindings(
+      text,
+      indexes.map((i) => out[i] as ResourceResult),
+    );
+    indexes.forEach((i, j) => {
+      out[i] = located[j] as ResourceResult;
+    });
+  }
+  return out;
+}
