@@ -1,18 +1,21 @@
 // runValidation(): the whole `eks-gitops validate` pipeline as a library call (paths → schemas → report).
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 // subpaths, not the package index: validate loads the overlay checks (zod) only with an overlay
 import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
 import { listClusters, loadCluster } from "@eks-gitops/config/load";
 import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
-import { loadDocuments, parseText, type ReadOptions } from "./reader.ts";
+import { expandPaths, parseText, type ReadOptions } from "./reader.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";
-import { locateAll } from "./positions.ts";
+import { CONFIG_FILE } from "./config-file.ts";
+import { scanFiles } from "./scan.ts";
+import { CHECKS, type CompiledSelection, compileSelection, fileFilter, type Selection, SelectionError } from "./selection.ts";
+import { validateFiles } from "./stream.ts";
 import { clusterLayer } from "./schema/cluster.ts";
-import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromDocuments, typesFromPaths } from "./schema/registry.ts";
-import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report } from "./types.ts";
-import { ObjectValidator, validateDocuments } from "./validate.ts";
+import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromPaths } from "./schema/registry.ts";
+import type { CrossObjectChecks, ParsedResource, Report } from "./types.ts";
+import { ObjectValidator } from "./validate.ts";
 
 export interface RunOptions {
   /** Repository root: default paths (every clusters/<name>/rendered) and overlay versions come from it. */
@@ -34,8 +37,10 @@ export interface RunOptions {
   readonly read?: ReadOptions;
   /** Replaces the cross-object checks found in ./cross-object (tests). */
   readonly crossObjectChecks?: CrossObjectChecks | false;
-  /** Lint rendered/iam/*.json with the policies package. @default true */
+  /** Lint rendered/iam/*.json with the policies package. @default true (same as `iam` in selection.checks) */
   readonly iamLint?: boolean;
+  /** What runs and what is skipped (`--checks`, `--skip`, `--reject`, `--ignore-missing-schemas`, `--ignore-filename-pattern`). @default everything */
+  readonly selection?: Selection;
   readonly validator?: ObjectValidator;
 }
 
@@ -96,7 +101,7 @@ function checkRef(root: string, ref: string): void {
 }
 
 /** Loads, validates and reports. Throws RunUsageError for bad options, CatalogError/ClusterSchemaError when schemas cannot be had. */
-export async function runValidation(options: RunOptions): Promise<{ report: Report; documents: LoadedDocuments; layers: string[]; timings: Timings }> {
+export async function runValidation(options: RunOptions): Promise<{ report: Report; files: string[]; layers: string[]; timings: Timings }> {
   const timings: Timings = [];
   let mark = performance.now();
   const phase = (name: string) => {
@@ -111,30 +116,45 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   if (paths.length === 0) throw new RunUsageError(`nothing to validate: no paths given and no ${CLUSTERS_DIR}/*/${RENDERED_DIR} under ${root}; run \`pnpm synth\` first or pass files`);
   for (const p of paths) if (p !== "-" && !existsSync(p)) throw new RunUsageError(`no such file or folder: ${p}`);
   if (options.base) checkRef(root, options.base);
+  let selection: CompiledSelection;
+  let keep: (path: string) => boolean;
+  try {
+    const checks = options.selection?.checks ?? [...CHECKS];
+    selection = compileSelection({
+      ...options.selection,
+      checks: checks.filter((c) => !(c === "iam" && options.iamLint === false) && !(c === "cross-object" && options.crossObjectChecks === false)),
+    });
+    keep = fileFilter(options.selection?.ignoreFilenamePatterns ?? [], cwd);
+  } catch (err) {
+    if (err instanceof SelectionError) throw new RunUsageError(err.message);
+    throw err;
+  }
 
-  // stdin cannot be read twice: its text is kept for the positions of its findings
+  // stdin cannot be read twice: its text is kept for the scan, the reader and the positions of its findings
   let stdinText: string | undefined;
-  const readStdin = () => {
-    stdinText = (options.read?.readStdin ?? (() => readFileSync(0, "utf8")))();
+  const stdin = () => {
+    stdinText ??= (options.read?.readStdin ?? (() => readFileSync(0, "utf8")))();
     return stdinText;
   };
-  const documents = loadDocuments(paths, { ...options.read, cwd, readStdin });
-  phase("read");
+  // the repository's validate defaults are not a manifest
+  const files = expandPaths(paths).filter((f) => keep(f) && !f.endsWith(`/${CONFIG_FILE}`) && f !== CONFIG_FILE);
+  const show = (file: string) => {
+    if (file === "-") return file;
+    const rel = relative(cwd, resolve(file));
+    return (rel === "" || rel.startsWith("..") || isAbsolute(rel) ? resolve(file) : rel).split(sep).join("/");
+  };
+  const scan = scanFiles(files, { maxFileBytes: options.read?.maxFileBytes ?? 16 * 1024 * 1024, text: stdin, show });
+  phase("scan");
 
   const facts: Record<string, OverlayFacts> = {};
-  // documents come many to a file: the overlay of each file is worked out once
-  const overlays = new Map<string, string | undefined>();
-  const overlayOfFile = (file: string) => {
-    if (!overlays.has(file)) overlays.set(file, overlayOf(root, cwd, file));
-    return overlays.get(file);
-  };
-  for (const name of new Set([...documents.resources, ...documents.iam].map((d) => overlayOfFile(d.file)))) {
+  const overlayOfFile = (file: string) => overlayOf(root, cwd, file);
+  for (const name of new Set(files.map((f) => overlayOfFile(show(f))))) {
     if (name === undefined) continue;
     const config = await loadCluster(root, name);
     facts[name] = { clusterName: config.name, kubernetesVersion: config.kubernetesVersion, karpenterVersion: config.karpenter.version };
   }
   phase("overlays");
-  // catalog versions follow each file's overlay; worked out once per file
+  // catalog versions follow each file's overlay; worked out once per file (shown path: what resources carry)
   const versionsByFile = new Map<string, { versions: CatalogVersions; key: string }>();
   const versionsOf = (file: string) => {
     let v = versionsByFile.get(file);
@@ -152,48 +172,63 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     for (const p of options.crd) if (!existsSync(p)) throw new RunUsageError(`--crd ${p}: no such file or folder`);
     shared.addLayer(`--crd ${options.crd.join(", ")}`, typesFromPaths(options.crd));
   }
-  shared.addLayer("CRDs among the documents", typesFromDocuments(documents.resources));
-  if (options.fromCluster) shared.pushLayer(await clusterLayer(documents.resources.map((r) => r.apiVersion)));
+  shared.addLayer("CRDs among the documents", scan.crdTypes);
+  if (options.fromCluster) shared.pushLayer(await clusterLayer([...scan.kindsByFile.values()].flat().map((k) => k.apiVersion)));
 
-  const registries = new Map<string, SchemaRegistry>();
+  const fetchOptions = { mirror: options.mirror, cacheDir: options.cacheDir };
+  const registries = new Map<string, { registry: SchemaRegistry; versions: CatalogVersions; asked: Set<string> }>();
+  const kindKey = (apiVersion: string, kind: string) => `${apiVersion}\u0000${kind}`;
   if (options.catalog !== false) {
-    // the kinds each set of versions is asked for: catalog files defining none of them are not read
+    // the kinds each set of versions may be asked for: catalog files defining none of them are not read
     const wanted = new Map<string, { versions: CatalogVersions; kinds: Map<string, { apiVersion: string; kind: string }> }>();
-    for (const r of documents.resources) {
-      const { versions, key } = versionsOf(r.file);
+    for (const [file, kinds] of scan.kindsByFile) {
+      const { versions, key } = versionsOf(show(file));
       let entry = wanted.get(key);
       if (!entry) {
         entry = { versions, kinds: new Map() };
         wanted.set(key, entry);
       }
-      entry.kinds.set(`${r.apiVersion}\u0000${r.kind}`, { apiVersion: r.apiVersion, kind: r.kind });
+      for (const k of kinds) entry.kinds.set(kindKey(k.apiVersion, k.kind), k);
     }
     for (const [key, { versions, kinds }] of wanted) {
-      const layer: SchemaLayer = await catalogLayer(versions, { mirror: options.mirror, cacheDir: options.cacheDir }, kinds.values());
-      registries.set(key, shared.with([layer]));
+      const layer: SchemaLayer = await catalogLayer(versions, fetchOptions, kinds.values());
+      registries.set(key, { registry: shared.with([layer]), versions, asked: new Set(kinds.keys()) });
     }
   }
-  const registryFor = (r: ParsedResource) => registries.get(versionsOf(r.file).key) ?? shared;
+  const registryFor = async (r: ParsedResource): Promise<SchemaRegistry> => {
+    if (options.catalog === false) return shared;
+    const { versions, key } = versionsOf(r.file);
+    let entry = registries.get(key);
+    if (!entry) {
+      entry = { registry: shared.with([]), versions, asked: new Set() };
+      registries.set(key, entry);
+    }
+    // a kind the scan did not see (flow-style YAML, unusual quoting): its catalog files are read now
+    const k = kindKey(r.apiVersion, r.kind);
+    if (!entry.asked.has(k)) {
+      entry.asked.add(k);
+      if (!entry.registry.lookup(r.apiVersion, r.kind)) entry.registry.pushLayer(await catalogLayer(versions, fetchOptions, [{ apiVersion: r.apiVersion, kind: r.kind }]));
+    }
+    return entry.registry;
+  };
 
   phase("schemas");
   const checks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? crossObjectChecks);
   const validator = options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() });
-  const report = await validateDocuments(
-    documents,
-    {
-      registry: registryFor,
-      previous: options.base ? previousFrom(root, cwd, options.base) : undefined,
-      crossObjectChecks: checks,
-      crossObjectContext: { overlays: facts },
-      iamLint: options.iamLint,
-    },
+  const report = await validateFiles({
+    files,
+    read: { ...options.read, cwd, readStdin: stdin },
+    selection,
+    registryFor,
+    previous: options.base ? previousFrom(root, cwd, options.base) : undefined,
+    crossObjectChecks: checks,
+    crossObjectContext: { overlays: facts },
     validator,
-  );
+    readText: (file) => (file === "-" ? stdinText : readFileSync(resolve(cwd, file), "utf8")),
+  });
   phase("validate");
-  const located = { ...report, resources: locateAll(report.resources, (file) => (file === "-" ? stdinText : readFileSync(resolve(cwd, file), "utf8"))) };
-  phase("positions");
   validator.compiler.saveCodeCache();
   phase("code cache");
-  const layers = [...new Set([...registries.values(), shared].flatMap((r) => r.layers.map((l) => l.name)))];
-  return { report: located, documents, layers, timings };
+  const layers = [...new Set([...[...registries.values()].map((e) => e.registry), shared].flatMap((r) => r.layers.map((l) => l.name)))];
+  return { report, files, layers, timings };
 }

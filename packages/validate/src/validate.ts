@@ -26,6 +26,14 @@ export interface ValidateOptions {
 
 const identity = (n: SchemaNode) => n;
 
+/** Which per-object stages run (`--checks`); `native` is reserved for the API server's hand-written validation of built-ins. */
+export interface ValidationStages {
+  readonly schema: boolean;
+  readonly cel: boolean;
+  readonly native: boolean;
+}
+export const ALL_STAGES: ValidationStages = { schema: true, cel: true, native: true };
+
 /**
  * Copy for built-in kinds: Go's decoder turns a JSON null into the field's zero value, so an object
  * property set to null is as good as absent.
@@ -80,15 +88,18 @@ export class ObjectValidator {
     return d;
   }
 
-  /** Findings for one object (empty = valid). `previous` enables transition rules. */
-  validate(object: Readonly<Record<string, unknown>>, type: TypeSchema, registry?: SchemaRegistry, previous?: Readonly<Record<string, unknown>>): Finding[] {
+  /**
+   * Findings for one object (empty = valid). `previous` enables transition rules. Without the schema stage
+   * the schema still decides whether CEL can run (as the API server's hasBlockingErr), but is not reported.
+   */
+  validate(object: Readonly<Record<string, unknown>>, type: TypeSchema, registry?: SchemaRegistry, previous?: Readonly<Record<string, unknown>>, stages: ValidationStages = ALL_STAGES): Finding[] {
     if (type.flavour === "crd" && registry) {
       const builtin = registry.anyBuiltin();
       if (builtin) this.compiler.useObjectMetaFrom(builtin);
     }
     const deref = this.derefFor(type);
     const structural = type.flavour === "crd";
-    const opts = { defaults: structural, cel: structural, deref };
+    const opts = { defaults: structural, cel: structural && stages.cel, deref };
     let old: unknown;
     if (previous && structural) old = walk(previous, type.root, "", undefined, { defaults: true, cel: false, deref }, { findings: [], tasks: [] });
     const result: WalkResult = { findings: [], tasks: [] as CelTask[] };
@@ -96,16 +107,16 @@ export class ObjectValidator {
     if (structural) value = walk(object, type.root, "", old, opts, result) as Record<string, unknown>;
     else value = (type.flavour === "builtin" ? cloneWithoutNulls(object) : object) as Record<string, unknown>;
     const validator = this.compiler.validator(type);
-    const findings: Finding[] = [...result.findings];
+    const findings: Finding[] = stages.schema ? [...result.findings] : [];
     let blocked = false;
-    if (!validator(value)) {
+    if ((stages.schema || result.tasks.length > 0) && !validator(value)) {
       const errors = validator.errors ?? [];
       // ajv runs without `verbose` (it would embed whole schemas in the generated code): the offending value is looked up here
       for (const e of errors) if (!("data" in e)) e.data = valueAtPointer(value, e.instancePath);
       blocked = errors.some(isBlocking);
-      findings.push(...findingsFromAjv(errors));
+      if (stages.schema) findings.push(...findingsFromAjv(errors));
     }
-    if (type.flavour !== "jsonschema") findings.push(...checkObjectMeta(value));
+    if (stages.schema && type.flavour !== "jsonschema") findings.push(...checkObjectMeta(value));
     if (result.tasks.length > 0) {
       if (blocked) findings.push({ severity: "error", path: "", message: CEL_SKIPPED_MESSAGE, rule: "cel:skipped" });
       else findings.push(...this.cel.evaluate(result.tasks, result.negativeZero !== true));
@@ -114,7 +125,7 @@ export class ObjectValidator {
   }
 }
 
-function missingSchema(r: ParsedResource, registry: SchemaRegistry): Finding {
+export function missingSchema(r: Pick<ParsedResource, "apiVersion" | "kind">, registry: SchemaRegistry): Finding {
   const layers = registry.layers.map((l) => l.name).join("; ") || "none";
   return {
     severity: "error",
@@ -124,7 +135,7 @@ function missingSchema(r: ParsedResource, registry: SchemaRegistry): Finding {
   };
 }
 
-const statusOf = (findings: readonly Finding[]): ResourceStatus => (findings.some((f) => f.severity === "error") ? "invalid" : "valid");
+export const statusOf = (findings: readonly Finding[]): ResourceStatus => (findings.some((f) => f.severity === "error") ? "invalid" : "valid");
 
 export function summarize(resources: readonly ResourceResult[]): Summary {
   const count = (s: ResourceStatus) => resources.filter((r) => r.status === s).length;

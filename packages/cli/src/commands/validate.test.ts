@@ -94,6 +94,25 @@ describe("eks-gitops validate", () => {
     expect(await main(["validate", "--bogus"])).toBe(2);
   });
 
+  it("takes defaults from .eks-gitops.yaml, lets flags win, and exits 2 naming the file and an unknown key", async () => {
+    const dir = tmp();
+    file(dir, "gadget.yaml", "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\n");
+    file(dir, "kustomization.yaml", "resources: [gadget.yaml]\n");
+    file(dir, ".eks-gitops.yaml", "validate:\n  ignoreFilenamePattern: kustomization\\.yaml$\n  skip: [Gadget]\n");
+    expect(await main(["validate", dir, "--root", dir, "-v", ...common])).toBe(0);
+    expect(out).toBe("gadget.yaml#0 Gadget/g skipped\nSummary: 1 resources found - Valid: 0, Invalid: 0, Errors: 0, Skipped: 1\n");
+    out = "";
+    expect(await main(["validate", dir, "--root", dir, "--reject", "example.com/Gadget", "--no-cross-object", ...common])).toBe(1);
+    expect(out).toBe("gadget.yaml:2:1 Gadget/g error /kind: example.com/v1 Gadget is rejected by --reject example.com/Gadget [reject:example.com/Gadget]\nSummary: 1 resources found - Valid: 0, Invalid: 0, Errors: 1, Skipped: 0\n");
+    file(dir, ".eks-gitops.yaml", "validate:\n  skips: [Gadget]\n");
+    expect(await main(["validate", dir, "--root", dir, ...common])).toBe(2);
+    expect(err).toBe(`eks-gitops: ${join(dir, ".eks-gitops.yaml")}: unknown key validate.skips (did you mean validate.skip?); known keys: skip, reject, ignoreMissingSchemas, ignoreFilenamePattern, checks\n`);
+    err = "";
+    file(dir, ".eks-gitops.yaml", "validate: {}\n");
+    expect(await main(["validate", dir, "--root", dir, "--checks", "schema,iamlint"])).toBe(2);
+    expect(err).toBe("eks-gitops: --checks: unknown check 'iamlint' (checks: schema, cel, native, cross-object, iam)\n");
+  }, 60_000);
+
   it("exits 2 when the mirror does not have the pinned file", async () => {
     const dir = tmp();
     const ns = file(dir, "ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: n}\n");

@@ -3,13 +3,21 @@ import { parseArgs } from "node:util";
 import { ConfigError } from "@eks-gitops/config/errors";
 import {
   CatalogError,
+  CHECKS,
+  type Check,
   ClusterSchemaError,
+  CONFIG_FILE,
   formatReport,
+  loadValidateDefaults,
+  mergeSelection,
   MIRROR_ENV,
   OUTPUT_FORMATS,
   type OutputFormat,
+  parseChecks,
   RunUsageError,
   runValidation,
+  SelectionError,
+  splitList,
 } from "@eks-gitops/validate";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
@@ -29,6 +37,21 @@ Schemas, first match wins:
   --cache-dir DIR      catalog cache (default: $XDG_CACHE_HOME/eks-gitops/schemas or ~/.cache/eks-gitops/schemas)
   --kubernetes-version V, --karpenter-version V
                        catalog versions for files outside an overlay (default: newest pinned)
+
+Choosing what runs:
+  --checks LIST        comma-separated checks to run (default: all): ${CHECKS.join(", ")}
+                       e.g. --checks schema,cel,native for API-server verdicts only on loose files
+  --no-schema, --no-cel, --no-native, --no-cross-object, --no-iam
+                       drop one check from the list
+  --skip KINDS         skip these kinds (status skipped): KIND, GROUP/KIND or GROUP/VERSION/KIND,
+                       comma-separated or repeated (e.g. --skip Secret,apps/Deployment)
+  --reject KINDS       these kinds must not appear (status error); same forms as --skip
+  --ignore-missing-schemas
+                       a kind without a schema is skipped (with a warning) instead of an error
+  --ignore-filename-pattern REGEX
+                       do not read files whose path matches (repeatable), e.g. 'kustomization\.yaml$'
+  Defaults for these can live in ${CONFIG_FILE} at the repository root (or the "validate" key of
+  its package.json): {skip, reject, ignoreMissingSchemas, ignoreFilenamePattern, checks}; flags win.
 
 Options:
   -o, --output FORMAT  text (default), json, junit, sarif, github
@@ -54,6 +77,16 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
       verbose: { type: "boolean", short: "v", default: false },
       timings: { type: "boolean", default: false },
       root: { type: "string" },
+      checks: { type: "string", multiple: true },
+      "no-schema": { type: "boolean", default: false },
+      "no-cel": { type: "boolean", default: false },
+      "no-native": { type: "boolean", default: false },
+      "no-cross-object": { type: "boolean", default: false },
+      "no-iam": { type: "boolean", default: false },
+      skip: { type: "string", multiple: true },
+      reject: { type: "string", multiple: true },
+      "ignore-missing-schemas": { type: "boolean" },
+      "ignore-filename-pattern": { type: "string", multiple: true },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -66,6 +99,22 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
   const output = values.output as OutputFormat;
   if (!OUTPUT_FORMATS.includes(output)) throw new UsageError(`--output ${values.output}: must be one of ${OUTPUT_FORMATS.join(", ")}`);
   const root = values.root ?? findRepoRoot();
+  let selection: ReturnType<typeof mergeSelection>;
+  try {
+    const defaults = loadValidateDefaults(root);
+    const merged = mergeSelection(defaults?.selection, {
+      checks: values.checks ? parseChecks(values.checks) : undefined,
+      skip: values.skip ? splitList(values.skip) : undefined,
+      reject: values.reject ? splitList(values.reject) : undefined,
+      ignoreMissingSchemas: values["ignore-missing-schemas"],
+      ignoreFilenamePatterns: values["ignore-filename-pattern"],
+    });
+    const dropped = new Set(CHECKS.filter((c) => values[`no-${c}`] === true));
+    selection = { ...merged, checks: (merged.checks ?? CHECKS).filter((c: Check) => !dropped.has(c)) };
+  } catch (err) {
+    if (err instanceof SelectionError) throw new UsageError(err.message);
+    throw err;
+  }
   try {
     const { report, timings } = await runValidation({
       root,
@@ -76,6 +125,7 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
       cacheDir: values["cache-dir"],
       versions: { kubernetes: values["kubernetes-version"], karpenter: values["karpenter-version"] },
       base: values.base,
+      selection,
     });
     const started = performance.now();
     process.stdout.write(formatReport(report, output, { color: process.stdout.isTTY === true && !process.env.NO_COLOR, verbose: values.verbose }));

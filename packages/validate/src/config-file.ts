@@ -1,0 +1,137 @@
+// A repository's validate defaults: `.eks-gitops.yaml` (key `validate`) or the `validate` key of the root package.json.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { CHECKS, type Check, parseChecks, type Selection, SelectionError } from "./selection.ts";
+import { yamlLib } from "./yaml-lib.ts";
+
+export const CONFIG_FILE = ".eks-gitops.yaml";
+
+/** The keys a `validate` block may have; each mirrors a flag of `eks-gitops validate`. */
+const KEYS = {
+  skip: "--skip",
+  reject: "--reject",
+  ignoreMissingSchemas: "--ignore-missing-schemas",
+  ignoreFilenamePattern: "--ignore-filename-pattern",
+  checks: "--checks",
+} as const;
+type Key = keyof typeof KEYS;
+
+export interface ValidateDefaults {
+  /** The file the defaults came from (for messages). */
+  readonly file: string;
+  readonly selection: Selection;
+}
+
+/** Levenshtein distance, for "did you mean" on unknown keys (short strings only). */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length] as number;
+}
+
+/** The closest of `known` to `word`, if it is close enough to be a likely typo. */
+export function closest(word: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const k of known) {
+    const d = editDistance(word.toLowerCase(), k.toLowerCase());
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function stringList(file: string, key: string, v: unknown): string[] {
+  if (typeof v === "string") return [v];
+  if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v;
+  throw new SelectionError(`${file}: validate.${key} must be a string or a list of strings`);
+}
+
+/** Checks a `validate` block and turns it into a Selection; unknown keys and wrong types are SelectionErrors naming the file. */
+export function selectionFromBlock(file: string, block: unknown): Selection {
+  if (block === undefined || block === null) return {};
+  if (!isPlainObject(block)) throw new SelectionError(`${file}: validate must be a mapping of ${Object.keys(KEYS).join(", ")}`);
+  const selection: { -readonly [K in keyof Selection]: Selection[K] } = {};
+  for (const [key, value] of Object.entries(block)) {
+    if (!(key in KEYS)) {
+      const hint = closest(key, Object.keys(KEYS));
+      throw new SelectionError(`${file}: unknown key validate.${key}${hint ? ` (did you mean validate.${hint}?)` : ""}; known keys: ${Object.keys(KEYS).join(", ")}`);
+    }
+    switch (key as Key) {
+      case "skip":
+        selection.skip = stringList(file, key, value);
+        break;
+      case "reject":
+        selection.reject = stringList(file, key, value);
+        break;
+      case "ignoreFilenamePattern":
+        selection.ignoreFilenamePatterns = stringList(file, key, value);
+        break;
+      case "ignoreMissingSchemas":
+        if (typeof value !== "boolean") throw new SelectionError(`${file}: validate.ignoreMissingSchemas must be true or false`);
+        selection.ignoreMissingSchemas = value;
+        break;
+      case "checks":
+        selection.checks = parseChecks(stringList(file, key, value), `${file}: validate.checks`) as Check[];
+        break;
+    }
+  }
+  return selection;
+}
+
+/**
+ * The repository's defaults for `validate`, or undefined when it has none. `.eks-gitops.yaml` may only hold
+ * the `validate` key (other tools' keys would be silently ignored typos otherwise); defaults in both files
+ * are an error, so there is one place to look.
+ */
+export function loadValidateDefaults(root: string): ValidateDefaults | undefined {
+  const yamlFile = join(root, CONFIG_FILE);
+  const pkgFile = join(root, "package.json");
+  let fromYaml: ValidateDefaults | undefined;
+  if (existsSync(yamlFile)) {
+    let doc: unknown;
+    try {
+      doc = yamlLib().parse(readFileSync(yamlFile, "utf8"), { uniqueKeys: true, maxAliasCount: 100 });
+    } catch (err) {
+      throw new SelectionError(`${yamlFile}: not valid YAML: ${(err as Error).message.split("\n")[0]}`);
+    }
+    if (doc !== null && doc !== undefined) {
+      if (!isPlainObject(doc)) throw new SelectionError(`${yamlFile}: must be a mapping with a validate key`);
+      for (const key of Object.keys(doc)) {
+        if (key !== "validate") throw new SelectionError(`${yamlFile}: unknown key ${key}${closest(key, ["validate"]) ? " (did you mean validate?)" : ""}; the file holds a validate mapping`);
+      }
+      fromYaml = { file: yamlFile, selection: selectionFromBlock(yamlFile, doc.validate) };
+    }
+  }
+  let fromPkg: ValidateDefaults | undefined;
+  if (existsSync(pkgFile)) {
+    let pkg: unknown;
+    try {
+      pkg = JSON.parse(readFileSync(pkgFile, "utf8"));
+    } catch {
+      pkg = undefined; // not ours to judge; other tools report a broken package.json
+    }
+    if (isPlainObject(pkg) && "validate" in pkg) fromPkg = { file: pkgFile, selection: selectionFromBlock(pkgFile, pkg.validate) };
+  }
+  if (fromYaml && fromPkg) throw new SelectionError(`validate defaults are in both ${fromYaml.file} and ${fromPkg.file} (key validate); keep one`);
+  return fromYaml ?? fromPkg;
+}
+
+/** Flags over file defaults: each option given on the command line replaces the file's value. */
+export function mergeSelection(defaults: Selection | undefined, flags: Selection): Selection {
+  return {
+    skip: flags.skip ?? defaults?.skip,
+    reject: flags.reject ?? defaults?.reject,
+    ignoreMissingSchemas: flags.ignoreMissingSchemas ?? defaults?.ignoreMissingSchemas,
+    ignoreFilenamePatterns: flags.ignoreFilenamePatterns ?? defaults?.ignoreFilenamePatterns,
+    checks: flags.checks ?? defaults?.checks ?? [...CHECKS],
+  };
+}

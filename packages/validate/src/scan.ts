@@ -1,0 +1,54 @@
+// The first, cheap pass of a streaming run: before any document is validated, the CRDs among the documents
+// (schema layer 2 outranks the catalog, so they must be known first) and the kinds each file may hold
+// (so the catalog reads only the files defining them) — without keeping any document.
+import { readFileSync, statSync } from "node:fs";
+import { parseText } from "./reader.ts";
+import { isCrd, typesFromCrd } from "./schema/sources.ts";
+import type { TypeSchema } from "./schema/model.ts";
+
+export interface ScanResult {
+  /** Types of the CRDs among the documents, in file order. */
+  readonly crdTypes: TypeSchema[];
+  /** apiVersion/kind pairs each file may contain (over-approximated from its text), by file. */
+  readonly kindsByFile: Map<string, { apiVersion: string; kind: string }[]>;
+}
+
+// Top-level keys of block YAML start a line; JSON has them quoted anywhere. Over-approximation is fine:
+// these only decide which catalog files are read, and a kind missed here is loaded when first met.
+const YAML_API = /^apiVersion:[ \t]*["']?([^"'\s#,}]+)/gm;
+const YAML_KIND = /^kind:[ \t]*["']?([^"'\s#,}]+)/gm;
+const JSON_API = /"apiVersion"\s*:\s*"([^"]+)"/g;
+const JSON_KIND = /"kind"\s*:\s*"([^"]+)"/g;
+
+function all(re: RegExp, text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(re)) out.add(m[1] as string);
+  return out;
+}
+
+/** Reads each file once (files too large or binary are left to the reader, which reports them). */
+export function scanFiles(files: readonly string[], options: { readonly maxFileBytes: number; readonly text: (file: string) => string | undefined; readonly show: (file: string) => string }): ScanResult {
+  const crdTypes: TypeSchema[] = [];
+  const kindsByFile = new Map<string, { apiVersion: string; kind: string }[]>();
+  for (const file of files) {
+    let text: string | undefined;
+    if (file === "-") text = options.text(file);
+    else {
+      try {
+        if (statSync(file).size <= options.maxFileBytes) text = readFileSync(file, "utf8");
+      } catch {
+        text = undefined; // the reader reports it
+      }
+    }
+    if (text === undefined || text.includes("\u0000")) continue;
+    const apis = new Set([...all(YAML_API, text), ...all(JSON_API, text)]);
+    const kinds = new Set([...all(YAML_KIND, text), ...all(JSON_KIND, text)]);
+    const pairs: { apiVersion: string; kind: string }[] = [];
+    for (const apiVersion of apis) for (const kind of kinds) pairs.push({ apiVersion, kind });
+    kindsByFile.set(file, pairs);
+    if (kinds.has("CustomResourceDefinition")) {
+      for (const r of parseText({ file: options.show(file), text }).resources) if (isCrd(r.object)) crdTypes.push(...typesFromCrd(r.object, `document ${r.file}#${r.index}`));
+    }
+  }
+  return { crdTypes, kindsByFile };
+}
