@@ -112,7 +112,7 @@ function documentAt(lib: Lib, text: string, spans: readonly Span[], index: numbe
 }
 
 function matches(lib: Lib, doc: Document, expect?: ResourceResult): boolean {
-  if (!expect || !expect.kind || !expect.apiVersion) return true; // IAM JSON and unreadable documents: nothing to compare
+  if (!expect?.kind || !expect.apiVersion) return true; // IAM JSON and unreadable documents: nothing to compare
   const contents = doc.contents;
   if (!lib.isMap(contents)) return false;
   const get = (k: string) => {

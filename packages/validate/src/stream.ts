@@ -87,7 +87,9 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
 
   const byKey = new Map<string, number>();
   const key = (file: string, index: number) => `${file}\u0000${index}`;
-  results.forEach((r, i) => byKey.set(key(r.file, r.index), i));
+  results.forEach((r, i) => {
+    byKey.set(key(r.file, r.index), i);
+  });
   const lint = iamLint ? lintIamDocuments(iam) : new Map();
   for (const d of iam) {
     const outcome = lint.get(d.file) ?? { status: "skipped" as const, findings: [] };
