@@ -5,6 +5,7 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 // subpaths, not the package index: validate loads the overlay checks (zod) only with an overlay
 import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
 import { listClusters, loadCluster } from "@eks-gitops/config/load";
+import { loadChartValues } from "./catalog/charts.ts";
 import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
 import { expandPaths, parseText, type ReadOptions } from "./reader.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";
@@ -212,6 +213,10 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     return entry.registry;
   };
 
+  // the Karpenter Application's helm values are checked against the pinned chart values.yaml
+  const sawApplication = [...scan.kindsByFile.values()].some((kinds) => kinds.some((k) => k.kind === "Application"));
+  const chartValues = options.catalog !== false && selection.checks.has("cross-object") && sawApplication ? await loadChartValues(fetchOptions) : undefined;
+
   phase("schemas");
   const checks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? crossObjectChecks);
   const validator = options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() });
@@ -222,7 +227,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     registryFor,
     previous: options.base ? previousFrom(root, cwd, options.base) : undefined,
     crossObjectChecks: checks,
-    crossObjectContext: { overlays: facts },
+    crossObjectContext: { overlays: facts, ...(chartValues ? { chartValues } : {}) },
     validator,
     readText: (file) => (file === "-" ? stdinText : readFileSync(resolve(cwd, file), "utf8")),
   });

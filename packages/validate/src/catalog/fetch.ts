@@ -30,7 +30,7 @@ export function sha256(bytes: Uint8Array): string {
 }
 
 /** Where a pinned file is read from: `<mirror>/<path>` or the upstream raw URL. */
-export function sourceOf(file: PinnedFile, mirror: string | undefined): string {
+export function sourceOf(file: Pick<PinnedFile, "path">, mirror: string | undefined): string {
   const base = mirror && mirror !== "" ? mirror.replace(/\/+$/, "") : UPSTREAM_BASE;
   return `${base}/${file.path}`;
 }
@@ -57,7 +57,7 @@ async function readSource(location: string): Promise<Buffer> {
  * Returns the bytes of a pinned file. The cache is content-addressed (by SHA-256), so a cached file is
  * re-checked on read and a pin change never serves stale bytes.
  */
-export async function fetchPinned(file: PinnedFile, options: FetchOptions = {}): Promise<Buffer> {
+export async function fetchPinned(file: Pick<PinnedFile, "path" | "sha256">, options: FetchOptions = {}): Promise<Buffer> {
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   const cached = join(cacheDir, file.sha256);
   try {

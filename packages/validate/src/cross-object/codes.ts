@@ -56,6 +56,10 @@ export const CHECK_CODES = {
     title: "the Karpenter version is supported on the overlay's Kubernetes version (Karpenter compatibility matrix)",
     hint: "raise the Karpenter chart version (overlay karpenter.version) to at least the minimum listed for this Kubernetes version, or keep the cluster on an older Kubernetes version",
   },
+  "helm-values-unknown-key": {
+    title: "every key of the Karpenter Application's helm values exists in the values.yaml of the chart version it installs",
+    hint: "use the chart's key (see the closest one named in the finding) or remove the value; Helm ignores keys the chart does not read",
+  },
   "deprecated-api": {
     title: "no object uses an API version or value that Karpenter v1 or Kubernetes removed",
     hint: "migrate the object to the current API (karpenter.sh/v1, karpenter.k8s.aws/v1, consolidationPolicy WhenEmptyOrUnderutilized)",

@@ -2,7 +2,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type ChartValuesIndex, loadChartValues } from "../catalog/charts.ts";
 import { loadDocuments } from "../reader.ts";
 import { compareFindings, readHeader } from "../testing/fixture-header.ts";
 import { crossObjectChecks } from "./index.ts";
@@ -27,6 +28,12 @@ function readFacts(dir: string): OverlayFacts | undefined {
 }
 
 describe("cross-object fixtures", () => {
+  // the pinned chart values, through the product's own path (cache, else the mirror in EKS_GITOPS_MIRROR, else upstream)
+  let chartValues: Map<string, ChartValuesIndex>;
+  beforeAll(async () => {
+    chartValues = await loadChartValues({});
+  });
+
   it("has a folder for every check code", async () => {
     const { CHECK_CODES } = await import("./codes.ts");
     const used = new Set<string>();
@@ -46,7 +53,7 @@ describe("cross-object fixtures", () => {
       const docs = loadDocuments([join(ROOT, c)], { cwd: ROOT });
       expect(docs.unreadable).toEqual([]);
       const facts = readFacts(join(ROOT, c));
-      const findings = crossObjectChecks(docs.resources, { iam: docs.iam, ...(facts ? { overlays: { "": facts } } : {}) });
+      const findings = crossObjectChecks(docs.resources, { iam: docs.iam, chartValues, ...(facts ? { overlays: { "": facts } } : {}) });
       const files = [...docs.resources.map((r) => ({ file: r.file, index: r.index })), ...docs.iam.map((d) => ({ file: d.file, index: d.index }))];
       const problems: string[] = [];
       for (const { file, index } of files) {

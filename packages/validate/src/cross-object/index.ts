@@ -1,5 +1,7 @@
 // crossObjectChecks(): the checks no single-object validator can do, run per overlay over the whole rendered output.
 import type { CrossObjectContext, CrossObjectFinding, ParsedResource } from "../types.ts";
+import type { ChartValuesIndex } from "../catalog/charts.ts";
+import { chartValuesChecks } from "./chart-values.ts";
 import { karpenterCompatibility } from "./compatibility.ts";
 import { hpaChecks } from "./hpa.ts";
 import { clusterNameChecks, passRoleChecks, serviceAccountChecks } from "./identity.ts";
@@ -21,6 +23,8 @@ export interface CrossObjectOptions extends CrossObjectContext {
   readonly overlays?: Readonly<Record<string, OverlayFacts>>;
   /** The overlay a file belongs to (undefined or "" = none). @default `clusters/<name>/rendered/` in the file's path */
   readonly overlayOf?: (file: string) => string | undefined;
+  /** Pinned chart values (catalog/charts.ts), keyed `chart@version`; without them the helm values are not checked. */
+  readonly chartValues?: ReadonlyMap<string, ChartValuesIndex>;
 }
 
 /** Runs every cross-object check over each overlay of the run; findings are sorted by file, index, path. */
@@ -43,6 +47,7 @@ export function crossObjectChecks(resources: readonly ParsedResource[], context:
     for (const app of apps) {
       out.push(...clusterNameChecks(app, facts.clusterName));
       out.push(...serviceAccountChecks(app, iam));
+      if (context.chartValues) out.push(...chartValuesChecks(app, context.chartValues, facts.karpenterVersion));
     }
     out.push(...passRoleChecks(iam));
     out.push(...compatibilityChecks(apps, facts));
