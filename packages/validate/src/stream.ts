@@ -1,6 +1,7 @@
 // validateFiles(): the streaming pipeline behind runValidation — read, validate and locate one file at a time,
 // keeping only compact results and the few facts the cross-object checks need, so peak memory does not grow
 // with the size of the objects read (issue 11: 50,000 objects under 250 MB).
+import { HeapGuard } from "./heap-guard.ts";
 import { lintIamDocuments } from "./iam.ts";
 import { locateAll } from "./positions.ts";
 import { loadDocuments, type ReadOptions } from "./reader.ts";
@@ -36,6 +37,28 @@ const resultOf = (d: { file: string; index: number; apiVersion?: string; kind?: 
   findings,
 });
 
+/**
+ * Kept strings must share nothing with the parsed text: js-yaml's strings are slices of a file's text, and V8
+ * keeps a whole text alive while any slice of it lives (a kept `apiVersion` would hold every file read). A
+ * JSON round trip makes fresh strings, and the same strings (files, apiVersions, kinds, namespaces, rules)
+ * are kept once. It runs on compact results and facts only (a few hundred bytes each).
+ */
+class Detacher {
+  private readonly strings = new Map<string, string>();
+  private readonly revive = (_key: string, value: unknown) => {
+    if (typeof value !== "string") return value;
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    this.strings.set(value, value);
+    return value;
+  };
+  copy<T>(value: T): T {
+    return JSON.parse(JSON.stringify(value), this.revive) as T;
+  }
+}
+
+const NO_FINDINGS: Finding[] = [];
+
 /** One resource through the selection, schema lookup and the per-object stages. */
 async function validateOne(r: ParsedResource, options: StreamOptions): Promise<ResourceResult> {
   const { selection, validator } = options;
@@ -70,6 +93,8 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
   const iam: IamDocument[] = [];
   const crossObject = options.crossObjectChecks !== undefined && selection.checks.has("cross-object");
   const iamLint = selection.checks.has("iam");
+  const detacher = new Detacher();
+  const heap = new HeapGuard();
 
   for (const file of options.files) {
     const docs = loadDocuments([file], options.read);
@@ -77,12 +102,16 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     for (const r of docs.resources) {
       const result = await validateOne(r, options);
       fileResults.push(result);
-      if (crossObject && result.status !== "skipped" && !result.findings.some((f) => f.rule.startsWith("reject:"))) facts.push(compactForCrossObject(r));
+      if (crossObject && result.status !== "skipped" && !result.findings.some((f) => f.rule.startsWith("reject:"))) facts.push(detacher.copy(compactForCrossObject(r)));
     }
     for (const u of docs.unreadable) fileResults.push(resultOf(u, "error", [...u.findings]));
     // IAM documents are small and linted together (a folder's index.json gives each file its context)
     iam.push(...docs.iam);
-    results.push(...locateAll(fileResults, options.readText));
+    for (const located of locateAll(fileResults, options.readText)) {
+      // most results have no findings: they share one empty list
+      results.push(located.findings.length === 0 ? { ...detacher.copy({ ...located, findings: NO_FINDINGS }), findings: NO_FINDINGS } : detacher.copy(located));
+    }
+    heap.check();
   }
 
   const byKey = new Map<string, number>();
@@ -105,6 +134,8 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
       results[i] = { ...entry, status: entry.status === "valid" && f.severity === "error" ? "invalid" : entry.status, findings: [...entry.findings, finding] };
     }
   }
+  // what was read is garbage now: collected before the report is formatted (a second large allocation)
+  heap.collectNow();
   const located = locateAll(results, options.readText).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
   return {
     summary: summarize(located),
