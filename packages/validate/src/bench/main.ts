@@ -54,9 +54,36 @@ function countKubectlValidate(stdout: string) {
   return { objects: results.length, invalid: results.filter((r) => r.status !== "Success").length };
 }
 
+/** The results as an aligned table, with each tool's time relative to ours (the first row). */
+function printTable(results: readonly Measurement[]): void {
+  const ours = results[0]!;
+  const rows = results.map((r) => [
+    r.tool,
+    r.wallSeconds.toFixed(2),
+    Math.round(r.objects / r.wallSeconds).toString(),
+    r.peakRssMb.toFixed(0),
+    `${r.invalid}/${r.objects}`,
+    r === ours ? "1.00" : (r.wallSeconds / ours.wallSeconds).toFixed(2),
+  ]);
+  const header = ["tool", "wall s", "objects/s", "peak RSS MB", "invalid/objects", "time vs ours"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  console.log(line(header));
+  for (const r of rows) console.log(line(r));
+}
+
 async function main(): Promise<void> {
   // `pnpm bench -- --count 1000` passes the `--` through
-  const { values } = parseArgs({ allowPositionals: true, options: { count: { type: "string", default: "5000" }, "per-file": { type: "string", default: "100" }, keep: { type: "boolean", default: false }, rounds: { type: "string", default: "5" } } });
+  const { values } = parseArgs({ allowPositionals: true, options: {
+      count: { type: "string", default: "5000" },
+      "per-file": { type: "string", default: "100" },
+      keep: { type: "boolean", default: false },
+      rounds: { type: "string", default: "5" },
+      // the streaming-memory corpus (issue 11): 0 skips it
+      large: { type: "string", default: "50000" },
+      "large-rounds": { type: "string", default: "3" },
+    },
+  });
   const rounds = Math.max(1, Number(values.rounds));
   const count = Number(values.count);
   const perFile = Number(values["per-file"]);
@@ -108,27 +135,40 @@ async function main(): Promise<void> {
     } else console.log(`kubectl-validate: skipped, ${howToBuild("kubectl-validate")}`);
 
     const oursMedian = results[0]!;
-    const kc = results.find((r) => r.tool.startsWith("kubeconform"));
-    const kv = results.find((r) => r.tool === "kubectl-validate");
-    const rows = results.map((r) => [
-      r.tool,
-      r.wallSeconds.toFixed(2),
-      Math.round(r.objects / r.wallSeconds).toString(),
-      r.peakRssMb.toFixed(0),
-      `${r.invalid}/${r.objects}`,
-      r === oursMedian ? "1.00" : (r.wallSeconds / oursMedian.wallSeconds).toFixed(2),
-    ]);
-    const header = ["tool", "wall s", "objects/s", "peak RSS MB", "invalid/objects", "time vs ours"];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-    console.log(line(header));
-    for (const r of rows) console.log(line(r));
+    printTable(results);
     console.log(
       `targets: >= kubeconform speed while running CEL (${results[1] ? (results[1].wallSeconds >= oursMedian.wallSeconds ? "met" : "NOT met") : "n/a"}), ` +
         `>= 10x faster than kubectl-validate (${results[2] ? (results[2].wallSeconds / oursMedian.wallSeconds >= 10 ? "met" : "NOT met") : "n/a"}), ` +
         `< 400 MB (${Math.max(...ours.map((m) => m.peakRssMb)) < 400 ? "met" : "NOT met"})`,
     );
     if (oursMedian.invalid !== invalid) console.log(`warning: @eks-gitops/validate found ${oursMedian.invalid} invalid objects, the corpus has ${invalid}`);
+
+    // Streaming memory: ten times the objects must not mean ten times the memory (issue 11: < 250 MB at 50,000).
+    const large = Number(values.large);
+    if (large > 0) {
+      const largeRounds = Math.max(1, Number(values["large-rounds"]));
+      const largeCorpus = buildCorpus(large);
+      const largeDir = join(work, "corpus-large");
+      mkdirSync(largeDir);
+      for (const [name, text] of corpusFiles(largeCorpus, perFile)) writeFileSync(join(largeDir, name), text);
+      const largeInvalid = largeCorpus.filter((c) => c.defect).length;
+      console.log(`\nlarge corpus: ${large} objects in ${Math.ceil(large / perFile)} files; ${largeInvalid} invalid; ${largeRounds} rounds, median`);
+      const oursLarge: Measurement[] = [];
+      const theirsLarge: Measurement[] = [];
+      for (let round = 0; round < largeRounds; round++) {
+        oursLarge.push(measure("@eks-gitops/validate", [...ourArgv.slice(0, 3), largeDir, ...ourArgv.slice(4)], work, countOurs));
+        if (kubeconformArgv) theirsLarge.push(measure("kubeconform -strict", [...kubeconformArgv.slice(0, -1), largeDir], work, countKubeconform));
+      }
+      const largeResults = [median(oursLarge), ...(theirsLarge.length > 0 ? [median(theirsLarge)] : [])];
+      printTable(largeResults);
+      const peak = Math.max(...oursLarge.map((m) => m.peakRssMb));
+      const small = Math.max(...ours.map((m) => m.peakRssMb));
+      console.log(
+        `targets: < 250 MB at ${large} objects (${peak < 250 ? "met" : "NOT met"}: highest of ${largeRounds} runs ${peak.toFixed(0)} MB, ` +
+          `${(peak / small).toFixed(2)}x the ${count}-object run for ${(large / count).toFixed(0)}x the objects)`,
+      );
+      if (largeResults[0]!.invalid !== largeInvalid) console.log(`warning: @eks-gitops/validate found ${largeResults[0]!.invalid} invalid objects, the corpus has ${largeInvalid}`);
+    }
   } finally {
     if (values.keep) console.log(`kept ${work}`);
     else rmSync(work, { recursive: true, force: true });
