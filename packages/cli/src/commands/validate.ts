@@ -49,7 +49,7 @@ Choosing what runs:
   --ignore-missing-schemas
                        a kind without a schema is skipped (with a warning) instead of an error
   --ignore-filename-pattern REGEX
-                       do not read files whose path matches (repeatable), e.g. 'kustomization\.yaml$'
+                       do not read files whose path matches (repeatable), e.g. 'kustomization\\.yaml$'
   Defaults for these can live in ${CONFIG_FILE} at the repository root (or the "validate" key of
   its package.json): {skip, reject, ignoreMissingSchemas, ignoreFilenamePattern, checks}; flags win.
 
