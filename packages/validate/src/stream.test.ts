@@ -1,0 +1,28 @@
+// The streaming pipeline (runValidation) and the in-memory one (validateDocuments) agree on every fixture,
+// and the streaming one adds positions; output formats are built from the same report.
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { loadDocuments } from "./reader.ts";
+import { runValidation } from "./run.ts";
+import { catalogLayer, SchemaRegistry } from "./schema/registry.ts";
+import type { ResourceResult } from "./types.ts";
+import { validateDocuments } from "./validate.ts";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+const withoutPositions = (rs: readonly ResourceResult[]) => rs.map((r) => ({ ...r, findings: r.findings.map(({ line: _l, column: _c, ...f }) => f) }));
+
+describe("validateFiles (streaming) against validateDocuments (in memory)", () => {
+  it("gives the same results on the karpenter, structural and defaulting fixtures, with every finding located", async () => {
+    const folders = ["karpenter", "structural", "defaulting"].map((f) => join(FIXTURES, f));
+    const { report } = await runValidation({ root: REPO, paths: folders, read: { cwd: FIXTURES }, crossObjectChecks: false });
+    const registry = new SchemaRegistry().with([await catalogLayer({}, {})]);
+    const memory = await validateDocuments(loadDocuments(folders, { cwd: FIXTURES }), { registry });
+    expect(report.resources.length).toBeGreaterThan(100);
+    expect(withoutPositions(report.resources)).toEqual(memory.resources);
+    expect(report.summary).toEqual(memory.summary);
+    const unlocated = report.resources.flatMap((r) => r.findings.filter((f) => f.line === undefined).map((f) => `${r.file} ${f.path}`));
+    expect(unlocated).toEqual([]);
+  }, 120_000);
+});
