@@ -7,8 +7,8 @@
 // whenever the heap has grown by `slack` since the last collection bounds the peak by what is alive plus the
 // slack, whatever the number of files. Node offers no collection call without --expose-gc, which a CLI run
 // through `pnpm` or a shebang cannot pass; setting the flag at run time and taking `gc` from a fresh context
-// is what jest's leak detector does (jest-leak-detector, src/index.ts). Where that fails, nothing is collected
-// early and only memory is at stake, never results.
+// is what jest's leak detector does (jest-leak-detector, src/index.ts). Small runs never grow by the slack and
+// never touch the flags. Where that fails, nothing is collected early and only memory is at stake, never results.
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
@@ -19,6 +19,9 @@ function collector(): (() => void) | null {
     try {
       setFlagsFromString("--expose-gc");
       const gc = runInNewContext("gc") as unknown;
+      // V8 checks a code cache against a hash of the flags: put them back as they were, or the CLI's code
+      // cache written at exit would be refused (and rewritten) by every later run
+      setFlagsFromString("--no-expose-gc");
       collect = typeof gc === "function" ? (gc as () => void) : null;
     } catch {
       collect = null;
@@ -32,12 +35,12 @@ const used = () => getHeapStatistics().used_heap_size;
 export class HeapGuard {
   private base = used();
 
-  /** `slack`: growth of the used heap, in bytes, that triggers a full collection. @default 48 MiB */
-  constructor(private readonly slack = 48 * 1024 * 1024) {}
+  /** `slack`: growth of the used heap, in bytes, that triggers a full collection. @default 32 MiB */
+  constructor(private readonly slack = 32 * 1024 * 1024) {}
 
-  /** Collects when the heap has grown by more than the slack since the last collection; cheap otherwise. */
-  check(): void {
-    if (used() - this.base <= this.slack) return;
+  /** Collects when the heap has grown by more than `slack` (default: the guard's) since the last collection; cheap otherwise. */
+  check(slack = this.slack): void {
+    if (used() - this.base <= slack) return;
     this.collectNow();
   }
 

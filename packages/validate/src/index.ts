@@ -22,6 +22,7 @@ export type { Position } from "./positions.ts";
 export type { RunOptions } from "./run.ts";
 export { formatReport, formatText, formatJson, formatJunit, formatSarif, formatGithub, OUTPUT_FORMATS } from "./output/format.ts";
 export type { OutputFormat, FormatOptions } from "./output/format.ts";
+export { writeReport } from "./output/write.ts";
 export { clusterLayer, ClusterSchemaError } from "./schema/cluster.ts";
 export { CHECK_CODES, crossObjectChecks, KARPENTER_MIN_VERSION_FOR_KUBERNETES, karpenterCompatibility, loadOverlayFacts } from "./cross-object/index.ts";
 export type { CheckCode, CheckCodeName, CrossObjectOptions, OverlayFacts } from "./cross-object/index.ts";

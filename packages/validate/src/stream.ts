@@ -134,8 +134,8 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
       results[i] = { ...entry, status: entry.status === "valid" && f.severity === "error" ? "invalid" : entry.status, findings: [...entry.findings, finding] };
     }
   }
-  // what was read is garbage now: collected before the report is formatted (a second large allocation)
-  heap.collectNow();
+  // what was read is garbage now: collected (if it grew) before the report is formatted, a second large allocation
+  heap.check(16 * 1024 * 1024);
   const located = locateAll(results, options.readText).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
   return {
     summary: summarize(located),

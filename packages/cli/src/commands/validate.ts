@@ -7,7 +7,6 @@ import {
   type Check,
   ClusterSchemaError,
   CONFIG_FILE,
-  formatReport,
   loadValidateDefaults,
   mergeSelection,
   MIRROR_ENV,
@@ -18,6 +17,7 @@ import {
   runValidation,
   SelectionError,
   splitList,
+  writeReport,
 } from "@eks-gitops/validate";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
@@ -128,7 +128,8 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
       selection,
     });
     const started = performance.now();
-    process.stdout.write(formatReport(report, output, { color: process.stdout.isTTY === true && !process.env.NO_COLOR, verbose: values.verbose }));
+    // written in chunks: a large report is never one large string
+    writeReport(report, output, { color: process.stdout.isTTY === true && !process.env.NO_COLOR, verbose: values.verbose }, (chunk) => process.stdout.write(chunk));
     if (values.timings) {
       const all = [...timings, { phase: "output", ms: performance.now() - started }];
       process.stderr.write(`timings: ${all.map((t) => `${t.phase} ${t.ms.toFixed(0)} ms`).join(", ")}; process ${(performance.now() / 1000).toFixed(2)} s since start\n`);

@@ -46,6 +46,12 @@ const TRUE: Outcome = { kind: "true" };
 const NOT_BOOL: Outcome = { kind: "not-bool" };
 /** Memoised results per rule; the memo starts over when full. */
 const MEMO_LIMIT = 5_000;
+/**
+ * Characters of memo keys kept over all rules; past it every memo starts over. Keys of whole objects (up to
+ * MAX_KEY_LENGTH) that never recur would otherwise fill 5,000 entries of every rule: tens of megabytes
+ * held for nothing on a large run (issue 11's 50,000 objects).
+ */
+const MEMO_KEY_BUDGET = 4 * 1024 * 1024;
 
 /** Longest JSON text used as a memo key; larger values are evaluated every time. */
 const MAX_KEY_LENGTH = 2048;
@@ -109,6 +115,9 @@ export class CelEvaluator {
    * selector terms recur object after object, and a rule is a pure function of `self` (its CEL view is
    * derived from the value by the rule's own schema node).
    */
+  private memoKeyChars = 0;
+  private readonly memos = new Set<Map<string, Outcome>>();
+
   private outcome(rule: ValidationRule, vars: Record<string, unknown>, key: string | undefined, memo: Map<string, Outcome>): Outcome {
     if (key !== undefined) {
       const hit = memo.get(key);
@@ -117,6 +126,12 @@ export class CelEvaluator {
     const result = this.run(rule, vars);
     if (key !== undefined) {
       if (memo.size >= MEMO_LIMIT) memo.clear();
+      if (this.memoKeyChars + key.length > MEMO_KEY_BUDGET) {
+        for (const m of this.memos) m.clear();
+        this.memoKeyChars = 0;
+      }
+      this.memos.add(memo);
+      this.memoKeyChars += key.length;
       memo.set(key, result);
     }
     return result;

@@ -53,28 +53,39 @@ export const jsonFinding = (f: Finding) => ({
   ...(f.line !== undefined ? { line: f.line, column: f.column ?? 1 } : {}),
 });
 
+/** One entry of `resources[]` in the JSON contract. */
+export const jsonResource = (r: ResourceResult) => ({
+  file: r.file,
+  index: r.index,
+  apiVersion: r.apiVersion,
+  kind: r.kind,
+  name: r.name,
+  namespace: r.namespace,
+  status: r.status,
+  findings: r.findings.map(jsonFinding),
+});
+
 /** The stable JSON contract: `{summary, resources}` with exactly the documented fields. */
 export function formatJson(report: Report): string {
-  const resources = report.resources.map((r) => ({
-    file: r.file,
-    index: r.index,
-    apiVersion: r.apiVersion,
-    kind: r.kind,
-    name: r.name,
-    namespace: r.namespace,
-    status: r.status,
-    findings: r.findings.map(jsonFinding),
-  }));
-  return `${JSON.stringify({ summary: report.summary, resources }, null, 2)}\n`;
+  return `${JSON.stringify({ summary: report.summary, resources: report.resources.map(jsonResource) }, null, 2)}\n`;
 }
 
 const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 
 /** JUnit XML: one testsuite per file, one testcase per resource (`file` and `line` attributes: the first finding's line, as pytest writes them). */
 export function formatJunit(report: Report): string {
+  return `${[...junitLines(report)].join("\n")}\n`;
+}
+
+/** formatJunit's lines, one testsuite at a time (a large report is written without one large string). */
+export function* junitLines(report: Report): Generator<string> {
   const byFile = new Map<string, ResourceResult[]>();
-  for (const r of report.resources) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
-  const out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="eks-gitops validate" tests="${report.summary.resources}" failures="${report.summary.invalid}" errors="${report.summary.error}" skipped="${report.summary.skipped}">`];
+  for (const r of report.resources) {
+    const list = byFile.get(r.file);
+    if (list) list.push(r);
+    else byFile.set(r.file, [r]);
+  }
+  let out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="eks-gitops validate" tests="${report.summary.resources}" failures="${report.summary.invalid}" errors="${report.summary.error}" skipped="${report.summary.skipped}">`];
   for (const [file, results] of byFile) {
     const count = (s: string) => results.filter((r) => r.status === s).length;
     out.push(`  <testsuite name="${xml(file)}" tests="${results.length}" failures="${count("invalid")}" errors="${count("error")}" skipped="${count("skipped")}">`);
@@ -88,9 +99,11 @@ export function formatJunit(report: Report): string {
       out.push("    </testcase>");
     }
     out.push("  </testsuite>");
+    yield* out;
+    out = [];
   }
-  out.push("</testsuites>");
-  return `${out.join("\n")}\n`;
+  yield* out;
+  yield "</testsuites>";
 }
 
 /** The validate package's version, as the SARIF driver's. */
@@ -98,8 +111,8 @@ export const VALIDATE_VERSION: string = packageJson.version;
 
 type SarifRule = { id: string; shortDescription: { text: string }; help: { text: string } };
 
-/** SARIF 2.1.0: one result per finding, located by file, line and column (and the JSON path as a logical location). */
-export function formatSarif(report: Report): string {
+/** The SARIF 2.1.0 log of a report, as data. */
+export function sarifDocument(report: Report) {
   const rules = new Map<string, SarifRule>();
   const results = report.resources.flatMap((r) =>
     r.findings.map((f) => {
@@ -115,12 +128,16 @@ export function formatSarif(report: Report): string {
     }),
   );
   const sorted = [...rules.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const sarif = {
+  return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
     runs: [{ tool: { driver: { name: "eks-gitops validate", version: VALIDATE_VERSION, rules: sorted } }, results }],
   };
-  return `${JSON.stringify(sarif, null, 2)}\n`;
+}
+
+/** SARIF 2.1.0: one result per finding, located by file, line and column (and the JSON path as a logical location). */
+export function formatSarif(report: Report): string {
+  return `${JSON.stringify(sarifDocument(report), null, 2)}\n`;
 }
 
 // Workflow commands need %, CR and LF escaped in data and also : and , in properties.
