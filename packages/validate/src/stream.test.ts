@@ -25,4 +25,23 @@ describe("validateFiles (streaming) against validateDocuments (in memory)", () =
     const unlocated = report.resources.flatMap((r) => r.findings.filter((f) => f.line === undefined).map((f) => `${r.file} ${f.path}`));
     expect(unlocated).toEqual([]);
   }, 120_000);
+
+  it("reads stdin once and still locates its findings", async () => {
+    let reads = 0;
+    const text = "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n    - port: 80\n      protocl: TCP\n";
+    const { report } = await runValidation({
+      root: REPO,
+      paths: ["-"],
+      crossObjectChecks: false,
+      read: {
+        cwd: REPO,
+        readStdin: () => {
+          reads++;
+          return text;
+        },
+      },
+    });
+    expect(reads).toBe(1);
+    expect(report.resources[0]?.findings.map((f) => [f.path, f.rule, f.line, f.column])).toEqual([["/spec/ports/0/protocl", "schema:additionalProperties", 8, 7]]);
+  }, 60_000);
 });
