@@ -214,8 +214,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   };
 
   // the Karpenter Application's helm values are checked against the pinned chart values.yaml
-  const sawApplication = [...scan.kindsByFile.values()].some((kinds) => kinds.some((k) => k.kind === "Application"));
-  const chartValues = options.catalog !== false && selection.checks.has("cross-object") && sawApplication ? await loadChartValues(fetchOptions) : undefined;
+  const chartValues = options.catalog !== false && selection.checks.has("cross-object") && scan.charts.has("karpenter") ? await loadChartValues(fetchOptions) : undefined;
 
   phase("schemas");
   const checks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? crossObjectChecks);

@@ -11,6 +11,8 @@ export interface ScanResult {
   readonly crdTypes: TypeSchema[];
   /** apiVersion/kind pairs each file may contain (over-approximated from its text), by file. */
   readonly kindsByFile: Map<string, { apiVersion: string; kind: string }[]>;
+  /** Helm chart names that Argo CD sources may name (`chart: karpenter`), over-approximated like the kinds. */
+  readonly charts: Set<string>;
 }
 
 // Top-level keys of block YAML start a line; JSON has them quoted anywhere. Over-approximation is fine:
@@ -19,6 +21,7 @@ const YAML_API = /^apiVersion:[ \t]*["']?([^"'\s#,}]+)/gm;
 const YAML_KIND = /^kind:[ \t]*["']?([^"'\s#,}]+)/gm;
 const JSON_API = /"apiVersion"\s*:\s*"([^"]+)"/g;
 const JSON_KIND = /"kind"\s*:\s*"([^"]+)"/g;
+const CHART = /\bchart["']?[ \t]*:[ \t]*["']?([\w.-]+)/g;
 
 function all(re: RegExp, text: string): Set<string> {
   const out = new Set<string>();
@@ -30,6 +33,7 @@ function all(re: RegExp, text: string): Set<string> {
 export function scanFiles(files: readonly string[], options: { readonly maxFileBytes: number; readonly text: (file: string) => string | undefined; readonly show: (file: string) => string }): ScanResult {
   const crdTypes: TypeSchema[] = [];
   const kindsByFile = new Map<string, { apiVersion: string; kind: string }[]>();
+  const charts = new Set<string>();
   for (const file of files) {
     let text: string | undefined;
     if (file === "-") text = options.text(file);
@@ -46,9 +50,10 @@ export function scanFiles(files: readonly string[], options: { readonly maxFileB
     const pairs: { apiVersion: string; kind: string }[] = [];
     for (const apiVersion of apis) for (const kind of kinds) pairs.push({ apiVersion, kind });
     kindsByFile.set(file, pairs);
+    if (text.includes("chart")) for (const c of all(CHART, text)) charts.add(c);
     if (kinds.has("CustomResourceDefinition")) {
       for (const r of parseText({ file: options.show(file), text }).resources) if (isCrd(r.object)) crdTypes.push(...typesFromCrd(r.object, `document ${r.file}#${r.index}`));
     }
   }
-  return { crdTypes, kindsByFile };
+  return { crdTypes, kindsByFile, charts };
 }

@@ -37,27 +37,51 @@ const resultOf = (d: { file: string; index: number; apiVersion?: string; kind?: 
   findings,
 });
 
+/** The findings of every result that has none. */
+const NO_FINDINGS: Finding[] = [];
+
 /**
  * Kept strings must share nothing with the parsed text: js-yaml's strings are slices of a file's text, and V8
- * keeps a whole text alive while any slice of it lives (a kept `apiVersion` would hold every file read). A
- * JSON round trip makes fresh strings, and the same strings (files, apiVersions, kinds, namespaces, rules)
- * are kept once. It runs on compact results and facts only (a few hundred bytes each).
+ * keeps a whole text alive while any slice of it lives (a kept `apiVersion` would hold every file read).
+ * Concatenating and slicing again makes V8 copy the characters into a string of their own; repeated strings
+ * (files, apiVersions, kinds, namespaces) are kept once. Findings and cross-object facts (nested data) are
+ * copied by a JSON round trip.
  */
 class Detacher {
   private readonly strings = new Map<string, string>();
-  private readonly revive = (_key: string, value: unknown) => {
-    if (typeof value !== "string") return value;
-    const known = this.strings.get(value);
+
+  /** A copy of `s` that does not share the text it was sliced from (short strings are always copied by V8). */
+  static own(s: string): string {
+    return s.length < 13 ? s : ` ${s}`.slice(1);
+  }
+
+  intern(s: string): string {
+    const known = this.strings.get(s);
     if (known !== undefined) return known;
-    this.strings.set(value, value);
-    return value;
-  };
-  copy<T>(value: T): T {
-    return JSON.parse(JSON.stringify(value), this.revive) as T;
+    const own = Detacher.own(s);
+    this.strings.set(own, own);
+    return own;
+  }
+
+  result(r: ResourceResult): ResourceResult {
+    return {
+      file: this.intern(r.file),
+      index: r.index,
+      apiVersion: this.intern(r.apiVersion),
+      kind: this.intern(r.kind),
+      name: Detacher.own(r.name),
+      namespace: this.intern(r.namespace),
+      status: r.status,
+      // most results have no findings: they share one empty list
+      findings: r.findings.length === 0 ? NO_FINDINGS : (JSON.parse(JSON.stringify(r.findings)) as Finding[]),
+    };
+  }
+
+  static data<T>(value: T): T {
+    return JSON.parse(JSON.stringify(value)) as T;
   }
 }
 
-const NO_FINDINGS: Finding[] = [];
 
 /** One resource through the selection, schema lookup and the per-object stages. */
 async function validateOne(r: ParsedResource, options: StreamOptions): Promise<ResourceResult> {
@@ -102,15 +126,12 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     for (const r of docs.resources) {
       const result = await validateOne(r, options);
       fileResults.push(result);
-      if (crossObject && result.status !== "skipped" && !result.findings.some((f) => f.rule.startsWith("reject:"))) facts.push(detacher.copy(compactForCrossObject(r)));
+      if (crossObject && result.status !== "skipped" && !result.findings.some((f) => f.rule.startsWith("reject:"))) facts.push(Detacher.data(compactForCrossObject(r)));
     }
     for (const u of docs.unreadable) fileResults.push(resultOf(u, "error", [...u.findings]));
     // IAM documents are small and linted together (a folder's index.json gives each file its context)
     iam.push(...docs.iam);
-    for (const located of locateAll(fileResults, options.readText)) {
-      // most results have no findings: they share one empty list
-      results.push(located.findings.length === 0 ? { ...detacher.copy({ ...located, findings: NO_FINDINGS }), findings: NO_FINDINGS } : detacher.copy(located));
-    }
+    for (const located of locateAll(fileResults, options.readText)) results.push(detacher.result(located));
     heap.check();
   }
 

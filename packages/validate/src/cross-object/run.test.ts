@@ -24,4 +24,14 @@ describe("runValidation", () => {
     ]);
     expect(report.summary).toEqual({ resources: 2, valid: 1, invalid: 1, error: 0, skipped: 0 });
   }, 120_000);
+
+  it("checks the Karpenter chart's helm values against the pinned values.yaml, with the closest key as the hint", async () => {
+    const dir = fileURLToPath(new URL("../../fixtures/cross-object/cluster-name-missing", import.meta.url));
+    const { report } = await runValidation({ root: REPO, paths: [dir], iamLint: false, read: { cwd: dir } });
+    const unknown = report.resources.flatMap((r) => r.findings).filter((f) => f.rule === "helm-values-unknown-key");
+    expect(unknown.map((f) => [f.path, f.severity, f.hint])).toEqual([
+      ["/spec/source/helm/valuesObject/settings/aws/clusterName", "error", "use settings.clusterName (the closest key of the chart's values.yaml), or remove settings.aws.clusterName"],
+    ]);
+    expect(unknown[0]?.line).toBeGreaterThan(1);
+  }, 120_000);
 });
