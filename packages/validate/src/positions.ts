@@ -6,6 +6,7 @@
 // with one finding parses one document, not a hundred.
 import type { Document, Node as YamlNode } from "yaml";
 import type { Finding, ResourceResult } from "./types.ts";
+import { fastOffset } from "./positions-fast.ts";
 import { yamlLib } from "./yaml-lib.ts";
 
 /** 1-based line and column, as editors, SARIF and GitHub annotations count them. */
@@ -76,6 +77,10 @@ export function documentSpans(text: string): Span[] {
 type Lib = ReturnType<typeof yamlLib>;
 
 /** The node a JSON Pointer names, or the nearest existing parent; the offset is a map key's (so `field:` is pointed at). */
+export function yamlOffset(doc: Document, pointer: string): number | undefined {
+  return offsetOf(yamlLib(), doc, pointer);
+}
+
 function offsetOf(lib: Lib, doc: Document, pointer: string): number | undefined {
   let node: unknown = doc.contents;
   let offset = (node as YamlNode | null)?.range?.[0];
@@ -144,6 +149,11 @@ export function locateFindings(text: string, results: readonly ResourceResult[])
       if (f.line !== undefined) return f;
       const quoted = MESSAGE_POSITION.exec(f.message);
       if (quoted && f.rule.startsWith("parse:")) return { ...f, line: Number(quoted[1]), column: Number(quoted[2]) };
+      const span = (spans as Span[])[r.index];
+      if (span && parsed === null && isDocumentOf(text, span, r)) {
+        const fast = fastOffset(text, span.start, span.end, f.path);
+        if (fast !== undefined) return { ...f, ...positionAt(starts as number[], fast) };
+      }
       if (parsed === null) {
         try {
           parsed = documentAt(lib, text, spans as Span[], r.index, r);
@@ -160,6 +170,16 @@ export function locateFindings(text: string, results: readonly ResourceResult[])
     });
     return { ...r, findings };
   });
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Whether a span is the block-YAML document of this resource (its kind and apiVersion at the top level), so the fast scanner may read it. */
+function isDocumentOf(text: string, span: Span, r: ResourceResult): boolean {
+  if (!r.kind || !r.apiVersion) return false;
+  const doc = text.slice(span.start, span.end);
+  const top = (key: string, value: string) => new RegExp(`^${key}:[ \\t]*["']?${escapeRegExp(value)}["']?[ \\t]*(#.*)?$`, "m").test(doc);
+  return top("kind", r.kind) && top("apiVersion", r.apiVersion);
 }
 
 /** The first non-blank, non-comment, non-marker character of a document (where a whole-document finding points). */

@@ -1,0 +1,162 @@
+// A line scanner that finds where a JSON Pointer points in block-style YAML without parsing the document:
+// rendered manifests are block YAML, and parsing each invalid document again with `yaml` only to locate its
+// findings cost more than validating it. Anything the scanner is not sure of (flow collections, quoted or
+// complex keys, anchors, aliases, tags, tabs on the path) returns undefined and positions.ts asks `yaml`.
+// positions-fast.test.ts compares both on every finding of the fixtures and on every path of the bench corpus.
+
+interface Line {
+  /** Offset of the line's first character in the text. */
+  readonly start: number;
+  /** Indentation (spaces); -1 for blank and comment-only lines. */
+  readonly indent: number;
+  readonly text: string;
+}
+
+function linesOf(text: string, from: number, to: number): Line[] {
+  const out: Line[] = [];
+  let start = from;
+  while (start < to) {
+    let end = text.indexOf("\n", start);
+    if (end < 0 || end > to) end = to;
+    const raw = text.slice(start, end).replace(/\r$/, "");
+    const body = raw.trimStart();
+    const indent = body === "" || body.startsWith("#") ? -1 : raw.length - body.length;
+    out.push({ start, indent, text: raw });
+    start = end + 1;
+  }
+  return out;
+}
+
+// a plain key (no quotes, no flow, no anchors/tags/complex keys) and what follows its colon
+const KEY = /^([^\s"'#&*!?{}[\],|>%@`-][^:#]*?|-[^\s:#][^:#]*?)[ \t]*:(?:[ \t]+(.*))?$/;
+
+/** The node a pointer names inside block YAML `text[from, to)`, as an offset (a key's, or an item's content), or undefined when unsure. */
+export function fastOffset(text: string, from: number, to: number, pointer: string): number | undefined {
+  if (text.includes("\t", from) && text.indexOf("\t", from) < to) return undefined;
+  const lines = linesOf(text, from, to).filter((l) => !(l.indent === 0 && /^(---|\.\.\.)(\s|$)/.test(l.text)));
+  // the current node: lines [lo, hi) and, for an item's first line, a virtual indentation
+  let lo = lines.findIndex((l) => l.indent >= 0);
+  if (lo < 0) return undefined;
+  let hi = lines.length;
+  // the first line of a node may be a sequence item's line, whose content starts after "- "
+  let firstIndent = (lines[lo] as Line).indent;
+  let firstCol = firstIndent;
+  let offset = (lines[lo] as Line).start + firstCol;
+  if (/^[%]/.test((lines[lo] as Line).text)) return undefined;
+  if (pointer === "") return offset;
+  for (const raw of pointer.slice(1).split("/")) {
+    const key = raw.includes("~") ? raw.replace(/~1/g, "/").replace(/~0/g, "~") : raw;
+    // a scalar has no children: the pointer names something that does not exist
+    if (firstIndent === Number.POSITIVE_INFINITY) return offset;
+    // the node's own lines: the first (at firstCol) and the following content lines
+    const first = lines[lo] as Line;
+    const content = first.text.slice(firstCol);
+    if (content.startsWith("- ") || content === "-") {
+      // a sequence: items are lines at the node's indentation starting with "-"
+      if (!/^\d+$/.test(key)) return offset;
+      const want = Number(key);
+      let seen = -1;
+      let found = -1;
+      for (let i = lo; i < hi; i++) {
+        const l = lines[i] as Line;
+        if (l.indent < 0) continue;
+        const col = i === lo ? firstCol : l.indent;
+        if (col < firstIndent) break;
+        if (col !== firstIndent) continue;
+        const c = l.text.slice(col);
+        if (!(c.startsWith("- ") || c === "-")) break;
+        seen++;
+        if (seen === want) {
+          found = i;
+          break;
+        }
+      }
+      if (found < 0) return offset;
+      const line = lines[found] as Line;
+      const col = found === lo ? firstCol : line.indent;
+      const after = line.text.slice(col + 1);
+      const pad = after.length - after.trimStart().length;
+      // the item ends at the next line at or left of the dash
+      let end = found + 1;
+      while (end < hi && ((lines[end] as Line).indent < 0 || (lines[end] as Line).indent > col)) end++;
+      if (after.trim() === "") {
+        // the item's content starts on the next line
+        let next = found + 1;
+        while (next < end && (lines[next] as Line).indent < 0) next++;
+        if (next >= end) return line.start + col;
+        lo = next;
+        hi = end;
+        firstIndent = firstCol = (lines[next] as Line).indent;
+        offset = (lines[next] as Line).start + firstCol;
+      } else {
+        const c = col + 1 + pad;
+        if (/^[&*!{[|>"']/.test(line.text.slice(c))) return undefined;
+        lo = found;
+        hi = end;
+        firstIndent = firstCol = c;
+        offset = line.start + c;
+      }
+      continue;
+    }
+    // a mapping: keys are lines at the node's indentation
+    let found = -1;
+    let value = "";
+    for (let i = lo; i < hi; i++) {
+      const l = lines[i] as Line;
+      if (l.indent < 0) continue;
+      const col = i === lo ? firstCol : l.indent;
+      if (col < firstIndent) break;
+      if (col !== firstIndent) continue;
+      const c = l.text.slice(col);
+      if (c.startsWith("- ") || c === "-") break;
+      const m = KEY.exec(c.replace(/[ \t]+#.*$/, ""));
+      if (!m) return undefined;
+      if (m[1] === key) {
+        found = i;
+        value = (m[2] ?? "").trim();
+        break;
+      }
+    }
+    if (found < 0) return offset;
+    const line = lines[found] as Line;
+    const col = found === lo ? firstCol : line.indent;
+    offset = line.start + col;
+    if (value !== "") {
+      // a value on the key's line: a scalar ends the walk; anything else is for `yaml` to read
+      if (/^[&*!{[]/.test(value)) return undefined;
+      if (/^[|>]/.test(value)) return offset;
+      lo = found;
+      hi = found + 1;
+      firstIndent = firstCol = Number.POSITIVE_INFINITY; // a scalar has no children
+      continue;
+    }
+    // the value: following lines indented more than the key, or a sequence at the key's indentation
+    let next = found + 1;
+    while (next < hi && (lines[next] as Line).indent < 0) next++;
+    if (next >= hi) {
+      lo = found;
+      hi = found + 1;
+      firstIndent = firstCol = Number.POSITIVE_INFINITY;
+      continue;
+    }
+    const n = lines[next] as Line;
+    const seqAtKey = n.indent === col && /^-( |$)/.test(n.text.slice(col));
+    if (n.indent <= col && !seqAtKey) {
+      lo = found;
+      hi = found + 1;
+      firstIndent = firstCol = Number.POSITIVE_INFINITY;
+      continue;
+    }
+    let end = next + 1;
+    while (end < hi) {
+      const l = lines[end] as Line;
+      if (l.indent < 0 || l.indent > col || (seqAtKey && l.indent === col && /^-( |$)/.test(l.text.slice(col)))) end++;
+      else break;
+    }
+    lo = next;
+    hi = end;
+    firstIndent = firstCol = n.indent;
+    if (/^[&*!{["'?]/.test(n.text.slice(n.indent))) return undefined;
+  }
+  return offset;
+}
