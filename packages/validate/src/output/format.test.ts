@@ -113,3 +113,31 @@ describe("formatJunit, formatSarif, formatGithub", () => {
     ]);
   });
 });
+
+describe("SARIF rules of cross-object checks", () => {
+  it("take the check's title and its general hint, not one finding's", () => {
+    const r: Report = {
+      summary: { resources: 1, valid: 0, invalid: 1, error: 0, skipped: 0 },
+      resources: [
+        {
+          file: "k.yaml",
+          index: 0,
+          apiVersion: "argoproj.io/v1alpha1",
+          kind: "Application",
+          name: "k",
+          namespace: "argocd",
+          status: "invalid",
+          findings: [{ severity: "error", path: "/spec", message: "m", rule: "helm-values-unknown-key", hint: "use settings.clusterName", line: 4, column: 3 }],
+        },
+      ],
+      stats: { transitionRulesSkipped: 0, celRulesEvaluated: 0 },
+    };
+    expect(JSON.parse(formatSarif(r)).runs[0].tool.driver.rules).toEqual([
+      {
+        id: "helm-values-unknown-key",
+        shortDescription: { text: "every key of the Karpenter Application's helm values exists in the values.yaml of the chart version it installs" },
+        help: { text: "use the chart's key (see the closest one named in the finding) or remove the value; Helm ignores keys the chart does not read" },
+      },
+    ]);
+  });
+});

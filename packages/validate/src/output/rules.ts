@@ -41,7 +41,8 @@ export function ruleInfo(rule: string, hint?: string): RuleInfo {
   if (family === "iam") return { id: rule, shortDescription: `IAM policy lint: ${detail}`, help: hint ?? "see the message; the policies package README explains each lint code" };
   if (family === "native") return { id: rule, shortDescription: `API server validation: ${detail}`, help: hint ?? "fix the field as the API server requires (see the message)" };
   if (family === "reject") return { id: rule, shortDescription: `kind rejected by --reject ${detail}`, help: hint ?? "remove the object or drop the kind from --reject" };
+  // a cross-object check's own hint: a finding's may name that finding's fix (e.g. the closest chart key)
   const code = CHECK_CODES[rule as keyof typeof CHECK_CODES];
-  if (code) return { id: rule, shortDescription: code.title, help: hint ?? code.hint };
+  if (code) return { id: rule, shortDescription: code.title, help: code.hint };
   return { id: rule, shortDescription: rule, help: hint ?? "see the message" };
 }
