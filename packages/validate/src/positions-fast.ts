@@ -44,7 +44,9 @@ export function fastOffset(text: string, from: number, to: number, pointer: stri
   let offset = (lines[lo] as Line).start + firstCol;
   if (/^[%]/.test((lines[lo] as Line).text)) return undefined;
   if (pointer === "") return offset;
-  for (const raw of pointer.slice(1).split("/")) {
+  const segments = pointer.slice(1).split("/");
+  for (const [at, raw] of segments.entries()) {
+    const last = at === segments.length - 1;
     const key = raw.includes("~") ? raw.replace(/~1/g, "/").replace(/~0/g, "~") : raw;
     // a scalar has no children: the pointer names something that does not exist
     if (firstIndent === Number.POSITIVE_INFINITY) return offset;
@@ -122,7 +124,8 @@ export function fastOffset(text: string, from: number, to: number, pointer: stri
     const col = found === lo ? firstCol : line.indent;
     offset = line.start + col;
     if (value !== "") {
-      // a value on the key's line: a scalar ends the walk; anything else is for `yaml` to read
+      // a value on the key's line: a scalar ends the walk; below anything else is for `yaml` to read
+      if (last) return offset;
       if (/^[&*!{[]/.test(value)) return undefined;
       if (/^[|>]/.test(value)) return offset;
       lo = found;
