@@ -35,8 +35,8 @@ const used = () => getHeapStatistics().used_heap_size;
 export class HeapGuard {
   private base = used();
 
-  /** `slack`: growth of the used heap, in bytes, that triggers a full collection. @default 32 MiB */
-  constructor(private readonly slack = 32 * 1024 * 1024) {}
+  /** `slack`: growth of the used heap, in bytes, that triggers a full collection. @default 24 MiB */
+  constructor(private readonly slack = 24 * 1024 * 1024) {}
 
   /** Collects when the heap has grown by more than `slack` (default: the guard's) since the last collection; cheap otherwise. */
   check(slack = this.slack): void {

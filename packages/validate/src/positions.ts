@@ -55,18 +55,25 @@ export function documentSpans(text: string): Span[] {
   // whether the current document has begun (a `---`, or content before the first marker)
   let open = false;
   let offset = 0;
-  for (const line of text.split("\n")) {
-    const next = offset + line.length + 1;
-    if (DOC_START.test(line)) {
-      if (open) spans.push({ start, end: offset });
-      start = offset;
-      open = true;
-    } else if (DOC_END.test(line)) {
-      if (open) spans.push({ start, end: next });
-      open = false;
-      start = next;
-    } else if (!open && CONTENT.test(line)) {
-      open = true;
+  while (offset <= text.length) {
+    let end = text.indexOf("\n", offset);
+    if (end < 0) end = text.length;
+    const next = end + 1;
+    // only lines starting with `-` or `.` can be markers; before the first document, any line may open one
+    const c = text.charCodeAt(offset);
+    if (c === 45 /* - */ || c === 46 /* . */ || !open) {
+      const line = text.slice(offset, end);
+      if (DOC_START.test(line)) {
+        if (open) spans.push({ start, end: offset });
+        start = offset;
+        open = true;
+      } else if (DOC_END.test(line)) {
+        if (open) spans.push({ start, end: Math.min(next, text.length) });
+        open = false;
+        start = next;
+      } else if (!open && CONTENT.test(line)) {
+        open = true;
+      }
     }
     offset = next;
   }

@@ -196,7 +196,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       registries.set(key, { registry: shared.with([layer]), versions, asked: new Set(kinds.keys()) });
     }
   }
-  const registryFor = async (r: ParsedResource): Promise<SchemaRegistry> => {
+  const registryFor = (r: ParsedResource): SchemaRegistry | Promise<SchemaRegistry> => {
     if (options.catalog === false) return shared;
     const { versions, key } = versionsOf(r.file);
     let entry = registries.get(key);
@@ -206,11 +206,11 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     }
     // a kind the scan did not see (flow-style YAML, unusual quoting): its catalog files are read now
     const k = kindKey(r.apiVersion, r.kind);
-    if (!entry.asked.has(k)) {
-      entry.asked.add(k);
-      if (!entry.registry.lookup(r.apiVersion, r.kind)) entry.registry.pushLayer(await catalogLayer(versions, fetchOptions, [{ apiVersion: r.apiVersion, kind: r.kind }]));
-    }
-    return entry.registry;
+    if (entry.asked.has(k)) return entry.registry;
+    entry.asked.add(k);
+    if (entry.registry.lookup(r.apiVersion, r.kind)) return entry.registry;
+    const { registry } = entry;
+    return catalogLayer(versions, fetchOptions, [{ apiVersion: r.apiVersion, kind: r.kind }]).then((layer) => registry.pushLayer(layer));
   };
 
   // the Karpenter Application's helm values are checked against the pinned chart values.yaml
