@@ -93,7 +93,8 @@ export const podRestartPolicy = (spec: Obj | undefined): string => str(spec?.res
 export function validatePodSpec(spec: Obj, path: FieldPath, r: Reporter, options: PodSpecOptions = {}): void {
   const gracePeriod = asNum(spec.terminationGracePeriodSeconds) ?? 30;
   const sc = asObj(spec.securityContext) ?? {};
-  const hostUsers = asBool(sc.hostUsers) !== false;
+  // v1 keeps hostUsers (and hostNetwork/hostPID/hostIPC) on the PodSpec; Go's internal type has them in the security context
+  const hostUsers = asBool(spec.hostUsers) !== false;
   const volumes = validateVolumes(spec.volumes, path.child("volumes"), r);
   const claimNames = new Set(objItems(spec.resourceClaims).map(([, c]) => str(c.name)));
   const restartPolicy = podRestartPolicy(spec);
@@ -123,7 +124,7 @@ export function validatePodSpec(spec: Obj, path: FieldPath, r: Reporter, options
     seenGates.add(n);
   }
   validateTopologySpread(spec.topologySpreadConstraints, path.child("topologySpreadConstraints"), r);
-  validateHostUsers(spec, sc, path, r);
+  validateHostUsers(spec, path, r);
   const sa = str(spec.serviceAccountName);
   if (sa) r.invalidEach(path.child("serviceAccountName"), sa, isDns1123Subdomain(sa), `${C}/service-account-name`);
   const nodeName = str(spec.nodeName);
@@ -140,12 +141,13 @@ export function validatePodSpec(spec: Obj, path: FieldPath, r: Reporter, options
   const rc = asStr(spec.runtimeClassName);
   if (rc !== undefined) r.invalidEach(path.child("runtimeClassName"), rc, isDns1123Subdomain(rc), `${C}/runtime-class-name`);
   const pp = asStr(spec.preemptionPolicy);
-  if (pp !== undefined && pp !== "PreemptLowerPriority" && pp !== "Never") r.notSupported(path.child("preemptionPolicy"), pp, ["Never", "PreemptLowerPriority"], `${C}/preemption-policy`);
+  if (pp === "") r.required(path.child("preemptionPolicy"), "", `${C}/preemption-policy`);
+  else if (pp !== undefined && pp !== "PreemptLowerPriority" && pp !== "Never") r.notSupported(path.child("preemptionPolicy"), pp, ["PreemptLowerPriority", "Never"], `${C}/preemption-policy`);
   const os = asObj(spec.os);
   if (os) {
     const name = str(os.name);
     if (name === "") r.required(path.child("os", "name"), "", `${C}/os`);
-    else if (name !== "linux" && name !== "windows") r.notSupported(path.child("os", "name"), name, ["linux", "windows"], `${C}/os`);
+    else if (name !== "linux" && name !== "windows") r.notSupported(path.child("os"), name, ["linux", "windows"], `${C}/os`, path.child("os", "name").pointer());
   }
 }
 
@@ -556,7 +558,8 @@ function validateModeAndItems(src: Obj, path: FieldPath, r: Reporter): void {
     if (target === "") r.required(p.child("path"), "", check);
     else {
       validateLocalDescendingPath(target, p.child("path"), r, check);
-      if (target.startsWith("..")) r.invalid(p.child("path"), target, "must not start with '..'", check);
+      // not repeated when the '..' element check already caught it
+      if (target.startsWith("..") && !target.startsWith("../")) r.invalid(p.child("path"), target, "must not start with '..'", check);
     }
     const m = asNum(item.mode);
     if (m !== undefined && (m > 0o777 || m < 0)) r.invalid(p.child("mode"), m, FILE_MODE_ERROR, check);
@@ -748,8 +751,8 @@ function goSecurityContext(sc: Obj): Record<string, unknown> {
   };
 }
 
-function validateHostUsers(spec: Obj, sc: Obj, path: FieldPath, r: Reporter): void {
-  if (asBool(sc.hostUsers) !== false) return;
+function validateHostUsers(spec: Obj, path: FieldPath, r: Reporter): void {
+  if (asBool(spec.hostUsers) !== false) return;
   const check = `${C}/host-users`;
   // the internal type keeps hostPID/hostIPC in the security context, hence Go's paths
   if (asBool(spec.hostPID) === true) r.forbidden(path.child("HostPID"), "when `hostUsers` is false", check, path.child("hostPID").pointer());
