@@ -1,5 +1,6 @@
 // Converting Kubernetes OpenAPI v3 / structural schemas into JSON Schema (draft-07) that ajv compiles.
 import type { SchemaFlavour, SchemaNode } from "./model.ts";
+import { applyEnumValues } from "./builtin-enums.ts";
 import { VALUE_ENUM_FIELDS } from "./value-enum-fields.ts";
 
 /** The ObjectMeta component, as `documentId#/$defs/...`, when a builtin document with it is loaded. */
@@ -148,6 +149,7 @@ export function convertComponents(components: Readonly<Record<string, SchemaNode
   for (const [name, node] of Object.entries(components)) {
     const def = convertNode(node, ctx);
     const props = def.properties as Record<string, Json> | undefined;
+    applyEnumValues(name, props);
     for (const field of VALUE_ENUM_FIELDS[name] ?? []) {
       const prop = props?.[field];
       if (prop && !(Array.isArray(node.required) && node.required.includes(field))) emptyMeansUnset(prop);
