@@ -1,8 +1,8 @@
 // validateDocuments(): every document through schema lookup, defaulting, OpenAPI validation and CEL; then cross-object checks.
 import { CelEvaluator } from "./cel/evaluate.ts";
 import { lintIamDocuments } from "./iam.ts";
-import { checkObjectMeta } from "./objectmeta.ts";
 import { type CompilerOptions, SchemaCompiler } from "./schema/compile.ts";
+import { nativeFindings } from "./native/index.ts";
 import { valueAtPointer } from "./pointer.ts";
 import { findingsFromAjv, isBlocking } from "./schema/errors.ts";
 import { makeDeref, type SchemaNode, type TypeSchema } from "./schema/model.ts";
@@ -22,6 +22,8 @@ export interface ValidateOptions {
   readonly crossObjectContext?: Record<string, unknown>;
   /** Lint IAM documents with the policies package. @default true */
   readonly iamLint?: boolean;
+  /** Run the native stage (the API server's Go validation of built-in kinds and ObjectMeta; src/native/). @default true */
+  readonly native?: boolean;
 }
 
 const identity = (n: SchemaNode) => n;
@@ -81,7 +83,7 @@ export class ObjectValidator {
   }
 
   /** Findings for one object (empty = valid). `previous` enables transition rules. */
-  validate(object: Readonly<Record<string, unknown>>, type: TypeSchema, registry?: SchemaRegistry, previous?: Readonly<Record<string, unknown>>): Finding[] {
+  validate(object: Readonly<Record<string, unknown>>, type: TypeSchema, registry?: SchemaRegistry, previous?: Readonly<Record<string, unknown>>, stages: { readonly native?: boolean } = {}): Finding[] {
     if (type.flavour === "crd" && registry) {
       const builtin = registry.anyBuiltin();
       if (builtin) this.compiler.useObjectMetaFrom(builtin);
@@ -105,7 +107,7 @@ export class ObjectValidator {
       blocked = errors.some(isBlocking);
       findings.push(...findingsFromAjv(errors));
     }
-    if (type.flavour !== "jsonschema") findings.push(...checkObjectMeta(value));
+    if (stages.native !== false) findings.push(...nativeFindings(value, type));
     if (result.tasks.length > 0) {
       if (blocked) findings.push({ severity: "error", path: "", message: CEL_SKIPPED_MESSAGE, rule: "cel:skipped" });
       else findings.push(...this.cel.evaluate(result.tasks, result.negativeZero !== true));
@@ -149,7 +151,7 @@ export async function validateDocuments(docs: LoadedDocuments, options: Validate
       status = "error";
     } else {
       try {
-        findings = validator.validate(r.object, type, registry, options.previous?.(r));
+        findings = validator.validate(r.object, type, registry, options.previous?.(r), { native: options.native });
         status = statusOf(findings);
       } catch (err) {
         // one pathological document (e.g. nested beyond the stack) must not stop the others
