@@ -9,6 +9,12 @@ type Json = Record<string, unknown>;
  */
 const isStatus = (definition: string) => /(Status|Condition)$/.test(definition);
 
+/**
+ * Fields whose Go validation allows fewer values than the Go type's enum (so the native stage reports them, with the
+ * server's list, and the schema must not report them a second time): a StorageClass may not use Recycle.
+ */
+const CHECKED_NATIVELY = new Set(["io.k8s.api.storage.v1.StorageClass.reclaimPolicy"]);
+
 /** The node that holds a field's string values: itself, the items of a list, the values of a map. */
 function stringNode(prop: Json): Json | undefined {
   const types = Array.isArray(prop.type) ? prop.type : [prop.type];
@@ -27,6 +33,7 @@ export function applyEnumValues(definition: string, properties: Record<string, J
   const fields = ENUM_VALUES[definition];
   if (!fields || !properties || isStatus(definition)) return;
   for (const [field, values] of Object.entries(fields)) {
+    if (CHECKED_NATIVELY.has(`${definition}.${field}`)) continue;
     const prop = properties[field];
     const node = prop ? stringNode(prop) : undefined;
     if (!node || node.enum !== undefined) continue;
