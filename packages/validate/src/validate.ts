@@ -107,7 +107,7 @@ export class ObjectValidator {
       blocked = errors.some(isBlocking);
       findings.push(...findingsFromAjv(errors));
     }
-    if (stages.native !== false) findings.push(...nativeFindings(value, type));
+    if (stages.native !== false) findings.push(...nativeFindings(value, type, findings));
     if (result.tasks.length > 0) {
       if (blocked) findings.push({ severity: "error", path: "", message: CEL_SKIPPED_MESSAGE, rule: "cel:skipped" });
       else findings.push(...this.cel.evaluate(result.tasks, result.negativeZero !== true));

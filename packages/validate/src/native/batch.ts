@@ -6,7 +6,8 @@ import { cronScheduleError } from "./cron.ts";
 import { selectorMatches, validateLabelSelector } from "./labelselector.ts";
 import { isDns1123Label, isQualifiedName } from "./names.ts";
 import { FieldPath } from "./path.ts";
-import type { NativeContext, NativeGroup } from "./registry.ts";
+import { validatePodTemplateSpec } from "./podspec.ts";
+import type { NativeGroup } from "./registry.ts";
 import { JsonValue, type Reporter } from "./report.ts";
 import { loadLocationError } from "./timezone.ts";
 import { type Obj, asArr, asBool, asNum, asObj, asStr, objItems } from "./values.ts";
@@ -92,6 +93,8 @@ function validateJobSpec(spec: Obj, path: FieldPath, r: Reporter): void {
   if (replacement !== undefined && podFailurePolicy && replacement !== "Failed") {
     r.notSupported(path.child("podReplacementPolicy"), replacement, ["Failed"], "batch/job-pod-replacement-policy");
   }
+
+  validatePodTemplateSpec(spec.template, path.child("template"), r);
 
   // PodSpec defaulting turns an unset restartPolicy into Always, which a Job may not use
   const restart = asStr(podSpec.restartPolicy) ?? "";
@@ -246,8 +249,7 @@ function validateTimeZone(tz: string, path: FieldPath, r: Reporter): void {
   if (err) r.invalid(path, tz, err, check);
 }
 
-function validateJob(job: Obj, ctx: NativeContext): void {
-  const r = ctx.report;
+function validateJob(job: Obj, r: Reporter): void {
   const spec = asObj(job.spec) ?? {};
   const path = FieldPath.of("spec");
   validateJobSpec(spec, path, r);
@@ -290,8 +292,7 @@ function validateJob(job: Obj, ctx: NativeContext): void {
   }
 }
 
-function validateCronJob(cronJob: Obj, ctx: NativeContext): void {
-  const r = ctx.report;
+function validateCronJob(cronJob: Obj, r: Reporter): void {
   const spec = asObj(cronJob.spec) ?? {};
   const path = FieldPath.of("spec");
   const schedule = asStr(spec.schedule) ?? "";

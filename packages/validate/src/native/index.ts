@@ -3,6 +3,7 @@
 // Go sources followed: k8s.io/kubernetes@v1.36.5/pkg/apis/*/validation, k8s.io/apimachinery@v0.36.5/pkg/api/validation.
 import type { TypeSchema } from "../schema/model.ts";
 import type { Finding } from "../types.ts";
+import { decodeFindings } from "./decode.ts";
 import { NATIVE_GROUPS } from "./groups.ts";
 import { nameRuleFor, validateObjectMeta } from "./objectmeta.ts";
 import { NativeRegistry } from "./registry.ts";
@@ -16,19 +17,29 @@ export { NativeRegistry, type NativeCheck, type NativeContext, type NativeGroup 
 const registry = new NativeRegistry(NATIVE_GROUPS);
 
 /**
- * Findings of the native stage for one object of `type` (the object as the schema stage left it: nulls dropped,
- * defaults applied). Custom resources get ObjectMeta only (apiextensions validates nothing else in Go);
- * built-in kinds get ObjectMeta with their kind's name rule and their group's checks.
+ * Schema findings that mean the API server could not even decode a built-in object (a JSON type that does not
+ * fit the Go type, an unknown field under strict decoding, an int32 out of range): it answers 400 and validates nothing.
  */
-export function nativeFindings(object: Obj, type: TypeSchema): Finding[] {
+const DECODE_RULES = new Set(["schema:type", "schema:additionalProperties", "schema:format", "schema:oneOf", "schema:anyOf"]);
+
+/**
+ * Findings of the native stage for one object of `type` (the object as the schema stage left it: nulls dropped,
+ * defaults applied), given the schema stage's findings. Custom resources get ObjectMeta only (apiextensions
+ * validates nothing else in Go); built-in kinds get ObjectMeta with their kind's name rule and their group's checks.
+ */
+export function nativeFindings(object: Obj, type: TypeSchema, schemaFindings: readonly Finding[] = []): Finding[] {
   if (type.flavour === "jsonschema") return [];
+  if (type.flavour === "builtin" && schemaFindings.some((f) => DECODE_RULES.has(f.rule))) return [];
   const report = new Reporter();
   const { group, version, kind } = type.gvk;
   if (type.flavour === "crd") {
     validateObjectMeta(object, report, { kubeFinalizers: false });
     return report.findings;
   }
+  // the server decodes before it validates: an undecodable value is its only answer (HTTP 400)
+  const decode = decodeFindings(object, type);
+  if (decode.length > 0) return decode;
   validateObjectMeta(object, report, { nameRule: nameRuleFor(group, kind) });
-  registry.lookup(group, kind)?.(object, { group, version, kind, report });
+  registry.lookup(group, kind)?.(object, report, { group, version, kind, report });
   return report.findings;
 }

@@ -34,7 +34,7 @@ describe("Ingress", () => {
     expect(runNative(NETWORKING, ingress({ rules: [rule({ backend: backend({ name: "http", number: 80 }) }), rule({ backend: backend({}) }), rule({ backend: backend({ number: 70000 }, "Web") })] }))).toEqual([
       '/spec/rules/0/http/paths/0/backend spec.rules[0].http.paths[0].backend: Invalid value: "": cannot set both port name & port number [native:networking/ingress-backend]',
       "/spec/rules/1/http/paths/0/backend spec.rules[1].http.paths[0].backend: Required value: port name or number is required [native:networking/ingress-backend]",
-      `/spec/rules/2/http/paths/0/backend/service/name spec.rules[2].http.paths[0].backend.service.name: Invalid value: "Web": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name', or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?') [native:networking/ingress-backend]`,
+      `/spec/rules/2/http/paths/0/backend/service/name spec.rules[2].http.paths[0].backend.service.name: Invalid value: "Web": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?') [native:networking/ingress-backend]`,
       "/spec/rules/2/http/paths/0/backend/service/port/number spec.rules[2].http.paths[0].backend.service.port.number: Invalid value: 70000: must be between 1 and 65535, inclusive [native:networking/ingress-backend]",
     ]);
   });

@@ -8,7 +8,7 @@ import { isIP, isIPv4 } from "node:net";
 import { validateLabelSelector } from "./labelselector.ts";
 import { isDns1123Label, isDns1123Subdomain, isValidPathSegmentName, isValidPortName, isValidPortNum, maxLenError, regexError } from "./names.ts";
 import { FieldPath } from "./path.ts";
-import type { NativeContext, NativeGroup } from "./registry.ts";
+import type { NativeGroup } from "./registry.ts";
 import { JsonValue, type Reporter } from "./report.ts";
 import { type Obj, asArr, asNum, asObj, asStr, objItems } from "./values.ts";
 
@@ -125,8 +125,7 @@ function validatePath(p: Obj, path: FieldPath, r: Reporter): void {
   validateBackend(asObj(p.backend) ?? {}, path.child("backend"), r);
 }
 
-function validateIngress(ingress: Obj, ctx: NativeContext): void {
-  const r = ctx.report;
+function validateIngress(ingress: Obj, r: Reporter): void {
   const spec = asObj(ingress.spec) ?? {};
   const path = FieldPath.of("spec");
   const rules = asArr(spec.rules) ?? [];
@@ -228,8 +227,7 @@ function validatePeer(peer: Obj, path: FieldPath, r: Reporter): void {
   else if (peers > 1 && block) r.forbidden(path, "may not specify both ipBlock and another peer", "networking/network-policy-peer");
 }
 
-function validateNetworkPolicy(np: Obj, ctx: NativeContext): void {
-  const r = ctx.report;
+function validateNetworkPolicy(np: Obj, r: Reporter): void {
   const spec = asObj(np.spec) ?? {};
   const path = FieldPath.of("spec");
   validateLabelSelector(spec.podSelector, path.child("podSelector"), r);

@@ -45,10 +45,9 @@ export interface ObjectMetaOptions {
 }
 
 /** Labels as ValidateLabels checks them: errors name the map (`metadata.labels`), the pointer names the key. */
-export function validateLabels(labels: unknown, path: FieldPath, r: Reporter, check = "meta/labels"): void {
+export function validateLabels(labels: unknown, path: FieldPath, r: Reporter, check = "meta/labels", base = path.pointer()): void {
   const o = asObj(labels);
   if (!o) return;
-  const base = path.pointer();
   for (const k in o) {
     const v = o[k];
     const pointer = `${base}/${pointerSegment(k)}`;
@@ -57,10 +56,9 @@ export function validateLabels(labels: unknown, path: FieldPath, r: Reporter, ch
   }
 }
 
-export function validateAnnotations(annotations: unknown, path: FieldPath, r: Reporter, check = "meta/annotations"): void {
+export function validateAnnotations(annotations: unknown, path: FieldPath, r: Reporter, check = "meta/annotations", base = path.pointer()): void {
   const o = asObj(annotations);
   if (!o) return;
-  const base = path.pointer();
   let total = 0;
   for (const k in o) {
     // keys are checked lower-cased: upper-case letters are allowed in annotation keys
@@ -68,7 +66,7 @@ export function validateAnnotations(annotations: unknown, path: FieldPath, r: Re
     const v = o[k];
     total += byteLength(k) + (typeof v === "string" ? byteLength(v) : 0);
   }
-  if (total > ANNOTATIONS_LIMIT) r.tooLong(path, ANNOTATIONS_LIMIT, check);
+  if (total > ANNOTATIONS_LIMIT) r.tooLong(path, ANNOTATIONS_LIMIT, check, "bytes", base);
 }
 
 /** ObjectMeta of a top-level object on create (the name is generated from generateName before validation). */

@@ -18,7 +18,7 @@ describe("PodDisruptionBudget", () => {
     expect(runNative(POLICY, pdb({ minAvailable: -1 }))).toEqual(["/spec/minAvailable spec.minAvailable: Invalid value: -1: must be greater than or equal to 0 [native:policy/pdb-min-available]"]);
     expect(runNative(POLICY, pdb({ maxUnavailable: "150%" }))).toEqual(['/spec/maxUnavailable spec.maxUnavailable: Invalid value: "150%": must not be greater than 100% [native:policy/pdb-max-unavailable]']);
     expect(runNative(POLICY, pdb({ maxUnavailable: "half" }))).toEqual([
-      "/spec/maxUnavailable spec.maxUnavailable: Invalid value: \"half\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%', or '93%', regex used for validation is '[0-9]+%') [native:policy/pdb-max-unavailable]",
+      "/spec/maxUnavailable spec.maxUnavailable: Invalid value: \"half\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%') [native:policy/pdb-max-unavailable]",
     ]);
     expect(runNative(POLICY, pdb({ selector: { matchExpressions: [{ key: "app", operator: "In" }] } }))).toEqual([
       "/spec/selector/matchExpressions/0/values spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn' [native:meta/label-selector]",

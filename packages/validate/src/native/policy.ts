@@ -3,7 +3,7 @@
 // pkg/apis/apps/validation/validation.go (ValidatePositiveIntOrPercent, IsNotMoreThan100Percent).
 import { validateLabelSelector } from "./labelselector.ts";
 import { FieldPath } from "./path.ts";
-import type { NativeContext, NativeGroup } from "./registry.ts";
+import type { NativeGroup } from "./registry.ts";
 import { JsonValue, type Reporter } from "./report.ts";
 import { isValidPercent } from "./names.ts";
 import { type Obj, asObj } from "./values.ts";
@@ -17,8 +17,7 @@ export function validateIntOrPercent(v: unknown, path: FieldPath, r: Reporter, c
   } else if (typeof v === "number" && v < 0) r.invalid(path, v, "must be greater than or equal to 0", check);
 }
 
-function validatePodDisruptionBudget(pdb: Obj, ctx: NativeContext): void {
-  const r = ctx.report;
+function validatePodDisruptionBudget(pdb: Obj, r: Reporter): void {
   const spec = asObj(pdb.spec) ?? {};
   const path = FieldPath.of("spec");
   if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined) {

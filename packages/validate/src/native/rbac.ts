@@ -4,7 +4,7 @@
 import { validateLabelSelector } from "./labelselector.ts";
 import { isDns1123Subdomain, isValidPathSegmentName } from "./names.ts";
 import { FieldPath } from "./path.ts";
-import type { NativeContext, NativeGroup } from "./registry.ts";
+import type { NativeGroup } from "./registry.ts";
 import { JsonValue, type Reporter } from "./report.ts";
 import { type Obj, asArr, asObj, asStr, objItems } from "./values.ts";
 
@@ -30,12 +30,11 @@ function validateRules(role: Obj, namespaced: boolean, r: Reporter): void {
   for (const [i, rule] of objItems(role.rules)) validatePolicyRule(rule, namespaced, FieldPath.of("rules").index(i), r);
 }
 
-function validateRole(role: Obj, ctx: NativeContext): void {
-  validateRules(role, true, ctx.report);
+function validateRole(role: Obj, r: Reporter): void {
+  validateRules(role, true, r);
 }
 
-function validateClusterRole(role: Obj, ctx: NativeContext): void {
-  const r = ctx.report;
+function validateClusterRole(role: Obj, r: Reporter): void {
   validateRules(role, false, r);
   const aggregation = asObj(role.aggregationRule);
   if (!aggregation) return;
@@ -79,7 +78,7 @@ export const RBAC: NativeGroup = {
   kinds: {
     Role: validateRole,
     ClusterRole: validateClusterRole,
-    RoleBinding: (b, ctx) => validateBinding(b, true, ctx.report),
-    ClusterRoleBinding: (b, ctx) => validateBinding(b, false, ctx.report),
+    RoleBinding: (b, r) => validateBinding(b, true, r),
+    ClusterRoleBinding: (b, r) => validateBinding(b, false, r),
   },
 };

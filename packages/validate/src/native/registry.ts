@@ -9,10 +9,10 @@ export interface NativeContext {
   readonly report: Reporter;
 }
 
-/** Validates one decoded object of its kind (create semantics); reports through `ctx.report`, never throws on bad shapes. */
-export type NativeCheck = (object: Obj, ctx: NativeContext) => void;
+/** Validates one decoded object of its kind (create semantics); reports through `report`, never throws on bad shapes. */
+export type NativeCheck = (object: Obj, report: Reporter, ctx: NativeContext) => void;
 
-/** One API group module: `{ group: "apps", kinds: { Deployment: validateDeployment, ... } }`. */
+/** One API group module: `{ group: "apps", kinds: { Deployment: validateDeployment, ... } }` (`(object, report, ctx) => void`). */
 export interface NativeGroup {
   readonly group: string;
   readonly kinds: Readonly<Record<string, NativeCheck>>;

@@ -42,6 +42,13 @@ export function formatValue(v: unknown): string {
   return goJson(v);
 }
 
+/** A Go map as json.Marshal prints it: keys sorted. */
+export function goMap(o: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o).sort()) out[k] = o[k];
+  return out;
+}
+
 /** A value printed as Go prints a quantity or another struct with a JSON form (json.Marshal). */
 export class JsonValue {
   constructor(readonly value: unknown) {}
@@ -78,6 +85,11 @@ export class Reporter {
 
   notFound(path: FieldPath, value: unknown, check: string, pointer?: string): void {
     this.add(path, body("Not found", value, undefined), check, pointer);
+  }
+
+  /** field.NotFound with a detail set afterwards (as Go does for resource claims). */
+  notFoundWithDetail(path: FieldPath, value: unknown, detail: string, check: string, pointer?: string): void {
+    this.add(path, body("Not found", value, detail), check, pointer);
   }
 
   duplicate(path: FieldPath, value: unknown, check: string, pointer?: string): void {

@@ -2,7 +2,8 @@
 // After k8s.io/kubernetes@v1.36.5/pkg/apis/scheduling/validation/validation.go (ValidatePriorityClass) and
 // pkg/apis/scheduling/v1/helpers.go (IsKnownSystemPriorityClass).
 import { FieldPath } from "./path.ts";
-import type { NativeContext, NativeGroup } from "./registry.ts";
+import type { NativeGroup } from "./registry.ts";
+import type { Reporter } from "./report.ts";
 import { type Obj, asBool, asNum, asObj, asStr } from "./values.ts";
 
 const SYSTEM_PREFIX = "system-";
@@ -17,8 +18,7 @@ function knownSystemClassError(name: string, value: number, globalDefault: boole
   return undefined;
 }
 
-function validatePriorityClass(pc: Obj, ctx: NativeContext): void {
-  const r = ctx.report;
+function validatePriorityClass(pc: Obj, r: Reporter): void {
   const name = asStr(asObj(pc.metadata)?.name) ?? "";
   const value = asNum(pc.value) ?? 0;
   if (name.startsWith(SYSTEM_PREFIX)) {

@@ -23,7 +23,7 @@ describe("StorageClass", () => {
     expect(runNative(STORAGE, sc({ allowedTopologies: [zone([]), zone(["a", "a"], "bad key"), zone(["b"]), zone(["b"])] }))).toEqual([
       "/allowedTopologies/0/matchLabelExpressions/0/values allowedTopologies[0].matchLabelExpressions[0].values: Required value [native:storage/allowed-topologies]",
       '/allowedTopologies/1/matchLabelExpressions/0/values/1 allowedTopologies[1].matchLabelExpressions[0].values[1]: Duplicate value: "a" [native:storage/allowed-topologies]',
-      `/allowedTopologies/1/matchLabelExpressions/0/key allowedTopologies[1].matchLabelExpressions[0].key: Invalid value: "bad key": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') [native:storage/allowed-topologies]`,
+      `/allowedTopologies/1/matchLabelExpressions/0/key allowedTopologies[1].matchLabelExpressions[0].key: Invalid value: "bad key": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') [native:storage/allowed-topologies]`,
       '/allowedTopologies/3/matchLabelExpressions allowedTopologies[3].matchLabelExpressions: Duplicate value: "" [native:storage/allowed-topologies]',
     ]);
   });

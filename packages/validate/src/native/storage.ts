@@ -4,7 +4,7 @@
 // (ValidateTopologySelectorTerm). reclaimPolicy and volumeBindingMode are defaulted (Delete, Immediate) when unset.
 import { isQualifiedName } from "./names.ts";
 import { FieldPath } from "./path.ts";
-import type { NativeContext, NativeGroup } from "./registry.ts";
+import type { NativeGroup } from "./registry.ts";
 import type { Reporter } from "./report.ts";
 import { type Obj, asArr, asObj, asStr, objItems } from "./values.ts";
 
@@ -36,8 +36,7 @@ function topologyTerm(term: Obj, path: FieldPath, r: Reporter): Map<string, stri
 
 const termKey = (m: Map<string, string[]>) => JSON.stringify([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
-function validateStorageClass(sc: Obj, ctx: NativeContext): void {
-  const r = ctx.report;
+function validateStorageClass(sc: Obj, r: Reporter): void {
   const provisioner = asStr(sc.provisioner) ?? "";
   if (provisioner.length === 0) r.required(FieldPath.of("provisioner"), "", "storage/provisioner");
   else r.invalidEach(FieldPath.of("provisioner"), provisioner.toLowerCase(), isQualifiedName(provisioner.toLowerCase()), "storage/provisioner");

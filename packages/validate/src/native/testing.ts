@@ -7,6 +7,6 @@ export function runNative(group: NativeGroup, object: Record<string, unknown>): 
   const check = group.kinds[kind];
   if (!check) throw new Error(`${group.group} has no check for ${kind}`);
   const report = new Reporter();
-  check(object, { group: group.group, version: "v1", kind, report });
+  check(object, report, { group: group.group, version: "v1", kind, report });
   return report.findings.map((f) => `${f.path} ${f.message} [${f.rule}]`);
 }
