@@ -7,6 +7,7 @@ import { catalogRegistry } from "../testing.ts";
 import type { Finding } from "../types.ts";
 import { ObjectValidator } from "../validate.ts";
 import { ENUM_VALUES } from "./enum-values.ts";
+import { typesFromOpenApi } from "./sources.ts";
 import type { SchemaRegistry } from "./registry.ts";
 
 type Obj = Record<string, any>;
@@ -70,5 +71,26 @@ describe("enums of built-in kinds (generated from k8s.io/api v0.36.5)", () => {
   it("holds only names and values, sorted as kube-openapi publishes them", () => {
     expect(ENUM_VALUES["io.k8s.api.core.v1.Container"]?.imagePullPolicy).toEqual(["Always", "IfNotPresent", "Never"]);
     for (const fields of Object.values(ENUM_VALUES)) for (const values of Object.values(fields)) expect([...values].sort()).toEqual(values);
+  });
+
+  it("leaves a field the native stage checks to it, even when the served schema (--from-cluster) carries the Go enum", () => {
+    const doc = {
+      components: {
+        schemas: {
+          "io.k8s.api.storage.v1.StorageClass": {
+            type: "object",
+            required: ["provisioner"],
+            properties: { apiVersion: { type: "string" }, kind: { type: "string" }, metadata: { type: "object" }, provisioner: { type: "string" }, reclaimPolicy: { type: "string", enum: ["Delete", "Recycle", "Retain"] } },
+            "x-kubernetes-group-version-kind": [{ group: "storage.k8s.io", version: "v1", kind: "StorageClass" }],
+          },
+        },
+      },
+    };
+    const [type] = typesFromOpenApi(doc, "served document", "test:from-cluster-enum");
+    const findings = (o: Obj) => new ObjectValidator().validate(o, type!).map((f) => `${f.path}: ${f.message} [${f.rule}]`);
+    const sc = { apiVersion: "storage.k8s.io/v1", kind: "StorageClass", metadata: { name: "s" }, provisioner: "p" };
+    // the server accepts "" there (an unset pointer value is defaulted), and words other values with its own list
+    expect(findings({ ...sc, reclaimPolicy: "" })).toEqual([]);
+    expect(findings({ ...sc, reclaimPolicy: "Keep" })).toEqual(['/reclaimPolicy: reclaimPolicy: Unsupported value: "Keep": supported values: "Delete", "Retain" [native:storage/reclaim-policy]']);
   });
 });

@@ -33,7 +33,12 @@ export function applyEnumValues(definition: string, properties: Record<string, J
   const fields = ENUM_VALUES[definition];
   if (!fields || !properties || isStatus(definition)) return;
   for (const [field, values] of Object.entries(fields)) {
-    if (CHECKED_NATIVELY.has(`${definition}.${field}`)) continue;
+    if (CHECKED_NATIVELY.has(`${definition}.${field}`)) {
+      // the server's own schema (--from-cluster) carries the Go enum: it is not what the server enforces here
+      const node = properties[field] ? stringNode(properties[field] as Json) : undefined;
+      if (node) delete node.enum;
+      continue;
+    }
     const prop = properties[field];
     const node = prop ? stringNode(prop) : undefined;
     if (!node || node.enum !== undefined) continue;
