@@ -29,7 +29,8 @@ const DECODE_RULES = new Set(["schema:type", "schema:additionalProperties", "sch
  */
 export function nativeFindings(object: Obj, type: TypeSchema, schemaFindings: readonly Finding[] = []): Finding[] {
   if (type.flavour === "jsonschema") return [];
-  if (type.flavour === "builtin" && schemaFindings.some((f) => DECODE_RULES.has(f.rule))) return [];
+  // undecodable: the server's 400 names the first decode error; ours adds the quantity/int-or-string/base64 ones
+  if (type.flavour === "builtin" && schemaFindings.some((f) => DECODE_RULES.has(f.rule))) return decodeFindings(object, type);
   const report = new Reporter();
   const { group, version, kind } = type.gvk;
   if (type.flavour === "crd") {
@@ -41,5 +42,16 @@ export function nativeFindings(object: Obj, type: TypeSchema, schemaFindings: re
   if (decode.length > 0) return decode;
   validateObjectMeta(object, report, { nameRule: nameRuleFor(group, kind) });
   registry.lookup(group, kind)?.(object, report, { group, version, kind, report });
-  return report.findings;
+  return withoutEnumDuplicates(report.findings, schemaFindings);
+}
+
+/**
+ * Where the schema stage already reported a value outside a Go `+enum` field's values (schema:enum, from the
+ * generated enum table), the native stage's "Unsupported value" for the same field would say it twice: dropped.
+ */
+function withoutEnumDuplicates(findings: Finding[], schemaFindings: readonly Finding[]): Finding[] {
+  if (findings.length === 0) return findings;
+  const enumPaths = new Set(schemaFindings.filter((f) => f.rule === "schema:enum").map((f) => f.path));
+  if (enumPaths.size === 0) return findings;
+  return findings.filter((f) => !(enumPaths.has(f.path) && f.message.includes(": Unsupported value: ")));
 }
