@@ -9,6 +9,7 @@ export type { SchemaLayer } from "./schema/registry.ts";
 export type { TypeSchema, Gvk } from "./schema/model.ts";
 export { typesFromCrd, typesFromOpenApi } from "./schema/sources.ts";
 export { VALUE_ENUM_FIELDS, VALUE_ENUM_SOURCE } from "./schema/value-enum-fields.ts";
+export { ENUM_VALUES, ENUM_VALUES_SOURCE } from "./schema/enum-values.ts";
 export * from "./catalog/index.ts";
 export { lintIamDocuments } from "./iam.ts";
 export type { IamOutcome } from "./iam.ts";

@@ -26,12 +26,22 @@ describe("catalog pins", () => {
   });
 
   it("selects releases by overlay version and explains missing ones", () => {
-    expect(selectReleases({ kubernetes: "1.36", karpenter: "1.14.1" }).map((r) => `${r.project}@${r.version}`)).toEqual([
-      "kubernetes@1.36.0",
-      "karpenter@1.14.1",
-      "argocd@3.5.1",
-    ]);
+    const picked = (v: Parameters<typeof selectReleases>[0]) => selectReleases(v).map((r) => `${r.project}@${r.version}`);
+    // an overlay's minor ("1.36") takes the newest pinned patch of that minor
+    expect(picked({ kubernetes: "1.36", karpenter: "1.14.1" })).toEqual(["kubernetes@1.36.5", "karpenter@1.14.1", "argocd@3.5.1"]);
+    expect(picked({})).toEqual(["kubernetes@1.36.5", "karpenter@1.14.1", "argocd@3.5.1"]);
+    expect(picked({ kubernetes: "v1.36.0" })[0]).toBe("kubernetes@1.36.0");
     expect(() => selectReleases({ karpenter: "1.9.0" })).toThrow("no pinned karpenter schemas for version 1.9.0 (pinned: 1.14.1)");
+    expect(() => selectReleases({ kubernetes: "1.35" })).toThrow("no pinned kubernetes schemas for version 1.35 (pinned: 1.36.5, 1.36.0)");
+    expect(() => selectReleases({ kubernetes: "1.36.3" })).toThrow("no pinned kubernetes schemas for version 1.36.3 (pinned: 1.36.5, 1.36.0)");
+  });
+
+  it("pins every GA group-version of Kubernetes v1.36.5, and the v1.36.0 files it shares are the same bytes", () => {
+    const [k1365, k1360] = ["1.36.5", "1.36.0"].map((v) => CATALOG.find((r) => r.project === "kubernetes" && r.version === v));
+    expect(k1365?.files).toHaveLength(22);
+    expect(k1365?.files.every((f) => f.path.startsWith("kubernetes/kubernetes/v1.36.5/api/openapi-spec/v3/"))).toBe(true);
+    const base = (p: string) => p.replace(/^.*\//, "");
+    for (const f of k1360?.files ?? []) expect(k1365?.files.find((g) => base(g.path) === base(f.path))?.sha256, f.path).toBe(f.sha256);
   });
 });
 
@@ -84,7 +94,7 @@ describe("fetchPinned", () => {
 
   it("loads a whole release set", async () => {
     const files = await loadCatalog(selectReleases(), { mirror: MIRROR, cacheDir: tmp() });
-    expect(files).toHaveLength(16);
+    expect(files).toHaveLength(30);
     expect(files.find((f) => f.file.path.endsWith("karpenter.sh_nodepools.yaml"))?.text).toContain("kind: CustomResourceDefinition");
   });
 });

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { catalogLayer, SchemaRegistry } from "../schema/registry.ts";
 import type { TypeSchema } from "../schema/model.ts";
 import type { Finding } from "../types.ts";
-import { nativeFindings } from "./index.ts";
+import { nativeFindings, withoutSupersededEnums } from "./index.ts";
 import { NativeRegistry } from "./registry.ts";
 
 let registry: SchemaRegistry;
@@ -39,14 +39,19 @@ describe("nativeFindings", () => {
     ]);
   });
 
-  it("leaves enum membership to the schema stage when it already reported the field", () => {
+  it("supersedes a schema:enum finding where it speaks about the same field (its wording is the server's)", () => {
     const d = deployment({ imagePullPolicy: "Sometimes" });
     const pointer = "/spec/template/spec/containers/0/imagePullPolicy";
-    expect(lines(nativeFindings(d, type("apps/v1", "Deployment")))).toEqual([
+    const native = nativeFindings(d, type("apps/v1", "Deployment"));
+    expect(lines(native)).toEqual([
       `${pointer} spec.template.spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never" [native:core/image-pull-policy]`,
     ]);
     const schemaEnum: Finding = { severity: "error", path: pointer, message: 'Unsupported value: "Sometimes"', rule: "schema:enum" };
-    expect(nativeFindings(d, type("apps/v1", "Deployment"), [schemaEnum])).toEqual([]);
+    const other: Finding = { severity: "error", path: "/spec/strategy/type", message: 'Unsupported value: "Bogus"', rule: "schema:enum" };
+    expect(withoutSupersededEnums([schemaEnum, other], native)).toEqual([other]);
+    // an "Unsupported value" of the parent (a strategy refused as a whole) supersedes its type's enum finding too
+    const parent: Finding = { severity: "error", path: "/spec/strategy", message: 'spec.strategy: Unsupported value: {"type":"Bogus"}: supported values: "Recreate"', rule: "native:apps/strategy" };
+    expect(withoutSupersededEnums([schemaEnum, other], [parent])).toEqual([schemaEnum]);
   });
 
   it("checks only ObjectMeta of custom resources, without the built-in finalizer rule", () => {

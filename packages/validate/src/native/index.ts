@@ -42,16 +42,19 @@ export function nativeFindings(object: Obj, type: TypeSchema, schemaFindings: re
   if (decode.length > 0) return decode;
   validateObjectMeta(object, report, { nameRule: nameRuleFor(group, kind) });
   registry.lookup(group, kind)?.(object, report, { group, version, kind, report });
-  return withoutEnumDuplicates(report.findings, schemaFindings);
+  return report.findings;
 }
 
 /**
- * Where the schema stage already reported a value outside a Go `+enum` field's values (schema:enum, from the
- * generated enum table), the native stage's "Unsupported value" for the same field would say it twice: dropped.
+ * The schema findings to keep beside the native ones. A schema:enum finding (from the generated table of Go enums)
+ * is dropped where the native stage speaks about the same field, since the native finding is the server's own
+ * wording and value list: a finding at the same pointer (`not a valid selector operator`, Go's value order), or one
+ * at its parent that refuses the parent object as a whole (a DaemonSet's or StatefulSet's updateStrategy).
  */
-function withoutEnumDuplicates(findings: Finding[], schemaFindings: readonly Finding[]): Finding[] {
-  if (findings.length === 0) return findings;
-  const enumPaths = new Set(schemaFindings.filter((f) => f.rule === "schema:enum").map((f) => f.path));
-  if (enumPaths.size === 0) return findings;
-  return findings.filter((f) => !(enumPaths.has(f.path) && f.message.includes(": Unsupported value: ")));
+export function withoutSupersededEnums(schemaFindings: readonly Finding[], native: readonly Finding[]): Finding[] {
+  if (native.length === 0) return [...schemaFindings];
+  const same = new Set(native.map((f) => f.path));
+  const parents = new Set(native.filter((f) => /: (Unsupported|Invalid) value: \{/.test(f.message)).map((f) => f.path));
+  const parentOf = (p: string) => p.slice(0, p.lastIndexOf("/"));
+  return schemaFindings.filter((f) => f.rule !== "schema:enum" || !(same.has(f.path) || parents.has(parentOf(f.path))));
 }
