@@ -4,6 +4,7 @@
 // fieldRef apiVersion v1, resource values rounded up to milli units). Shared by every kind with a pod template.
 // After k8s.io/kubernetes@v1.36.5/pkg/apis/core/validation/validation.go (ValidatePodTemplateSpec, ValidatePodSpec and
 // the functions it calls) and pkg/apis/core/v1/defaults.go.
+import { ipProblems } from "./ip.ts";
 import { validateLabelSelector } from "./labelselector.ts";
 import {
   isConfigMapKey,
@@ -136,6 +137,14 @@ export function validatePodSpec(spec: Obj, path: FieldPath, r: Reporter, options
   const subdomain = str(spec.subdomain);
   if (subdomain) r.invalidEach(path.child("subdomain"), subdomain, isDns1123Label(subdomain), `${C}/hostname`);
   validateTolerations(spec.tolerations, path.child("tolerations"), r);
+  for (const [i, alias] of objItems(spec.hostAliases)) {
+    const ap = path.child("hostAliases").index(i);
+    const ip = str(alias.ip);
+    r.invalidEach(ap.child("ip"), ip, ipProblems(ip), `${C}/host-aliases`);
+    (asArr(alias.hostnames) ?? []).forEach((h, j) => {
+      if (typeof h === "string") r.invalidEach(ap.child("hostnames").index(j), h, isDns1123Subdomain(h), `${C}/host-aliases`);
+    });
+  }
   const pc = str(spec.priorityClassName);
   if (pc) r.invalidEach(path.child("priorityClassName"), pc, isDns1123Subdomain(pc), `${C}/priority-class-name`);
   const rc = asStr(spec.runtimeClassName);
@@ -775,6 +784,9 @@ function validateDnsConfig(config: unknown, dnsPolicy: string, path: FieldPath, 
   if (!c) return;
   const nameservers = asArr(c.nameservers) ?? [];
   if (nameservers.length > 3) r.invalid(path.child("nameservers"), nameservers, "must not have more than 3 nameservers", check);
+  nameservers.forEach((ns, i) => {
+    if (typeof ns === "string") r.invalidEach(path.child("nameservers").index(i), ns, ipProblems(ns), check);
+  });
   const searches = (asArr(c.searches) ?? []).filter((s): s is string => typeof s === "string");
   if (searches.length > 32) r.invalid(path.child("searches"), searches, "must not have more than 32 search paths", check);
   if (searches.join(" ").length > 2048) r.invalid(path.child("searches"), searches, "must not have more than 2048 characters (including spaces) in the search list", check);
