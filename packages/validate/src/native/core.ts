@@ -4,7 +4,7 @@
 // ValidateServiceClusterIPsRelatedFields, validateServiceExternalTrafficPolicy, ValidateConfigMap, ValidateSecret,
 // ValidateNamespace, ValidatePodCreate, ValidateReplicationController) and pkg/apis/core/v1/defaults.go.
 import { selectorMatches } from "./labelselector.ts";
-import { ipProblems } from "./ip.ts";
+import { endpointIpProblems, ipProblems } from "./ip.ts";
 import { isConfigMapKey, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidPortNum } from "./names.ts";
 import { validateLabels } from "./objectmeta.ts";
 import { FieldPath } from "./path.ts";
@@ -86,7 +86,9 @@ function validateService(svc: Obj, r: Reporter): void {
   validateClusterIPs(spec, type, clusterIP, clusterIPs, r);
 
   (asArr(spec.externalIPs) ?? []).forEach((ip, i) => {
-    if (typeof ip === "string") r.invalidEach(SPEC.child("externalIPs").index(i), ip, ipProblems(ip), check);
+    if (typeof ip !== "string") return;
+    const problems = ipProblems(ip);
+    r.invalidEach(SPEC.child("externalIPs").index(i), ip, problems.length > 0 ? problems : endpointIpProblems(ip), check);
   });
 
   if (!SERVICE_TYPES.includes(type)) r.notSupported(SPEC.child("type"), type, SERVICE_TYPES, `${C}/service-type`);
