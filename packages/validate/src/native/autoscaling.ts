@@ -51,8 +51,12 @@ function validateHpa(hpa: Obj, r: Reporter, ctx: { readonly version: string }): 
   if (maxReplicas < minReplicas) r.invalid(SPEC.child("maxReplicas"), maxReplicas, "must be greater than or equal to `minReplicas`", check);
   validateCrossVersionObjectReference(asObj(spec.scaleTargetRef) ?? {}, SPEC.child("scaleTargetRef"), r, `${A}/hpa-scale-target`);
   if (ctx.version === "v1") {
+    // v1's target is converted to the internal type's CPU Resource metric first: the server names that path
     const target = asNum(spec.targetCPUUtilizationPercentage);
-    if (target !== undefined && target < 1) r.invalid(SPEC.child("targetCPUUtilizationPercentage"), target, "must be greater than 0", `${A}/hpa-metric`);
+    if (target !== undefined && target < 1) {
+      const internal = SPEC.child("metrics").index(0).child("resource", "target", "averageUtilization");
+      r.invalid(internal, target, "must be greater than 0", `${A}/hpa-target`, SPEC.child("targetCPUUtilizationPercentage").pointer());
+    }
     return;
   }
   const metrics = objItems(spec.metrics);

@@ -4,6 +4,7 @@
 // ValidateServiceClusterIPsRelatedFields, validateServiceExternalTrafficPolicy, ValidateConfigMap, ValidateSecret,
 // ValidateNamespace, ValidatePodCreate, ValidateReplicationController) and pkg/apis/core/v1/defaults.go.
 import { selectorMatches } from "./labelselector.ts";
+import { ipProblems } from "./ip.ts";
 import { isConfigMapKey, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidPortNum } from "./names.ts";
 import { validateLabels } from "./objectmeta.ts";
 import { FieldPath } from "./path.ts";
@@ -20,31 +21,6 @@ const MAX_SECRET_SIZE = 1024 * 1024;
 
 const str = (v: unknown): string => asStr(v) ?? "";
 const int = (v: unknown): number => asNum(v) ?? 0;
-
-/** An IPv4 or IPv6 address as Go's netip parses it for legacy fields (no leading zeros in IPv4). */
-function isIp(s: string): boolean {
-  if (/^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/.test(s)) return true;
-  return s.includes(":") && /^[0-9a-fA-F:.]+$/.test(s) && isIpv6(s);
-}
-
-function isIpv6(s: string): boolean {
-  const parts = s.split("::");
-  if (parts.length > 2) return false;
-  const groups = (x: string) => (x === "" ? [] : x.split(":"));
-  const head = groups(parts[0] as string);
-  const tail = parts.length === 2 ? groups(parts[1] as string) : [];
-  let all = [...head, ...tail];
-  let extra = 0;
-  const last = all[all.length - 1];
-  if (last?.includes(".")) {
-    if (!isIp(last)) return false;
-    all = all.slice(0, -1);
-    extra = 2;
-  }
-  if (!all.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return false;
-  const n = all.length + extra;
-  return parts.length === 2 ? n < 8 : n === 8;
-}
 
 function validateService(svc: Obj, r: Reporter): void {
   const spec = asObj(svc.spec) ?? {};
@@ -110,7 +86,7 @@ function validateService(svc: Obj, r: Reporter): void {
   validateClusterIPs(spec, type, clusterIP, clusterIPs, r);
 
   (asArr(spec.externalIPs) ?? []).forEach((ip, i) => {
-    if (typeof ip === "string" && !isIp(ip)) r.invalid(SPEC.child("externalIPs").index(i), ip, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)", check);
+    if (typeof ip === "string") r.invalidEach(SPEC.child("externalIPs").index(i), ip, ipProblems(ip), check);
   });
 
   if (!SERVICE_TYPES.includes(type)) r.notSupported(SPEC.child("type"), type, SERVICE_TYPES, `${C}/service-type`);
@@ -197,7 +173,7 @@ function validateClusterIPs(spec: Obj, type: string, clusterIP: string, clusterI
       if (clusterIPs.length > 1) r.invalid(field, clusterIPs, "'None' must be the first and only value", check);
       return;
     }
-    if (!isIp(ip)) r.invalid(field.index(i), ip, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)", check);
+    r.invalidEach(field.index(i), ip, ipProblems(ip), check);
   });
   if (clusterIPs.length > 2) r.invalid(field, clusterIPs, "may only hold up to 2 values", check);
 }

@@ -140,35 +140,61 @@ function decodeProblem(leaf: Leaf, value: unknown, field: string): { message: st
   return { message: `json: cannot unmarshal number ${String(value)} into Go struct field ${field} of type int32`, rule: "decode:int-or-string" };
 }
 
+/** One walk over an object: segments are pushed and popped, strings are built only for a finding. */
+interface Walk {
+  readonly out: Finding[];
+  readonly prefix: string;
+  /** JSON keys from the root (pointer segments are derived from them, plus list indexes) */
+  readonly keys: (string | number)[];
+}
+
+function visit(w: Walk, p: Plan, value: unknown, struct: string): void {
+  if (p.leaf) {
+    if (value === null || value === undefined) return;
+    // the common cases decode: skip building the Go field name for them
+    if (p.leaf === "int-or-string" && (typeof value === "string" || (Number.isInteger(value) && (value as number) >= INT32_MIN && (value as number) <= INT32_MAX))) return;
+    const field = `${struct}.${w.keys.filter((k) => typeof k === "string").join(".")}`;
+    const problem = decodeProblem(p.leaf, value, field);
+    if (problem) {
+      const pointer = w.keys.map((k) => `/${typeof k === "number" ? k : pointerSegment(k)}`).join("");
+      w.out.push({ severity: "error", path: pointer, message: w.prefix + problem.message, rule: problem.rule });
+    }
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  const inner = p.typeName ?? struct;
+  if (Array.isArray(value)) {
+    if (!p.items) return;
+    for (let i = 0; i < value.length; i++) {
+      w.keys.push(i);
+      visit(w, p.items, value[i], struct);
+      w.keys.pop();
+    }
+    return;
+  }
+  const o = value as Record<string, unknown>;
+  // objects hold fewer keys than their schema has properties: look each key up in the plan
+  for (const k in o) {
+    const c = p.props?.get(k) ?? p.values;
+    if (!c) continue;
+    w.keys.push(k);
+    visit(w, c, o[k], inner);
+    w.keys.pop();
+  }
+}
+
 /**
  * Decode errors of one built-in object, worded as the server's 400 answer
  * (`<Kind> in version "<v>" cannot be handled as a <Kind>: <error>`), each at the JSON Pointer of its value.
+ * Go's error names the innermost struct holding the value and the JSON keys from the root
+ * (`ServicePort.spec.ports.targetPort`).
  */
 export function decodeFindings(object: Readonly<Record<string, unknown>>, type: TypeSchema): Finding[] {
   if (type.flavour !== "builtin") return [];
   const plan = planFor(type);
   if (!plan) return [];
-  const out: Finding[] = [];
   const { kind, version } = type.gvk;
-  const prefix = `${kind} in version "${version}" cannot be handled as a ${kind}: `;
-  // `struct`: the innermost Go struct holding the value; `keys`: JSON keys from the root (Go's error names both)
-  const visit = (p: Plan, value: unknown, pointer: string, struct: string, keys: string): void => {
-    if (p.leaf) {
-      const problem = decodeProblem(p.leaf, value, `${struct}.${keys}`);
-      if (problem) out.push({ severity: "error", path: pointer, message: prefix + problem.message, rule: problem.rule });
-      return;
-    }
-    if (typeof value !== "object" || value === null) return;
-    const inner = p.typeName ?? struct;
-    if (Array.isArray(value)) {
-      if (p.items) for (let i = 0; i < value.length; i++) visit(p.items, value[i], `${pointer}/${i}`, struct, keys);
-      return;
-    }
-    const o = value as Record<string, unknown>;
-    const dot = keys === "" ? "" : `${keys}.`;
-    if (p.props) for (const [k, c] of p.props) if (k in o) visit(c, o[k], `${pointer}/${pointerSegment(k)}`, inner, dot + k);
-    if (p.values) for (const k in o) if (!p.props?.has(k)) visit(p.values, o[k], `${pointer}/${pointerSegment(k)}`, inner, dot + k);
-  };
-  visit(plan, object, "", kind, "");
-  return out;
+  const w: Walk = { out: [], prefix: `${kind} in version "${version}" cannot be handled as a ${kind}: `, keys: [] };
+  visit(w, plan, object, kind);
+  return w.out;
 }

@@ -49,7 +49,8 @@ const DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case
 const DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const DNS1035_LABEL_MSG = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 
-export function isDns1123Label(v: string): string[] {
+export const isDns1123Label = memo(dns1123Label);
+function dns1123Label(v: string): string[] {
   const errs: string[] = [];
   if (byteLength(v) > 63) errs.push(maxLenError(63));
   if (!DNS1123_LABEL.test(v)) errs.push(DNS1123_SUBDOMAIN.test(v) ? "must not contain dots" : regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"));
@@ -63,7 +64,7 @@ function subdomain(v: string, lenError: (n: number) => string): string[] {
   return errs;
 }
 
-export const isDns1123Subdomain = (v: string): string[] => subdomain(v, maxLenError);
+export const isDns1123Subdomain = memo((v: string): string[] => subdomain(v, maxLenError));
 
 export function isDns1035Label(v: string): string[] {
   const errs: string[] = [];
@@ -72,8 +73,26 @@ export function isDns1035Label(v: string): string[] {
   return errs;
 }
 
+// Label keys, values and names repeat across objects: results are memoised per function (bounded).
+const NONE: string[] = [];
+function memo(fn: (v: string) => string[]): (v: string) => string[] {
+  const cache = new Map<string, string[]>();
+  return (v: string) => {
+    let r = cache.get(v);
+    if (r === undefined) {
+      r = fn(v);
+      if (r.length === 0) r = NONE;
+      if (cache.size >= 4096) cache.clear();
+      cache.set(v, r);
+    }
+    // callers may not mutate the result; a copy keeps it safe when they do
+    return r.length === 0 ? NONE : [...r];
+  };
+}
+
 /** IsQualifiedName / IsLabelKey: `[prefix/]name`. */
-export function isQualifiedName(v: string): string[] {
+export const isQualifiedName = memo(qualifiedName);
+function qualifiedName(v: string): string[] {
   const errs: string[] = [];
   const parts = v.split("/");
   let name: string;
@@ -94,7 +113,8 @@ export function isQualifiedName(v: string): string[] {
   return errs;
 }
 
-export function isLabelValue(v: string): string[] {
+export const isLabelValue = memo(labelValue);
+function labelValue(v: string): string[] {
   const errs: string[] = [];
   if (byteLength(v) > 63) errs.push(maxLenBytesError(63));
   if (!LABEL_VALUE.test(v)) {

@@ -50,9 +50,12 @@ export function validateLabels(labels: unknown, path: FieldPath, r: Reporter, ch
   if (!o) return;
   for (const k in o) {
     const v = o[k];
+    const keyErrors = isQualifiedName(k);
+    const valueErrors = typeof v === "string" ? isLabelValue(v) : [];
+    if (keyErrors.length === 0 && valueErrors.length === 0) continue;
     const pointer = `${base}/${pointerSegment(k)}`;
-    for (const m of isQualifiedName(k)) r.invalid(path, k, m, check, pointer);
-    if (typeof v === "string") for (const m of isLabelValue(v)) r.invalid(path, v, m, check, pointer);
+    for (const m of keyErrors) r.invalid(path, k, m, check, pointer);
+    for (const m of valueErrors) r.invalid(path, v, m, check, pointer);
   }
 }
 
@@ -62,7 +65,8 @@ export function validateAnnotations(annotations: unknown, path: FieldPath, r: Re
   let total = 0;
   for (const k in o) {
     // keys are checked lower-cased: upper-case letters are allowed in annotation keys
-    for (const m of isQualifiedName(k.toLowerCase())) r.invalid(path, k, m, check, `${base}/${pointerSegment(k)}`);
+    const errors = isQualifiedName(k.toLowerCase());
+    if (errors.length > 0) for (const m of errors) r.invalid(path, k, m, check, `${base}/${pointerSegment(k)}`);
     const v = o[k];
     total += byteLength(k) + (typeof v === "string" ? byteLength(v) : 0);
   }

@@ -43,7 +43,8 @@ export class FieldPath {
   toString(): string {
     let s = "";
     for (const p of this.steps()) {
-      if (p.name !== undefined) s += p.parent && p.name.length > 0 ? `.${p.name}` : p.name;
+      // Go prints an empty name as a subscript: NewPath("") is "[]" (ConfigMap's size error says so)
+      if (p.name !== undefined) s += p.name.length === 0 ? "[]" : p.parent ? `.${p.name}` : p.name;
       else s += `[${p.sub}]`;
     }
     return s;

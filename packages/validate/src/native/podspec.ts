@@ -4,6 +4,7 @@
 // fieldRef apiVersion v1, resource values rounded up to milli units). Shared by every kind with a pod template.
 // After k8s.io/kubernetes@v1.36.5/pkg/apis/core/validation/validation.go (ValidatePodTemplateSpec, ValidatePodSpec and
 // the functions it calls) and pkg/apis/core/v1/defaults.go.
+import { ipProblems } from "./ip.ts";
 import { validateLabelSelector } from "./labelselector.ts";
 import {
   isConfigMapKey,
@@ -93,7 +94,8 @@ export const podRestartPolicy = (spec: Obj | undefined): string => str(spec?.res
 export function validatePodSpec(spec: Obj, path: FieldPath, r: Reporter, options: PodSpecOptions = {}): void {
   const gracePeriod = asNum(spec.terminationGracePeriodSeconds) ?? 30;
   const sc = asObj(spec.securityContext) ?? {};
-  const hostUsers = asBool(sc.hostUsers) !== false;
+  // v1 keeps hostUsers (and hostNetwork/hostPID/hostIPC) on the PodSpec; Go's internal type has them in the security context
+  const hostUsers = asBool(spec.hostUsers) !== false;
   const volumes = validateVolumes(spec.volumes, path.child("volumes"), r);
   const claimNames = new Set(objItems(spec.resourceClaims).map(([, c]) => str(c.name)));
   const restartPolicy = podRestartPolicy(spec);
@@ -123,7 +125,7 @@ export function validatePodSpec(spec: Obj, path: FieldPath, r: Reporter, options
     seenGates.add(n);
   }
   validateTopologySpread(spec.topologySpreadConstraints, path.child("topologySpreadConstraints"), r);
-  validateHostUsers(spec, sc, path, r);
+  validateHostUsers(spec, path, r);
   const sa = str(spec.serviceAccountName);
   if (sa) r.invalidEach(path.child("serviceAccountName"), sa, isDns1123Subdomain(sa), `${C}/service-account-name`);
   const nodeName = str(spec.nodeName);
@@ -135,17 +137,26 @@ export function validatePodSpec(spec: Obj, path: FieldPath, r: Reporter, options
   const subdomain = str(spec.subdomain);
   if (subdomain) r.invalidEach(path.child("subdomain"), subdomain, isDns1123Label(subdomain), `${C}/hostname`);
   validateTolerations(spec.tolerations, path.child("tolerations"), r);
+  for (const [i, alias] of objItems(spec.hostAliases)) {
+    const ap = path.child("hostAliases").index(i);
+    const ip = str(alias.ip);
+    r.invalidEach(ap.child("ip"), ip, ipProblems(ip), `${C}/host-aliases`);
+    (asArr(alias.hostnames) ?? []).forEach((h, j) => {
+      if (typeof h === "string") r.invalidEach(ap.child("hostnames").index(j), h, isDns1123Subdomain(h), `${C}/host-aliases`);
+    });
+  }
   const pc = str(spec.priorityClassName);
   if (pc) r.invalidEach(path.child("priorityClassName"), pc, isDns1123Subdomain(pc), `${C}/priority-class-name`);
   const rc = asStr(spec.runtimeClassName);
   if (rc !== undefined) r.invalidEach(path.child("runtimeClassName"), rc, isDns1123Subdomain(rc), `${C}/runtime-class-name`);
   const pp = asStr(spec.preemptionPolicy);
-  if (pp !== undefined && pp !== "PreemptLowerPriority" && pp !== "Never") r.notSupported(path.child("preemptionPolicy"), pp, ["Never", "PreemptLowerPriority"], `${C}/preemption-policy`);
+  if (pp === "") r.required(path.child("preemptionPolicy"), "", `${C}/preemption-policy`);
+  else if (pp !== undefined && pp !== "PreemptLowerPriority" && pp !== "Never") r.notSupported(path.child("preemptionPolicy"), pp, ["PreemptLowerPriority", "Never"], `${C}/preemption-policy`);
   const os = asObj(spec.os);
   if (os) {
     const name = str(os.name);
     if (name === "") r.required(path.child("os", "name"), "", `${C}/os`);
-    else if (name !== "linux" && name !== "windows") r.notSupported(path.child("os", "name"), name, ["linux", "windows"], `${C}/os`);
+    else if (name !== "linux" && name !== "windows") r.notSupported(path.child("os"), name, ["linux", "windows"], `${C}/os`, path.child("os", "name").pointer());
   }
 }
 
@@ -556,7 +567,8 @@ function validateModeAndItems(src: Obj, path: FieldPath, r: Reporter): void {
     if (target === "") r.required(p.child("path"), "", check);
     else {
       validateLocalDescendingPath(target, p.child("path"), r, check);
-      if (target.startsWith("..")) r.invalid(p.child("path"), target, "must not start with '..'", check);
+      // not repeated when the '..' element check already caught it
+      if (target.startsWith("..") && !target.startsWith("../")) r.invalid(p.child("path"), target, "must not start with '..'", check);
     }
     const m = asNum(item.mode);
     if (m !== undefined && (m > 0o777 || m < 0)) r.invalid(p.child("mode"), m, FILE_MODE_ERROR, check);
@@ -748,8 +760,8 @@ function goSecurityContext(sc: Obj): Record<string, unknown> {
   };
 }
 
-function validateHostUsers(spec: Obj, sc: Obj, path: FieldPath, r: Reporter): void {
-  if (asBool(sc.hostUsers) !== false) return;
+function validateHostUsers(spec: Obj, path: FieldPath, r: Reporter): void {
+  if (asBool(spec.hostUsers) !== false) return;
   const check = `${C}/host-users`;
   // the internal type keeps hostPID/hostIPC in the security context, hence Go's paths
   if (asBool(spec.hostPID) === true) r.forbidden(path.child("HostPID"), "when `hostUsers` is false", check, path.child("hostPID").pointer());
@@ -772,6 +784,9 @@ function validateDnsConfig(config: unknown, dnsPolicy: string, path: FieldPath, 
   if (!c) return;
   const nameservers = asArr(c.nameservers) ?? [];
   if (nameservers.length > 3) r.invalid(path.child("nameservers"), nameservers, "must not have more than 3 nameservers", check);
+  nameservers.forEach((ns, i) => {
+    if (typeof ns === "string") r.invalidEach(path.child("nameservers").index(i), ns, ipProblems(ns), check);
+  });
   const searches = (asArr(c.searches) ?? []).filter((s): s is string => typeof s === "string");
   if (searches.length > 32) r.invalid(path.child("searches"), searches, "must not have more than 32 search paths", check);
   if (searches.join(" ").length > 2048) r.invalid(path.child("searches"), searches, "must not have more than 2048 characters (including spaces) in the search list", check);

@@ -202,10 +202,30 @@ export function quantityString(q: Quantity): string {
   return `${amount}${suffix}`;
 }
 
+// Manifests repeat the same few quantities ("100m", "128Mi"): parses are memoised (results are immutable).
+const parsed = new Map<string, Quantity | QuantityError>();
+const MAX_MEMO = 4096;
+
+function parseMemo(text: string): Quantity {
+  let q = parsed.get(text);
+  if (q === undefined) {
+    try {
+      q = parseQuantity(text);
+    } catch (err) {
+      if (!(err instanceof QuantityError)) throw err;
+      q = err;
+    }
+    if (parsed.size >= MAX_MEMO) parsed.clear();
+    parsed.set(text, q);
+  }
+  if (q instanceof QuantityError) throw q;
+  return q;
+}
+
 /** How UnmarshalJSON reads a quantity field: a JSON string (trimmed) or a JSON number's text. */
 export function decodeQuantity(raw: unknown): Quantity {
-  if (typeof raw === "string") return parseQuantity(raw.trim());
-  if (typeof raw === "number") return parseQuantity(String(raw));
+  if (typeof raw === "string") return parseMemo(raw.trim());
+  if (typeof raw === "number") return parseMemo(String(raw));
   throw new QuantityError(QUANTITY_FORMAT_ERROR);
 }
 
