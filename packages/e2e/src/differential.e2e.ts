@@ -13,7 +13,7 @@ import { kubeconformOutcomes, kubectlValidateOutcomes, peerAgreement, peerBinari
 import { serverOutcomes } from "./differential/server-side.ts";
 import { runValidator, validatorAvailable } from "./differential/validator-cli.ts";
 import { type Outcome, perObjectOutcome, validatorOutcome } from "./differential/verdicts.ts";
-import { ensureNamespaces, RawObjectApi } from "./harness/apply.ts";
+import { applyVerdict, ensureNamespaces, RawObjectApi } from "./harness/apply.ts";
 import { REPO_ROOT } from "./harness/repo.ts";
 import { BASES_NAMESPACE, extraBases } from "./mutations/bases.ts";
 import { CATEGORIES, generateMutations } from "./mutations/generate.ts";
@@ -115,7 +115,12 @@ describe.skipIf(!hasValidator)("differential: `eks-gitops validate` vs the API s
         return object?.apiVersion && object.kind ? [{ file, index, object }] : [];
       }),
     );
-    await ensureNamespaces(api, docs.map((d) => d.object.metadata?.namespace ?? "").filter(Boolean));
+    const namespaces = docs.map((d) => d.object.metadata?.namespace ?? "").filter(Boolean);
+    await ensureNamespaces(api, namespaces);
+    // Pods need their namespace's default ServiceAccount (admission); no controller-manager creates it here
+    for (const namespace of new Set(namespaces)) {
+      await applyVerdict(api, { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "default", namespace } }, { dryRun: false });
+    }
     const outcomes = await serverOutcomes(api, docs.map((d) => d.object));
     const run = runValidator([fixturesDir]);
     const byKey = new Map(run.resources.map((r) => [`${relative(REPO_ROOT, join(REPO_ROOT, r.file))}#${r.index}`, r]));

@@ -2,7 +2,7 @@
 import { CelEvaluator } from "./cel/evaluate.ts";
 import { lintIamDocuments } from "./iam.ts";
 import { type CompilerOptions, SchemaCompiler } from "./schema/compile.ts";
-import { nativeFindings, withoutSupersededEnums } from "./native/index.ts";
+import { nativeFindings, withoutSuperseded } from "./native/index.ts";
 import { valueAtPointer } from "./pointer.ts";
 import { findingsFromAjv, isBlocking } from "./schema/errors.ts";
 import { makeDeref, type SchemaNode, type TypeSchema } from "./schema/model.ts";
@@ -109,7 +109,7 @@ export class ObjectValidator {
     }
     if (stages.native !== false) {
       const native = nativeFindings(value, type, findings);
-      findings.splice(0, findings.length, ...withoutSupersededEnums(findings, native), ...native);
+      findings.splice(0, findings.length, ...withoutSuperseded(findings, native), ...native);
     }
     if (result.tasks.length > 0) {
       if (blocked) findings.push({ severity: "error", path: "", message: CEL_SKIPPED_MESSAGE, rule: "cel:skipped" });

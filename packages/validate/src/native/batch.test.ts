@@ -36,7 +36,9 @@ describe("Job", () => {
       "/spec/parallelism spec.parallelism: Invalid value: -1: must be greater than or equal to 0 [native:batch/job-counts]",
       "/spec/backoffLimit spec.backoffLimit: Invalid value: -2: must be greater than or equal to 0 [native:batch/job-counts]",
     ]);
-    expect(runNative(BATCH, job({ completionMode: "Indexed" }))).toEqual(["/spec/completions spec.completions: Required value: when completion mode is Indexed [native:batch/job-indexed]"]);
+    // a Job with neither completions nor parallelism gets both defaulted to 1 (accepted by the server)
+    expect(runNative(BATCH, job({ completionMode: "Indexed" }))).toEqual([]);
+    expect(runNative(BATCH, job({ completionMode: "Indexed", parallelism: 2 }))).toEqual(["/spec/completions spec.completions: Required value: when completion mode is Indexed [native:batch/job-indexed]"]);
     expect(runNative(BATCH, job({ backoffLimitPerIndex: 1 }))).toEqual([
       "/spec/backoffLimitPerIndex spec.backoffLimitPerIndex: Invalid value: 1: requires indexed completion mode [native:batch/job-indexed]",
     ]);
@@ -50,8 +52,14 @@ describe("Job", () => {
   });
 
   it("refuses a selector of the user's own unless manualSelector is set, and then it must match the template", () => {
+    // the server prints its generated UID where these say UID
     expect(runNative(BATCH, job({ selector: { matchLabels: { app: "backup" } } }))).toEqual([
-      '/spec/selector spec.selector: Invalid value: {"matchLabels":{"app":"backup"}}: `selector` not auto-generated [native:batch/job-selector]',
+      '/spec/selector spec.selector: Invalid value: {"matchLabels":{"app":"backup","batch.kubernetes.io/controller-uid":"UID"}}: `selector` not auto-generated [native:batch/job-selector]',
+      '/spec/template/metadata/labels spec.template.metadata.labels: Invalid value: {"batch.kubernetes.io/controller-uid":"UID","batch.kubernetes.io/job-name":"backup","controller-uid":"UID","job-name":"backup"}: `selector` does not match template `labels` [native:batch/job-selector]',
+    ]);
+    expect(runNative(BATCH, job({ manualSelector: true }))).toEqual([
+      "/spec/selector spec.selector: Required value [native:batch/job-selector]",
+      "/spec/template/metadata/labels spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels` [native:batch/job-selector]",
     ]);
     const manual = job({ manualSelector: true, selector: { matchLabels: { app: "backup" } } });
     manual.spec.template.metadata = { labels: { app: "other" } };
@@ -78,7 +86,7 @@ describe("Job", () => {
       "/spec/podFailurePolicy/rules/2 spec.podFailurePolicy.rules[2]: Invalid value: specifying both OnExitCodes and OnPodConditions is not supported [native:batch/job-pod-failure-policy]",
     ]);
     expect(runNative(BATCH, job({ successPolicy: { rules: [{ succeededCount: 1 }] } }))).toEqual([
-      '/spec/successPolicy spec.successPolicy: Invalid value: {"rules":[{"succeededCount":1}]}: requires indexed completion mode [native:batch/job-success-policy]',
+      '/spec/successPolicy spec.successPolicy: Invalid value: {"Rules":[{"SucceededIndexes":null,"SucceededCount":1}]}: requires indexed completion mode [native:batch/job-success-policy]',
     ]);
     expect(runNative(BATCH, job({ completionMode: "Indexed", completions: 3, successPolicy: { rules: [{ succeededIndexes: "0-1,5", succeededCount: 4 }, {}] } }))).toEqual([
       '/spec/successPolicy/rules/0/succeededIndexes spec.successPolicy.rules[0].succeededIndexes: Invalid value: "0-1,5": error parsing succeededIndexes: too large index: "5" [native:batch/job-success-policy]',

@@ -35,13 +35,17 @@ const nonNegative = (r: Reporter, path: FieldPath, v: unknown, check: string) =>
   if (n !== undefined && n < 0) r.invalid(path, n, "must be greater than or equal to 0", check);
 };
 
-/** validateJobSpec: the checks a Job and a CronJob's jobTemplate share. */
-function validateJobSpec(spec: Obj, path: FieldPath, r: Reporter): void {
+/**
+ * validateJobSpec: the checks a Job and a CronJob's jobTemplate share. `jobDefaults`: a Job's own spec is defaulted
+ * first (SetDefaults_Job: completions and parallelism 1 when both are unset); a CronJob's template is not.
+ */
+function validateJobSpec(spec: Obj, path: FieldPath, r: Reporter, options: { readonly jobDefaults?: boolean } = {}): void {
   for (const f of ["parallelism", "completions", "activeDeadlineSeconds", "backoffLimit", "ttlSecondsAfterFinished", "backoffLimitPerIndex", "maxFailedIndexes"]) {
     nonNegative(r, path.child(f), spec[f], "batch/job-counts");
   }
-  const parallelism = asNum(spec.parallelism);
-  const completions = asNum(spec.completions);
+  const bothUnset = spec.completions === undefined && spec.parallelism === undefined;
+  const parallelism = asNum(spec.parallelism) ?? (options.jobDefaults ? 1 : undefined);
+  const completions = asNum(spec.completions) ?? (options.jobDefaults && bothUnset ? 1 : undefined);
   const backoffLimitPerIndex = asNum(spec.backoffLimitPerIndex);
   const maxFailedIndexes = asNum(spec.maxFailedIndexes);
   if (maxFailedIndexes !== undefined && backoffLimitPerIndex === undefined) {
@@ -86,7 +90,9 @@ function validateJobSpec(spec: Obj, path: FieldPath, r: Reporter): void {
   if (podFailurePolicy) validatePodFailurePolicy(podFailurePolicy, spec, podSpec, path.child("podFailurePolicy"), r);
   const successPolicy = asObj(spec.successPolicy);
   if (successPolicy) {
-    if (mode !== "Indexed") r.invalid(path.child("successPolicy"), new JsonValue(successPolicy), "requires indexed completion mode", "batch/job-success-policy");
+    // the value is Go's internal JobSuccessPolicy (no json tags): field names as in Go, unset pointers as null
+    const goPolicy = { Rules: objItems(successPolicy.rules).map(([, rule]) => ({ SucceededIndexes: rule.succeededIndexes ?? null, SucceededCount: rule.succeededCount ?? null })) };
+    if (mode !== "Indexed") r.invalid(path.child("successPolicy"), new JsonValue(goPolicy), "requires indexed completion mode", "batch/job-success-policy");
     else validateSuccessPolicy(successPolicy, completions ?? 0, path.child("successPolicy"), r);
   }
   const replacement = asStr(spec.podReplacementPolicy);
@@ -249,39 +255,48 @@ function validateTimeZone(tz: string, path: FieldPath, r: Reporter): void {
   if (err) r.invalid(path, tz, err, check);
 }
 
+/** Go's json.Marshal of a map: keys sorted. */
+const sortedMap = (m: Obj): Record<string, unknown> => Object.fromEntries(Object.keys(m).sort().map((k) => [k, m[k]]));
+
+/** A LabelSelector as Go prints it (matchLabels keys sorted). */
+function selectorJson(sel: Obj): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (asObj(sel.matchLabels)) out.matchLabels = sortedMap(asObj(sel.matchLabels) as Obj);
+  if (sel.matchExpressions !== undefined) out.matchExpressions = sel.matchExpressions;
+  return out;
+}
+
+/** The server's generated UID is unknown offline: findings print this in its place. */
+const UID = "UID";
+
 function validateJob(job: Obj, r: Reporter): void {
   const spec = asObj(job.spec) ?? {};
   const path = FieldPath.of("spec");
-  validateJobSpec(spec, path, r);
+  const labelsPath = path.child("template", "metadata", "labels");
   const template = asObj(spec.template);
-  const labels = asObj(asObj(template?.metadata)?.labels) ?? {};
+  const userLabels = asObj(asObj(template?.metadata)?.labels);
   const name = asStr(asObj(job.metadata)?.name) ?? "";
-  if (asBool(spec.manualSelector) === true) {
-    // ValidateJobSpec: a manual selector is required and must select the template
-    if (spec.selector === undefined) r.required(path.child("selector"), "", "batch/job-selector");
-    else {
-      validateLabelSelector(spec.selector, path.child("selector"), r);
-      if (!selectorMatches(spec.selector, labels)) {
-        r.invalid(path.child("template", "metadata", "labels"), new JsonValue(labels), "`selector` does not match template `labels`", "batch/job-selector");
-      }
+  const manual = asBool(spec.manualSelector) === true;
+  let selector = asObj(spec.selector);
+  let labels: Obj | undefined = userLabels;
+  if (!manual) {
+    // strategy.go generateSelector: the job-name and controller-uid labels are added to the template (where absent)
+    // and controller-uid to the selector; validateGeneratedSelector then wants a selector those labels satisfy
+    labels = { "batch.kubernetes.io/controller-uid": UID, "batch.kubernetes.io/job-name": name, "controller-uid": UID, "job-name": name, ...userLabels };
+    selector = { ...selector, matchLabels: { ...asObj(selector?.matchLabels), "batch.kubernetes.io/controller-uid": asStr(asObj(selector?.matchLabels)?.["batch.kubernetes.io/controller-uid"]) ?? UID } };
+    const expected = { "batch.kubernetes.io/controller-uid": UID, "batch.kubernetes.io/job-name": name, "controller-uid": UID, "job-name": name };
+    for (const key of ["batch.kubernetes.io/job-name", "job-name"]) {
+      const v = asStr(userLabels?.[key]);
+      if (v !== undefined && v !== name) r.invalid(labelsPath.key(key), v, `must be '${name}'`, "batch/job-selector");
     }
-  } else if (spec.selector !== undefined) {
-    // the server adds controller-uid and job-name to the selector and the template labels; a selector of the
-    // user's own (anything the generated labels do not satisfy) is refused. The UID is only known to the server.
-    validateLabelSelector(spec.selector, path.child("selector"), r);
-    const generated = { ...labels, "batch.kubernetes.io/controller-uid": "<uid>", "controller-uid": "<uid>", "batch.kubernetes.io/job-name": name, "job-name": name };
-    const sel = asObj(spec.selector) ?? {};
-    const matchLabels = asObj(sel.matchLabels) ?? {};
-    const userKeys = Object.keys(matchLabels).filter((k) => k !== "batch.kubernetes.io/controller-uid");
-    if (userKeys.length > 0 || (asArr(sel.matchExpressions)?.length ?? 0) > 0 || !selectorMatches({ ...sel, matchLabels: {} }, generated)) {
-      r.invalid(path.child("selector"), new JsonValue(sel), "`selector` not auto-generated", "batch/job-selector");
-    }
+    if (!selectorMatches(selector, expected)) r.invalid(path.child("selector"), new JsonValue(selectorJson(selector)), "`selector` not auto-generated", "batch/job-selector");
   }
-  for (const key of ["batch.kubernetes.io/job-name", "job-name"]) {
-    const v = asStr(labels[key]);
-    if (v !== undefined && v !== name && asBool(spec.manualSelector) !== true) {
-      r.invalid(path.child("template", "metadata", "labels").key(key), v, `must be '${name}'`, "batch/job-selector");
-    }
+  validateJobSpec(spec, path, r, { jobDefaults: true });
+  // ValidateJobSpec: the selector is required and must select the template's labels
+  if (!selector) r.required(path.child("selector"), "", "batch/job-selector");
+  else validateLabelSelector(selector, path.child("selector"), r);
+  if (!selector || !selectorMatches(selector, labels ?? {})) {
+    r.invalid(labelsPath, new JsonValue(labels ? sortedMap(labels) : null), "`selector` does not match template `labels`", "batch/job-selector");
   }
   const completions = asNum(spec.completions);
   if (asStr(spec.completionMode) === "Indexed" && completions !== undefined && completions > 0) {

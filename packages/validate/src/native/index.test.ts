@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { catalogLayer, SchemaRegistry } from "../schema/registry.ts";
 import type { TypeSchema } from "../schema/model.ts";
 import type { Finding } from "../types.ts";
-import { nativeFindings, withoutSupersededEnums } from "./index.ts";
+import { nativeFindings, withoutSuperseded } from "./index.ts";
 import { NativeRegistry } from "./registry.ts";
 
 let registry: SchemaRegistry;
@@ -48,10 +48,14 @@ describe("nativeFindings", () => {
     ]);
     const schemaEnum: Finding = { severity: "error", path: pointer, message: 'Unsupported value: "Sometimes"', rule: "schema:enum" };
     const other: Finding = { severity: "error", path: "/spec/strategy/type", message: 'Unsupported value: "Bogus"', rule: "schema:enum" };
-    expect(withoutSupersededEnums([schemaEnum, other], native)).toEqual([other]);
+    expect(withoutSuperseded([schemaEnum, other], native)).toEqual([other]);
     // an "Unsupported value" of the parent (a strategy refused as a whole) supersedes its type's enum finding too
     const parent: Finding = { severity: "error", path: "/spec/strategy", message: 'spec.strategy: Unsupported value: {"type":"Bogus"}: supported values: "Recreate"', rule: "native:apps/strategy" };
-    expect(withoutSupersededEnums([schemaEnum, other], [parent])).toEqual([schemaEnum]);
+    expect(withoutSuperseded([schemaEnum, other], [parent])).toEqual([schemaEnum]);
+    // a schema `required` at the pointer of a native Required (RBAC verbs) is the same finding said twice
+    const required: Finding = { severity: "error", path: "/rules/0/verbs", message: "Required value", rule: "schema:required" };
+    const nativeRequired: Finding = { severity: "error", path: "/rules/0/verbs", message: "rules[0].verbs: Required value: verbs must contain at least one value", rule: "native:rbac/policy-rule" };
+    expect(withoutSuperseded([required, other], [nativeRequired])).toEqual([other]);
   });
 
   it("checks only ObjectMeta of custom resources, without the built-in finalizer rule", () => {

@@ -47,14 +47,18 @@ export function nativeFindings(object: Obj, type: TypeSchema, schemaFindings: re
 
 /**
  * The schema findings to keep beside the native ones. A schema:enum finding (from the generated table of Go enums)
- * is dropped where the native stage speaks about the same field, since the native finding is the server's own
- * wording and value list: a finding at the same pointer (`not a valid selector operator`, Go's value order), or one
- * at its parent that refuses the parent object as a whole (a DaemonSet's or StatefulSet's updateStrategy).
+ * or schema:required finding is dropped where the native stage speaks about the same field, since the native
+ * finding is the server's own wording: a finding at the same pointer (`not a valid selector operator`, Go's value
+ * order, `verbs must contain at least one value`), or, for an enum, one at its parent that refuses the parent object
+ * as a whole (a DaemonSet's or StatefulSet's updateStrategy).
  */
-export function withoutSupersededEnums(schemaFindings: readonly Finding[], native: readonly Finding[]): Finding[] {
+export function withoutSuperseded(schemaFindings: readonly Finding[], native: readonly Finding[]): Finding[] {
   if (native.length === 0) return [...schemaFindings];
   const same = new Set(native.map((f) => f.path));
   const parents = new Set(native.filter((f) => /: (Unsupported|Invalid) value: \{/.test(f.message)).map((f) => f.path));
   const parentOf = (p: string) => p.slice(0, p.lastIndexOf("/"));
-  return schemaFindings.filter((f) => f.rule !== "schema:enum" || !(same.has(f.path) || parents.has(parentOf(f.path))));
+  return schemaFindings.filter((f) => {
+    if (f.rule === "schema:required") return !same.has(f.path);
+    return f.rule !== "schema:enum" || !(same.has(f.path) || parents.has(parentOf(f.path)));
+  });
 }

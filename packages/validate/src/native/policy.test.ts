@@ -13,7 +13,7 @@ describe("PodDisruptionBudget", () => {
 
   it("refuses minAvailable with maxUnavailable, negative counts, bad or >100% percentages, bad selectors", () => {
     expect(runNative(POLICY, pdb({ minAvailable: 1, maxUnavailable: 1 }))).toEqual([
-      '/spec spec: Invalid value: {"minAvailable":1,"maxUnavailable":1}: minAvailable and maxUnavailable cannot be both set [native:policy/pdb-min-max]',
+      '/spec spec: Invalid value: {"MinAvailable":1,"Selector":null,"MaxUnavailable":1,"UnhealthyPodEvictionPolicy":null}: minAvailable and maxUnavailable cannot be both set [native:policy/pdb-min-max]',
     ]);
     expect(runNative(POLICY, pdb({ minAvailable: -1 }))).toEqual(["/spec/minAvailable spec.minAvailable: Invalid value: -1: must be greater than or equal to 0 [native:policy/pdb-min-available]"]);
     expect(runNative(POLICY, pdb({ maxUnavailable: "150%" }))).toEqual(['/spec/maxUnavailable spec.maxUnavailable: Invalid value: "150%": must not be greater than 100% [native:policy/pdb-max-unavailable]']);

@@ -21,7 +21,9 @@ function validatePodDisruptionBudget(pdb: Obj, r: Reporter): void {
   const spec = asObj(pdb.spec) ?? {};
   const path = FieldPath.of("spec");
   if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined) {
-    r.invalid(path, new JsonValue(spec), "minAvailable and maxUnavailable cannot be both set", "policy/pdb-min-max");
+    // the value is Go's internal PodDisruptionBudgetSpec (no json tags): its field names and order, unset as null
+    const goSpec = { MinAvailable: spec.minAvailable, Selector: spec.selector ?? null, MaxUnavailable: spec.maxUnavailable, UnhealthyPodEvictionPolicy: spec.unhealthyPodEvictionPolicy ?? null };
+    r.invalid(path, new JsonValue(goSpec), "minAvailable and maxUnavailable cannot be both set", "policy/pdb-min-max");
   }
   if (spec.minAvailable !== undefined) validateIntOrPercent(spec.minAvailable, path.child("minAvailable"), r, "policy/pdb-min-available");
   if (spec.maxUnavailable !== undefined) validateIntOrPercent(spec.maxUnavailable, path.child("maxUnavailable"), r, "policy/pdb-max-unavailable");
