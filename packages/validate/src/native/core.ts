@@ -9,6 +9,7 @@ import { isConfigMapKey, isDns1123Label, isDns1123Subdomain, isQualifiedName, is
 import { validateLabels } from "./objectmeta.ts";
 import { FieldPath } from "./path.ts";
 import { podRestartPolicy, validatePodSpec, validatePodTemplateSpec, validatePortNumOrName } from "./podspec.ts";
+import { validatePvcSpec } from "./pvc.ts";
 import type { NativeGroup } from "./registry.ts";
 import { goMap, JsonValue, type Reporter } from "./report.ts";
 import { type Obj, asArr, asBool, asNum, asObj, asStr, objItems, stringEntries } from "./values.ts";
@@ -277,6 +278,10 @@ function validatePod(pod: Obj, r: Reporter): void {
   }
 }
 
+function validatePersistentVolumeClaim(pvc: Obj, r: Reporter): void {
+  validatePvcSpec(asObj(pvc.spec) ?? {}, SPEC, r);
+}
+
 function validatePodTemplate(pt: Obj, r: Reporter): void {
   validatePodTemplateSpec(pt.template, FieldPath.of("template"), r);
 }
@@ -319,6 +324,7 @@ export const core: NativeGroup = {
     Namespace: validateNamespace,
     Pod: validatePod,
     PodTemplate: validatePodTemplate,
+    PersistentVolumeClaim: validatePersistentVolumeClaim,
     ReplicationController: validateReplicationController,
     // ServiceAccount: ObjectMeta only (ValidateServiceAccount), run for every kind
   },
