@@ -7,6 +7,7 @@ import { isDns1123Label, isValidPercent } from "./names.ts";
 import { validateAnnotations, validateLabels } from "./objectmeta.ts";
 import { FieldPath } from "./path.ts";
 import { podRestartPolicy, validatePodTemplateSpec } from "./podspec.ts";
+import { validatePvcSpec } from "./pvc.ts";
 import type { NativeGroup } from "./registry.ts";
 import { goMap, JsonValue, type Reporter } from "./report.ts";
 import { type Obj, asNum, asObj, asStr, objItems } from "./values.ts";
@@ -186,6 +187,9 @@ function validateStatefulSet(sts: Obj, r: Reporter): void {
   for (const k of ["whenDeleted", "whenScaled"]) {
     const v = asStr(retention[k]) || "Retain";
     if (v !== "Retain" && v !== "Delete") r.notSupported(SPEC.child("persistentVolumeClaimRetentionPolicy", k), v, ["Retain", "Delete"], check);
+  }
+  for (const [i, claim] of objItems(spec.volumeClaimTemplates)) {
+    validatePvcSpec(asObj(claim.spec) ?? {}, SPEC.child("volumeClaimTemplates").index(i).child("spec"), r);
   }
   nonNegative(asNum(spec.replicas) ?? 1, SPEC.child("replicas"), r, check);
   nonNegative(int(spec.minReadySeconds), SPEC.child("minReadySeconds"), r, check);

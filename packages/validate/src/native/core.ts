@@ -4,11 +4,13 @@
 // ValidateServiceClusterIPsRelatedFields, validateServiceExternalTrafficPolicy, ValidateConfigMap, ValidateSecret,
 // ValidateNamespace, ValidatePodCreate, ValidateReplicationController) and pkg/apis/core/v1/defaults.go.
 import { selectorMatches } from "./labelselector.ts";
-import { ipProblems } from "./ip.ts";
+import { endpointIpProblems, ipProblems } from "./ip.ts";
 import { isConfigMapKey, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidPortNum } from "./names.ts";
 import { validateLabels } from "./objectmeta.ts";
 import { FieldPath } from "./path.ts";
 import { podRestartPolicy, validatePodSpec, validatePodTemplateSpec, validatePortNumOrName } from "./podspec.ts";
+import { validatePvcSpec } from "./pvc.ts";
+import { validateQuotaHard } from "./resources.ts";
 import type { NativeGroup } from "./registry.ts";
 import { goMap, JsonValue, type Reporter } from "./report.ts";
 import { type Obj, asArr, asBool, asNum, asObj, asStr, objItems, stringEntries } from "./values.ts";
@@ -86,7 +88,9 @@ function validateService(svc: Obj, r: Reporter): void {
   validateClusterIPs(spec, type, clusterIP, clusterIPs, r);
 
   (asArr(spec.externalIPs) ?? []).forEach((ip, i) => {
-    if (typeof ip === "string") r.invalidEach(SPEC.child("externalIPs").index(i), ip, ipProblems(ip), check);
+    if (typeof ip !== "string") return;
+    const problems = ipProblems(ip);
+    r.invalidEach(SPEC.child("externalIPs").index(i), ip, problems.length > 0 ? problems : endpointIpProblems(ip), check);
   });
 
   if (!SERVICE_TYPES.includes(type)) r.notSupported(SPEC.child("type"), type, SERVICE_TYPES, `${C}/service-type`);
@@ -275,6 +279,58 @@ function validatePod(pod: Obj, r: Reporter): void {
   }
 }
 
+const QUOTA_SCOPES = ["Terminating", "NotTerminating", "BestEffort", "NotBestEffort", "PriorityClass", "VolumeAttributesClass", "CrossNamespacePodAffinity"];
+const EXISTS_ONLY_SCOPES = new Set(["BestEffort", "NotBestEffort", "Terminating", "NotTerminating", "CrossNamespacePodAffinity"]);
+
+/** ResourceQuota: hard resource names and values, scopes, scope selector (not: which scope suits which resource). */
+function validateResourceQuota(quota: Obj, r: Reporter): void {
+  const spec = asObj(quota.spec) ?? {};
+  const check = `${C}/resource-quota`;
+  validateQuotaHard(spec.hard, SPEC.child("hard"), r);
+  const scopes = (asArr(spec.scopes) ?? []).filter((s): s is string => typeof s === "string");
+  const conflicting = (set: ReadonlySet<string>) =>
+    (set.has("BestEffort") && set.has("NotBestEffort")) || (set.has("Terminating") && set.has("NotTerminating"));
+  // the server names the whole list; the pointer names the scope
+  scopes.forEach((scope, i) => {
+    if (!QUOTA_SCOPES.includes(scope)) r.invalid(SPEC.child("scopes"), scopes, "unsupported scope", check, SPEC.child("scopes").index(i).pointer());
+  });
+  if (conflicting(new Set(scopes))) r.invalid(SPEC.child("scopes"), scopes, "conflicting scopes", check);
+  const selector = asObj(spec.scopeSelector);
+  if (!selector) return;
+  const mp = SPEC.child("scopeSelector", "matchExpressions");
+  const seen = new Set<string>();
+  for (const [i, req] of objItems(selector.matchExpressions)) {
+    const scope = str(req.scopeName);
+    const op = str(req.operator);
+    const values = asArr(req.values) ?? [];
+    const pointer = mp.index(i);
+    if (!QUOTA_SCOPES.includes(scope)) r.invalid(mp.child("scopeName"), scope, "unsupported scope", check, pointer.child("scopeName").pointer());
+    if (EXISTS_ONLY_SCOPES.has(scope) && op !== "Exists") {
+      r.invalid(
+        mp.child("operator"),
+        op,
+        "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity",
+        check,
+        pointer.child("operator").pointer(),
+      );
+    }
+    if (op === "In" || op === "NotIn") {
+      if (values.length === 0) r.required(mp.child("values"), "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector", check, pointer.child("values").pointer());
+    } else if (op === "Exists" || op === "DoesNotExist") {
+      if (values.length > 0) r.invalid(mp.child("values"), values, "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector", check, pointer.child("values").pointer());
+    } else {
+      r.invalid(mp.child("operator"), op, "not a valid selector operator", check, pointer.child("operator").pointer());
+    }
+    seen.add(scope);
+  }
+  // Go reports the scope list (not the selector) here, null when the quota has no scopes
+  if (conflicting(seen)) r.invalid(mp, scopes.length > 0 ? scopes : null, "conflicting scopes", check);
+}
+
+function validatePersistentVolumeClaim(pvc: Obj, r: Reporter): void {
+  validatePvcSpec(asObj(pvc.spec) ?? {}, SPEC, r);
+}
+
 function validatePodTemplate(pt: Obj, r: Reporter): void {
   validatePodTemplateSpec(pt.template, FieldPath.of("template"), r);
 }
@@ -317,6 +373,8 @@ export const core: NativeGroup = {
     Namespace: validateNamespace,
     Pod: validatePod,
     PodTemplate: validatePodTemplate,
+    PersistentVolumeClaim: validatePersistentVolumeClaim,
+    ResourceQuota: validateResourceQuota,
     ReplicationController: validateReplicationController,
     // ServiceAccount: ObjectMeta only (ValidateServiceAccount), run for every kind
   },

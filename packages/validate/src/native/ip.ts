@@ -46,6 +46,25 @@ function ipv6(s: string): { ok: boolean; mapped: boolean } {
   return { ok, mapped };
 }
 
+/**
+ * ValidateEndpointIP's extra rules for an address that parsed (Service externalIPs): not unspecified, loopback,
+ * link-local or link-local multicast. Only IPv4 and the common IPv6 forms are classified.
+ */
+export function endpointIpProblems(value: string): string[] {
+  const out: string[] = [];
+  const v4 = sloppyIpv4(value).ok ? value.split(".").map(Number) : undefined;
+  const lower = value.toLowerCase();
+  const unspecified = v4 ? v4.every((o) => o === 0) : /^(0*:)*:?(0*:?)*0*$/.test(lower) && ipv6(value).ok && lower.replace(/[:0]/g, "") === "";
+  if (unspecified) out.push(`may not be unspecified (${value})`);
+  const loopback = v4 ? v4[0] === 127 : lower.replace(/^(0*:)*:?/, "").replace(/^0+/, "") === "1" && ipv6(value).ok && /^[0:]*:0*1$/.test(lower);
+  if (loopback) out.push("may not be in the loopback range (127.0.0.0/8, ::1/128)");
+  const linkLocal = v4 ? v4[0] === 169 && v4[1] === 254 : /^fe[89ab][0-9a-f]?:/.test(lower);
+  if (linkLocal) out.push("may not be in the link-local range (169.254.0.0/16, fe80::/10)");
+  const linkLocalMulticast = v4 ? v4[0] === 224 && v4[1] === 0 && v4[2] === 0 : /^ff[0-9a-f]2:/.test(lower);
+  if (linkLocalMulticast) out.push("may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)");
+  return out;
+}
+
 /** The messages Go gives for an IP in a legacy field (empty = valid). */
 export function ipProblems(value: string): string[] {
   const v4 = sloppyIpv4(value);

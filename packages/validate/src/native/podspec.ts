@@ -22,6 +22,7 @@ import { validateAnnotations, validateLabels } from "./objectmeta.ts";
 import type { FieldPath } from "./path.ts";
 import { quantitySign, quantityString, readQuantity } from "./quantity.ts";
 import { JsonValue, type Reporter } from "./report.ts";
+import { validatePvcSpec } from "./pvc.ts";
 import { validateResourceRequirements } from "./resources.ts";
 import { type Obj, asArr, asBool, asNum, asObj, asStr, objItems } from "./values.ts";
 
@@ -549,6 +550,12 @@ function validateVolumeSource(vol: Obj, path: FieldPath, r: Reporter): void {
       case "csi":
         if (str(src.driver) === "") r.required(p.child("driver"), "", check);
         break;
+      case "ephemeral": {
+        const template = asObj(src.volumeClaimTemplate);
+        if (!template) r.required(p.child("volumeClaimTemplate"), "", check);
+        else validatePvcSpec(asObj(template.spec) ?? {}, p.child("volumeClaimTemplate", "spec"), r);
+        break;
+      }
       default:
         break;
     }

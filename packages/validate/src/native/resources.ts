@@ -55,6 +55,41 @@ function validateResourceName(name: string, path: FieldPath, r: Reporter, check:
   return true;
 }
 
+const STANDARD_QUOTA = new Set([
+  "cpu",
+  "memory",
+  "ephemeral-storage",
+  "requests.cpu",
+  "requests.memory",
+  "requests.storage",
+  "requests.ephemeral-storage",
+  "limits.cpu",
+  "limits.memory",
+  "limits.ephemeral-storage",
+  "pods",
+  "resourcequotas",
+  "services",
+  "replicationcontrollers",
+  "secrets",
+  "persistentvolumeclaims",
+  "configmaps",
+  "services.nodeports",
+  "services.loadbalancers",
+]);
+
+/** A ResourceQuota's `hard` map: quota resource names (standard or domain-qualified, e.g. `count/deployments.apps`), values. */
+export function validateQuotaHard(hard: unknown, path: FieldPath, r: Reporter): void {
+  const check = "core/resource-quota";
+  for (const [name, q] of readList(hard)) {
+    const p = path.key(name);
+    validateResourceName(name, p, r, check);
+    if (!name.includes("/") && !(STANDARD_QUOTA.has(name) || isQuotaHugePages(name))) {
+      r.invalid(p, name, "must be a standard resource for quota", check);
+    }
+    validateQuantityValue(name, q, p, r, check);
+  }
+}
+
 /** validateContainerResourceName (also used by HPA container-resource metrics). */
 export function validateContainerResourceName(name: string, path: FieldPath, r: Reporter, check: string): void {
   validateResourceName(name, path, r, check);
