@@ -256,6 +256,8 @@ export const BUILTIN_RULE_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = {
     set("ingressClassName invalid", ["spec", "ingressClassName"], "ALB Class"),
   ],
   NetworkPolicy: [
+    set("cidr with bits beyond the prefix", ["spec", "egress", 0, "to", 0, "ipBlock"], { cidr: "10.0.5.1/16" }),
+    set("cidr with a leading zero", ["spec", "egress", 0, "to", 0, "ipBlock"], { cidr: "010.0.0.0/16" }),
     set("IPv6 except outside an IPv4 cidr", ["spec", "egress", 0, "to", 0, "ipBlock", "except"], ["fd00::/64"]),
     set("namespaceSelector with a bad operator", ["spec", "ingress", 0, "from", 1, "namespaceSelector"], { matchExpressions: [{ key: "team", operator: "Equals", values: ["a"] }] }),
     set("endPort below port", ["spec", "egress", 0, "ports", 0, "endPort"], 5000),
