@@ -19,8 +19,8 @@ import { BASES_NAMESPACE, extraBases } from "./mutations/bases.ts";
 import { CATEGORIES, generateMutations } from "./mutations/generate.ts";
 import { loadRenderedObjects } from "./rendered.ts";
 
-/** Fixed so that every run, and every machine, measures the same corpus. */
-const SEED = 20260901;
+/** Fixed so that every run, and every machine, measures the same corpus (`DIFFERENTIAL_SEED` explores others). */
+const SEED = Number(process.env.DIFFERENTIAL_SEED ?? 20260901);
 const COUNT = 2400;
 
 const bases = loadRenderedObjects();

@@ -155,6 +155,10 @@ export const BUILTIN_NUMERIC_FIELDS: Record<BuiltinKind, readonly NumericField[]
 export const BUILTIN_RULE_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = {
   Job: [
     ...podRejected(JOB_POD),
+    set("FailIndex action without backoffLimitPerIndex", ["spec", "podFailurePolicy"], { rules: [{ action: "FailIndex", onPodConditions: [{ type: "DisruptionTarget", status: "True" }] }] }),
+    set("managedBy not a domain-prefixed path", ["spec", "managedBy"], "controller"),
+    set("exit codes not ordered", ["spec", "podFailurePolicy"], { rules: [{ action: "FailJob", onExitCodes: { operator: "NotIn", values: [5, 1] } }] }),
+    set("containerName of no container", ["spec", "podFailurePolicy"], { rules: [{ action: "FailJob", onExitCodes: { operator: "In", containerName: "sidecar", values: [1] } }] }),
     set("restartPolicy Always", [...JOB_POD, "restartPolicy"], "Always"),
     edit("restartPolicy unset", (o) => deleteAt(o, [...JOB_POD, "restartPolicy"])),
     set("Indexed without completions", ["spec", "completionMode"], "Indexed"),
@@ -177,6 +181,10 @@ export const BUILTIN_RULE_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = {
   ],
   CronJob: [
     ...podRejected(CRON_POD),
+    set("schedule day-of-week 7", ["spec", "schedule"], "0 0 * * 7"),
+    set("schedule with two slashes", ["spec", "schedule"], "*/5/2 * * * *"),
+    set("time zone with a space", ["spec", "timeZone"], "Europe/New York"),
+    set("concurrencyPolicy empty", ["spec", "concurrencyPolicy"], ""),
     set("schedule with 4 fields", ["spec", "schedule"], "30 2 * *"),
     set("schedule minute 60", ["spec", "schedule"], "60 2 * * *"),
     set("schedule with a word", ["spec", "schedule"], "every day"),
@@ -228,6 +236,9 @@ export const BUILTIN_RULE_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = {
     set("subject kind Robot", ["subjects", 1, "kind"], "Robot"),
   ],
   Ingress: [
+    set("resource backend without kind", ["spec", "defaultBackend"], { resource: { apiGroup: "k8s.example.com", name: "static" } }),
+    set("backend with service and resource", ["spec", "rules", 0, "http", "paths", 0, "backend", "resource"], { kind: "Bucket", name: "b" }),
+    set("TLS host wildcard twice", ["spec", "tls", 0, "hosts"], ["*.*.example.com"]),
     edit("no rules and no default backend", (o) => deleteAt(o, ["spec", "rules"])),
     set("host is an IP address", ["spec", "rules", 0, "host"], "10.0.0.1"),
     set("host with a double wildcard", ["spec", "rules", 0, "host"], "*.*.example.com"),
@@ -245,6 +256,10 @@ export const BUILTIN_RULE_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = {
     set("ingressClassName invalid", ["spec", "ingressClassName"], "ALB Class"),
   ],
   NetworkPolicy: [
+    set("cidr with bits beyond the prefix", ["spec", "egress", 0, "to", 0, "ipBlock"], { cidr: "10.0.5.1/16" }),
+    set("cidr with a leading zero", ["spec", "egress", 0, "to", 0, "ipBlock"], { cidr: "010.0.0.0/16" }),
+    set("IPv6 except outside an IPv4 cidr", ["spec", "egress", 0, "to", 0, "ipBlock", "except"], ["fd00::/64"]),
+    set("namespaceSelector with a bad operator", ["spec", "ingress", 0, "from", 1, "namespaceSelector"], { matchExpressions: [{ key: "team", operator: "Equals", values: ["a"] }] }),
     set("endPort below port", ["spec", "egress", 0, "ports", 0, "endPort"], 5000),
     set("endPort with a named port", ["spec", "ingress", 0, "ports", 0], { port: "http", endPort: 9000 }),
     set("port 70000", ["spec", "ingress", 0, "ports", 0, "port"], 70000),
@@ -258,10 +273,12 @@ export const BUILTIN_RULE_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = {
     set("named port invalid", ["spec", "ingress", 0, "ports", 0, "port"], "HTTP_PORT"),
   ],
   PriorityClass: [
+    set("globalDefault with a value above one billion", ["value"], 1_500_000_000),
     set("value above one billion", ["value"], 1_000_000_001),
     set("value two billion", ["value"], 2_000_000_000),
   ],
   StorageClass: [
+    set("parameter with an empty key", ["parameters", ""], "x"),
     set("reclaimPolicy Recycle", ["reclaimPolicy"], "Recycle"),
     set("provisioner empty", ["provisioner"], ""),
     set("provisioner with a space", ["provisioner"], "ebs csi"),
@@ -307,6 +324,8 @@ export const BUILTIN_RULE_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = {
 export const BUILTIN_ACCEPTED_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = {
   Job: [
     ...podAccepted(JOB_POD),
+    set("managedBy a domain-prefixed path", ["spec", "managedBy"], "example.com/batch-controller"),
+    set("exit codes ordered with NotIn", ["spec", "podFailurePolicy"], { rules: [{ action: "Count", onExitCodes: { operator: "NotIn", values: [0, 1, 5] } }] }),
     set("restartPolicy OnFailure", [...JOB_POD, "restartPolicy"], "OnFailure"),
     edit("Indexed with completions and backoffLimitPerIndex", (o) => {
       setAt(o, ["spec", "completionMode"], "Indexed");
@@ -319,6 +338,9 @@ export const BUILTIN_ACCEPTED_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = 
   ],
   CronJob: [
     ...podAccepted(CRON_POD),
+    set("day-of-week 6 and a question mark", ["spec", "schedule"], "0 0 ? * 6"),
+    set("time zone Etc/GMT+5", ["spec", "timeZone"], "Etc/GMT+5"),
+    set("@midnight", ["spec", "schedule"], "@midnight"),
     set("descriptor @hourly", ["spec", "schedule"], "@hourly"),
     set("@every 90m", ["spec", "schedule"], "@every 90m"),
     set("names for month and weekday", ["spec", "schedule"], "0 6 1 jan,jul mon-fri"),
@@ -353,6 +375,8 @@ export const BUILTIN_ACCEPTED_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = 
     set("Group subject without apiGroup (defaulted)", ["subjects", 1], { kind: "Group", name: "system:authenticated" }),
   ],
   Ingress: [
+    set("resource backend", ["spec", "defaultBackend"], { resource: { apiGroup: "k8s.example.com", kind: "StorageBucket", name: "static" } }),
+    set("TLS without hosts", ["spec", "tls"], [{ secretName: "shop-tls" }]),
     set("wildcard host", ["spec", "rules", 0, "host"], "*.example.com"),
     set("ImplementationSpecific without path", ["spec", "rules", 0, "http", "paths", 0], { pathType: "ImplementationSpecific", backend: { service: { name: "web", port: { number: 80 } } } }),
     set("service name starting with a digit (1.36 relaxed names)", ["spec", "rules", 0, "http", "paths", 0, "backend", "service", "name"], "1-web"),
@@ -360,6 +384,7 @@ export const BUILTIN_ACCEPTED_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = 
     set("port 65535", ["spec", "rules", 0, "http", "paths", 0, "backend", "service", "port", "number"], 65535),
   ],
   NetworkPolicy: [
+    set("SCTP port", ["spec", "ingress", 0, "ports", 0, "protocol"], "SCTP"),
     set("endPort equal to port", ["spec", "egress", 0, "ports", 0, "endPort"], 5432),
     set("named port", ["spec", "ingress", 0, "ports", 0, "port"], "http"),
     set("IPv6 ipBlock", ["spec", "egress", 0, "to", 0, "ipBlock"], { cidr: "fd00::/8", except: ["fd00:1::/32"] }),
@@ -372,6 +397,7 @@ export const BUILTIN_ACCEPTED_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = 
     set("preemptionPolicy Never", ["preemptionPolicy"], "Never"),
   ],
   StorageClass: [
+    set("many parameters", ["parameters"], { type: "gp3", iops: "3000", throughput: "125", encrypted: "true" }),
     set("reclaimPolicy Retain", ["reclaimPolicy"], "Retain"),
     set("upper-case provisioner (checked lower-cased)", ["provisioner"], "EBS.CSI.AWS.COM"),
     edit("no allowedTopologies", (o) => deleteAt(o, ["allowedTopologies"])),

@@ -67,5 +67,11 @@ describe("NetworkPolicy", () => {
       '/spec/egress/0/to/1/ipBlock/except/1 spec.egress[0].to[1].ipBlock.except[1]: Invalid value: "10.0.0.0/8": must be a strict subset of `cidr` [native:networking/network-policy-ip-block]',
     ]);
     expect(runNative(NETWORKING, policy({ egress: [{ to: [{ ipBlock: { cidr: "fd00::/8", except: ["fd00:1::/32"] } }] }] }))).toEqual([]);
+    // 1.36's strict CIDR checks (StrictIPCIDRValidation is on by default)
+    expect(runNative(NETWORKING, policy({ egress: [{ to: [{ ipBlock: { cidr: "10.0.5.1/24" } }, { ipBlock: { cidr: "010.0.0.0/16" } }, { ipBlock: { cidr: "::ffff:10.0.0.0/104" } }] }] }))).toEqual([
+      '/spec/egress/0/to/0/ipBlock/cidr spec.egress[0].to[0].ipBlock.cidr: Invalid value: "10.0.5.1/24": must not have bits set beyond the prefix length [native:networking/network-policy-ip-block]',
+      '/spec/egress/0/to/1/ipBlock/cidr spec.egress[0].to[1].ipBlock.cidr: Invalid value: "010.0.0.0/16": must not have leading 0s in IP or prefix length [native:networking/network-policy-ip-block]',
+      '/spec/egress/0/to/2/ipBlock/cidr spec.egress[0].to[2].ipBlock.cidr: Invalid value: "::ffff:10.0.0.0/104": must not have an IPv4-mapped IPv6 address [native:networking/network-policy-ip-block]',
+    ]);
   });
 });

@@ -46,6 +46,27 @@ function isCidrSloppy(v: string): boolean {
   return (v4 && Number(bits) <= 32) || (v6 && Number(bits) <= 128);
 }
 
+const CIDR_MSG = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
+
+/**
+ * 1.36's strict CIDR checks (StrictIPCIDRValidation, on by default) for a CIDR the sloppy parser accepted:
+ * leading zeros, an IPv4-mapped IPv6 address, bits set beyond the prefix length (apimachinery ip.go parseCIDR).
+ */
+function strictCidrProblem(v: string): string | undefined {
+  const [ip = "", bits = ""] = v.split("/");
+  const v4 = !ip.includes(":");
+  if ((bits.length > 1 && bits.startsWith("0")) || (v4 && ip.split(".").some((o) => o.length > 1 && o.startsWith("0")))) {
+    return "must not have leading 0s in IP or prefix length";
+  }
+  if (!v4 && /^(0{0,4}:){0,5}:?(0{0,4}:)?ffff:(\d+\.\d+\.\d+\.\d+|[0-9a-f]{1,4}:[0-9a-f]{1,4})$/i.test(ip) && cidrRange(`${ip}/128`).start >> 32n === 0xffffn) {
+    return "must not have an IPv4-mapped IPv6 address";
+  }
+  const width = v4 ? 32 : 128;
+  const full = cidrRange(`${ip}/${width}`).start;
+  if (full !== cidrRange(v).start) return "must not have bits set beyond the prefix length";
+  return undefined;
+}
+
 /** The network of a CIDR as a bigint range, for the strict-subset check of `except`. */
 function cidrRange(v: string): { v6: boolean; start: bigint; bits: number } {
   const [ip = "", bitsText = "0"] = v.split("/");
@@ -188,19 +209,22 @@ function validateIpBlock(block: Obj, path: FieldPath, r: Reporter): void {
     r.required(path.child("cidr"), "", check);
     return;
   }
-  const cidrMsg = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
   if (!isCidrSloppy(cidr)) {
-    r.invalid(path.child("cidr"), cidr, cidrMsg, check);
+    r.invalid(path.child("cidr"), cidr, CIDR_MSG, check);
     return;
   }
+  const strict = strictCidrProblem(cidr);
+  if (strict) r.invalid(path.child("cidr"), cidr, strict, check);
   const outer = cidrRange(cidr);
   (asArr(block.except) ?? []).forEach((e, i) => {
     if (typeof e !== "string") return;
     const ep = path.child("except").index(i);
     if (!isCidrSloppy(e)) {
-      r.invalid(ep, e, cidrMsg, check);
+      r.invalid(ep, e, CIDR_MSG, check);
       return;
     }
+    const strictExcept = strictCidrProblem(e);
+    if (strictExcept) r.invalid(ep, e, strictExcept, check);
     const inner = cidrRange(e);
     const width = outer.v6 ? 128 : 32;
     const contained = inner.v6 === outer.v6 && inner.start >> BigInt(width - outer.bits) === outer.start >> BigInt(width - outer.bits);
