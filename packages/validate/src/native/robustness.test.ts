@@ -26,7 +26,9 @@ function rng(seed: number): () => number {
 /** Every path (list of keys) to a value inside the object. */
 function paths(v: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
   out.push(prefix);
-  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...prefix, i], out));
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) paths(v[i], [...prefix, i], out);
+  }
   else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) paths(x, [...prefix, k], out);
   return out;
 }
