@@ -10,7 +10,7 @@ import { validateLabels } from "./objectmeta.ts";
 import { FieldPath } from "./path.ts";
 import { podRestartPolicy, validatePodSpec, validatePodTemplateSpec, validatePortNumOrName } from "./podspec.ts";
 import { validateLimitRange } from "./limitrange.ts";
-import { validatePvcSpec } from "./pvc.ts";
+import { validatePersistentVolume, validatePvcSpec } from "./pvc.ts";
 import { validateQuotaHard } from "./resources.ts";
 import type { NativeGroup } from "./registry.ts";
 import { goMap, JsonValue, type Reporter } from "./report.ts";
@@ -377,6 +377,7 @@ export const core: NativeGroup = {
     PersistentVolumeClaim: validatePersistentVolumeClaim,
     ResourceQuota: validateResourceQuota,
     LimitRange: validateLimitRange,
+    PersistentVolume: (pv, r) => validatePersistentVolume(pv, r, SPEC),
     ReplicationController: validateReplicationController,
     // ServiceAccount: ObjectMeta only (ValidateServiceAccount), run for every kind
   },
