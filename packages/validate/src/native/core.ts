@@ -9,6 +9,7 @@ import { isConfigMapKey, isDns1123Label, isDns1123Subdomain, isQualifiedName, is
 import { validateLabels } from "./objectmeta.ts";
 import { FieldPath } from "./path.ts";
 import { podRestartPolicy, validatePodSpec, validatePodTemplateSpec, validatePortNumOrName } from "./podspec.ts";
+import { validateLimitRange } from "./limitrange.ts";
 import { validatePvcSpec } from "./pvc.ts";
 import { validateQuotaHard } from "./resources.ts";
 import type { NativeGroup } from "./registry.ts";
@@ -375,6 +376,7 @@ export const core: NativeGroup = {
     PodTemplate: validatePodTemplate,
     PersistentVolumeClaim: validatePersistentVolumeClaim,
     ResourceQuota: validateResourceQuota,
+    LimitRange: validateLimitRange,
     ReplicationController: validateReplicationController,
     // ServiceAccount: ObjectMeta only (ValidateServiceAccount), run for every kind
   },

@@ -17,6 +17,7 @@ import {
   isValidPortName,
   isValidPortNum,
   inclusiveRangeError,
+  nameIsDnsSubdomain,
 } from "./names.ts";
 import { validateAnnotations, validateLabels } from "./objectmeta.ts";
 import type { FieldPath } from "./path.ts";
@@ -451,7 +452,8 @@ function validateEnvFrom(list: unknown, path: FieldPath, r: Reporter): void {
       sources++;
       const n = str(ref.name);
       if (n === "") r.required(p.child(key, "name"), "", check);
-      else r.invalidEach(p.child(key, "name"), n, isDns1123Subdomain(n), check);
+      // Go checks these names as prefixes (a trailing '-' is allowed)
+      else r.invalidEach(p.child(key, "name"), n, nameIsDnsSubdomain(n, true), check);
     }
     // Go reports these at the envFrom list, not the entry
     if (sources === 0) r.invalid(path, "", "must specify one of: `configMapRef` or `secretRef`", check, p.pointer());

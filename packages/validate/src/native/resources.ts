@@ -44,7 +44,7 @@ const isIntegerResource = (n: string) => INTEGER.has(n) || isExtendedResource(n)
 const isOvercommitAllowed = (n: string) => isNativeResource(n) && !isHugePages(n);
 
 /** validateResourceName: a qualified name, standard unless domain-prefixed. */
-function validateResourceName(name: string, path: FieldPath, r: Reporter, check: string): boolean {
+export function validateResourceName(name: string, path: FieldPath, r: Reporter, check: string): boolean {
   const msgs = isQualifiedName(name);
   for (const m of msgs) r.invalid(path, name, m, check);
   if (msgs.length > 0) return false;
