@@ -4,7 +4,6 @@
 // After k8s.io/kubernetes@v1.36.5/pkg/apis/apps/validation/validation.go and pkg/apis/apps/v1/defaults.go.
 import { selectorIsEmpty, selectorMatches, validateLabelSelector } from "./labelselector.ts";
 import { isDns1123Label, isValidPercent } from "./names.ts";
-import { validateAnnotations, validateLabels } from "./objectmeta.ts";
 import { FieldPath } from "./path.ts";
 import { podRestartPolicy, validatePodTemplateSpec } from "./podspec.ts";
 import { validatePvcSpec } from "./pvc.ts";
@@ -210,9 +209,7 @@ function validateStatefulSet(sts: Obj, r: Reporter): void {
   ];
   const { hostname: _h, subdomain: _s, ...rest } = podSpec;
   validatePodTemplateSpec({ ...template, spec: { ...rest, ...(volumes.length > 0 ? { volumes } : {}) } }, SPEC.child("template"), r);
-  // ValidatePodTemplateSpecForStatefulSet checks labels and annotations a second time (the server shows each once)
-  void validateLabels;
-  void validateAnnotations;
+  // ValidatePodTemplateSpecForStatefulSet checks labels and annotations a second time: the server shows each once
   validateTemplateRestart(spec, "StatefulSet", r, check);
 }
 

@@ -5,7 +5,7 @@
 // k8s.io/kubernetes@v1.36.5/pkg/apis/core/validation/validation.go (ValidateObjectMeta, validateKubeFinalizerName,
 // the per-kind name functions of each API group's validation.go).
 import { pointerSegment } from "../pointer.ts";
-import { type NameRule, byteLength, isLabelValue, isQualifiedName, nameIsDns1035Label, nameIsDnsLabel, nameIsDnsSubdomain, nameIsPathSegment } from "./names.ts";
+import { type NameRule, byteLength, isLabelValue, isQualifiedName, nameIsDnsLabel, nameIsDnsSubdomain, nameIsPathSegment } from "./names.ts";
 import { FieldPath } from "./path.ts";
 import type { Reporter } from "./report.ts";
 import { type Obj, asArr, asBool, asNum, asObj, asStr } from "./values.ts";
@@ -28,8 +28,6 @@ const NAME_RULES: Readonly<Record<string, NameRule>> = {
 /** The name rule of a built-in kind (DNS-1123 subdomain unless its group's validation says otherwise). */
 export const nameRuleFor = (group: string, kind: string): NameRule => NAME_RULES[`${group}/${kind}`] ?? nameIsDnsSubdomain;
 
-/** Kept for callers that need the pre-1.34 Service rule (e.g. older --kubernetes-version sets). */
-export const legacyServiceNameRule: NameRule = nameIsDns1035Label;
 
 const STANDARD_FINALIZERS = new Set(["kubernetes", "orphan", "foregroundDeletion"]);
 const META = FieldPath.of("metadata");
