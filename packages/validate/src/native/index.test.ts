@@ -71,3 +71,18 @@ describe("NativeRegistry", () => {
     expect(() => new NativeRegistry([{ group: "batch", kinds: { Job: check } }, { group: "batch", kinds: { Job: check } }])).toThrow("native check for batch/Job registered twice");
   });
 });
+
+describe("probe ports (a warning: the server accepts them)", () => {
+  it("warns when a probe names no port of its container", () => {
+    const d = deployment({ ports: [{ name: "http", containerPort: 8080 }], livenessProbe: { httpGet: { port: "health" } }, readinessProbe: { tcpSocket: { port: "http" } } });
+    expect(nativeFindings(d, type("apps/v1", "Deployment"))).toEqual([
+      {
+        severity: "warning",
+        path: "/spec/template/spec/containers/0/livenessProbe/httpGet/port",
+        message: 'spec.template.spec.containers[0].livenessProbe.httpGet.port: container "app" has no port named "health"; the API server accepts this, the kubelet\'s probe fails',
+        rule: "native:core/probe-port-name",
+        hint: "name a port of the container (http) or use the port number",
+      },
+    ]);
+  });
+});

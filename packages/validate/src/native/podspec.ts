@@ -207,6 +207,7 @@ function validateContainers(
     validateProbe(asObj(ctr.livenessProbe), gracePeriod, p.child("livenessProbe"), r, "liveness");
     validateProbe(asObj(ctr.readinessProbe), gracePeriod, p.child("readinessProbe"), r, "readiness");
     validateProbe(asObj(ctr.startupProbe), gracePeriod, p.child("startupProbe"), r, "startup");
+    warnUnknownProbePorts(ctr, p, r);
     // 1.36: ContainerRestartRules (beta, on) lets regular containers set restartPolicy with rules; checked there
     validateContainerRestartPolicy(ctr, p, r, false);
   }
@@ -609,6 +610,27 @@ function validateProbe(probe: Obj | undefined, gracePeriod: number, path: FieldP
   if (tgps !== undefined && tgps <= 0) r.invalid(path.child("terminationGracePeriodSeconds"), tgps, "must be greater than 0", check);
   if (kind !== "readiness" && value("successThreshold", 1) !== 1) r.invalid(path.child("successThreshold"), value("successThreshold", 1), "must be 1", check);
   if (kind === "readiness" && tgps !== undefined) r.invalid(path.child("terminationGracePeriodSeconds"), tgps, "must not be set for readinessProbes", check);
+}
+
+/**
+ * Not a server check: the API server accepts a probe whose port names no port of the container (Go only checks the
+ * name's format), and the kubelet then fails the probe at run time. Reported as a warning.
+ */
+function warnUnknownProbePorts(ctr: Obj, path: FieldPath, r: Reporter): void {
+  const names = new Set(objItems(ctr.ports).map(([, p]) => str(p.name)));
+  for (const probe of ["livenessProbe", "readinessProbe", "startupProbe"]) {
+    const pr = asObj(ctr[probe]);
+    for (const handler of ["httpGet", "tcpSocket"]) {
+      const port = asObj(pr?.[handler])?.port;
+      if (typeof port !== "string" || names.has(port) || isValidPortName(port).length > 0) continue;
+      r.warn(
+        path.child(probe, handler, "port"),
+        `container ${JSON.stringify(str(ctr.name))} has no port named ${JSON.stringify(port)}; the API server accepts this, the kubelet's probe fails`,
+        `${C}/probe-port-name`,
+        `name a port of the container (${[...names].filter(Boolean).join(", ") || "it has none"}) or use the port number`,
+      );
+    }
+  }
 }
 
 /** validateHandler: exactly one of exec, httpGet, tcpSocket, grpc (probes) or sleep (lifecycle hooks). */

@@ -112,6 +112,11 @@ export class Reporter {
     this.add(path, `Too many: ${actual}: must have at most ${max} ${max === 1 ? "item" : "items"}`, check, pointer);
   }
 
+  /** A warning of our own (not a server error: the object is still valid), with the server's field path in front. */
+  warn(path: FieldPath, text: string, check: string, hint?: string): void {
+    this.findings.push({ severity: "warning", path: path.pointer(), message: `${path.toString()}: ${text}`, rule: `native:${check}`, ...(hint ? { hint } : {}) });
+  }
+
   /** Every message of a Go `Is...` function as one `Invalid value` each (the usual shape). */
   invalidEach(path: FieldPath, value: unknown, messages: readonly string[], check: string, pointer?: string): void {
     for (const m of messages) this.invalid(path, value, m, check, pointer);
