@@ -110,6 +110,7 @@ export function validatePodSpec(spec: Obj, path: FieldPath, r: Reporter, options
   if (!DNS_POLICIES.includes(dnsPolicy)) r.notSupported(path.child("dnsPolicy"), dnsPolicy, DNS_POLICIES, `${C}/dns-policy`);
   validateLabels(spec.nodeSelector, path.child("nodeSelector"), r, `${C}/node-selector`);
   validatePodSecurityContext(sc, path.child("securityContext"), r);
+  validateSysctls(sc, spec, path.child("securityContext", "sysctls"), r);
   for (const [i, s] of objItems(spec.imagePullSecrets)) {
     if (Object.keys(s).some((k) => k !== "name")) r.invalid(path.child("imagePullSecrets").index(i), s, "only name may be set", `${C}/image-pull-secrets`);
   }
@@ -711,6 +712,39 @@ function validateResizePolicy(list: unknown, path: FieldPath, r: Reporter, resta
 }
 
 const isValidId = (n: number) => n >= 0 && n <= MAX_INT32;
+
+const SYSCTL = /^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/;
+const SYSCTL_RE = "^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$";
+const IPC_SYSCTLS = new Set(["kernel.sem", "kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced", "kernel.msgmax", "kernel.msgmnb", "kernel.msgmni"]);
+
+/** The namespace a sysctl lives in (component-helpers' GetNamespace, after NormalizeName's '/' to '.' swap). */
+function sysctlNamespace(name: string): "Net" | "IPC" | "" {
+  const slash = name.indexOf("/");
+  const dot = name.indexOf(".");
+  const normal = slash >= 0 && (dot < 0 || slash < dot) ? name.replace(/[./]/g, (c) => (c === "/" ? "." : "/")) : name;
+  const base = normal.includes("*") ? normal.slice(0, normal.indexOf("*")) : normal;
+  if (IPC_SYSCTLS.has(base)) return "IPC";
+  if (base.startsWith("net.")) return "Net";
+  if (base.startsWith("fs.mqueue.")) return "IPC";
+  return "";
+}
+
+/** validateSysctls (pod security context): names, duplicates, none of the host's namespaces with hostNetwork/hostIPC. */
+function validateSysctls(sc: Obj, spec: Obj, path: FieldPath, r: Reporter): void {
+  const check = `${C}/sysctls`;
+  const seen = new Set<string>();
+  for (const [i, s] of objItems(sc.sysctls)) {
+    const name = str(s.name);
+    const p = path.index(i).child("name");
+    if (name === "") r.required(p, "", check);
+    else if (name.length > 253 || !SYSCTL.test(name)) r.invalid(p, name, `must have at most 253 characters and match regex ${SYSCTL_RE}`, check);
+    else if (seen.has(name)) r.duplicate(p, name, check);
+    const ns = sysctlNamespace(name);
+    if (asBool(spec.hostNetwork) === true && ns === "Net") r.invalid(p, name, "may not be specified when 'hostNetwork' is true", check);
+    else if (asBool(spec.hostIPC) === true && ns === "IPC") r.invalid(p, name, "may not be specified when 'hostIPC' is true", check);
+    seen.add(name);
+  }
+}
 
 function validatePodSecurityContext(sc: Obj, path: FieldPath, r: Reporter): void {
   const check = `${C}/security-context`;
