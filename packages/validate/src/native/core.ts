@@ -328,6 +328,49 @@ function validateResourceQuota(quota: Obj, r: Reporter): void {
   if (conflicting(seen)) r.invalid(mp, scopes.length > 0 ? scopes : null, "conflicting scopes", check);
 }
 
+/** Endpoints (ValidateEndpoints after SetDefaults_Endpoints: port protocol TCP). */
+function validateEndpoints(ep: Obj, r: Reporter): void {
+  const check = `${C}/endpoints`;
+  const path = FieldPath.of("subsets");
+  for (const [i, subset] of objItems(ep.subsets)) {
+    const sp = path.index(i);
+    const addresses = objItems(subset.addresses);
+    const notReady = objItems(subset.notReadyAddresses);
+    if (addresses.length === 0 && notReady.length === 0) r.required(sp, "must specify `addresses` or `notReadyAddresses`", check);
+    for (const [field, list] of [
+      ["addresses", addresses],
+      ["notReadyAddresses", notReady],
+    ] as const) {
+      for (const [j, address] of list) {
+        const ap = sp.child(field).index(j);
+        const ip = str(address.ip);
+        r.invalidEach(ap.child("ip"), ip, ipProblems(ip), check);
+        const hostname = str(address.hostname);
+        if (hostname) r.invalidEach(ap.child("hostname"), hostname, isDns1123Label(hostname), check);
+        const nodeName = asStr(address.nodeName);
+        if (nodeName !== undefined) r.invalidEach(ap.child("nodeName"), nodeName, isDns1123Subdomain(nodeName), check);
+        // ValidateEndpointIP parses again: an unparsable address is reported a second time
+        const sloppy = ipProblems(ip);
+        if (sloppy.length === 1 && sloppy[0]?.startsWith("must be a valid IP address")) r.invalid(ap.child("ip"), ip, "must be a valid IP address", check);
+        else r.invalidEach(ap.child("ip"), ip, endpointIpProblems(ip), check);
+      }
+    }
+    const ports = objItems(subset.ports);
+    for (const [j, port] of ports) {
+      const pp = sp.child("ports").index(j);
+      const name = str(port.name);
+      if (ports.length > 1 && name === "") r.required(pp.child("name"), "", check);
+      else if (name) r.invalidEach(pp.child("name"), name, isDns1123Label(name), check);
+      const num = int(port.port);
+      r.invalidEach(pp.child("port"), num, isValidPortNum(num), check);
+      const protocol = str(port.protocol) || "TCP";
+      if (!PROTOCOLS.includes(protocol)) r.notSupported(pp.child("protocol"), protocol, PROTOCOLS, check);
+      const appProtocol = asStr(port.appProtocol);
+      if (appProtocol !== undefined) r.invalidEach(pp.child("appProtocol"), appProtocol, isQualifiedName(appProtocol), check);
+    }
+  }
+}
+
 function validatePersistentVolumeClaim(pvc: Obj, r: Reporter): void {
   validatePvcSpec(asObj(pvc.spec) ?? {}, SPEC, r);
 }
@@ -377,6 +420,7 @@ export const core: NativeGroup = {
     PersistentVolumeClaim: validatePersistentVolumeClaim,
     ResourceQuota: validateResourceQuota,
     LimitRange: validateLimitRange,
+    Endpoints: validateEndpoints,
     PersistentVolume: (pv, r) => validatePersistentVolume(pv, r, SPEC),
     ReplicationController: validateReplicationController,
     // ServiceAccount: ObjectMeta only (ValidateServiceAccount), run for every kind
