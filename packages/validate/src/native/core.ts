@@ -106,7 +106,8 @@ function validateService(svc: Obj, r: Reporter): void {
     if (nodePort !== 0) {
       if (type === "ClusterIP") r.forbidden(p.child("nodePort"), "may not be used when `type` is 'ClusterIP'", nodePortCheck);
       const key = `${protocol}/${nodePort}`;
-      if (seenNodePorts.has(key)) r.duplicate(p.child("nodePort"), nodePort, nodePortCheck);
+      // the node port allocator runs before validation and refuses the second use first (Go's "Duplicate value" never shows)
+      if (seenNodePorts.has(key)) r.invalid(p.child("nodePort"), nodePort, "provided port is already allocated", nodePortCheck);
       seenNodePorts.add(key);
     }
     const key = `${protocol}/${int(port.port)}`;
