@@ -474,6 +474,8 @@ interface Claim {
   readonly created: number;
   requirements: Requirements;
   types: TemplateType[];
+  /** The candidates Karpenter logs, kept when a later round counts the NodeClaim as launched (types = the one type). */
+  candidates?: TemplateType[];
   readonly requests: Amounts;
   readonly pods: string[];
   readonly workloads: Set<string>;
@@ -678,7 +680,10 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
       for (const { pod, failure } of failed) pending.push({ pod: pod.name, workload: pod.shape.workload, reason: failure.reason, message: failure.message });
       break;
     }
-    for (const claim of allClaims.slice(claimsBefore)) claim.types = [likelyLaunch(claim)];
+    for (const claim of allClaims.slice(claimsBefore)) {
+      claim.candidates = claim.types;
+      claim.types = [likelyLaunch(claim)];
+    }
     for (const template of templates) {
       if (!template.remaining) continue;
       const launched = allClaims.filter((c) => c.template === template);
@@ -926,7 +931,7 @@ function finalizeClaim(claim: Claim, counters: Map<Template, number>): NodeClaim
 
   // Cheapest first, then at most MAX_INSTANCE_TYPES; Karpenter's log prints the requirement's values, sorted by name
   // (provisioner.go instanceTypeList over nodeclaimtemplate.go ToNodeClaim requirements, requirement.go sets.List).
-  const priced = claim.types.map((t) => {
+  const priced = (claim.candidates ?? claim.types).map((t) => {
     const offers = compatibleOfferings(t, claim.requirements);
     let cheapest: Offering | undefined;
     for (const o of offers) if (o.price !== undefined && (cheapest === undefined || o.price < cheapest.price!)) cheapest = o;
