@@ -61,6 +61,8 @@ interface PodShape {
   readonly id: number;
   readonly workload: string;
   readonly requests: Amounts; // includes pods: 1
+  /** `requests` over the simulation's resource space (see ResourceSpace). */
+  vec: Float64Array;
   /** One Requirements per required node affinity term (each with the node selector); tried in order like Karpenter's relaxation. */
   readonly terms: readonly Requirements[];
   readonly selector: Readonly<Record<string, string>>;
@@ -286,6 +288,9 @@ interface TemplateType {
   /** Requests of the DaemonSet pods that would run on this type under this NodePool. */
   readonly daemonOverhead: Amounts;
   readonly daemonKey: string;
+  /** allocatable and DaemonSet overhead over the resource space: the fit test is the hot loop of a large simulation. */
+  readonly allocVec: Float64Array;
+  readonly overheadVec: Float64Array;
 }
 
 interface Template {
@@ -316,17 +321,36 @@ function typeValues(t: TemplateType, key: string): readonly string[] | undefined
 /** instanceType.Requirements.Intersects(requirements) (nodeclaim.go compatible). */
 function typeCompatible(t: TemplateType, reqs: Requirements): boolean {
   for (const [key, r] of reqs.byKey) {
-    const values = typeValues(t, key);
-    if (values === undefined) continue;
-    if (values.length === 0) {
-      // The type defines the key as DoesNotExist: only NotIn / DoesNotExist requirements agree.
-      const op = r.operator();
-      if (op !== "NotIn" && op !== "DoesNotExist") return false;
-      continue;
+    let ok: boolean;
+    if (key === "topology.kubernetes.io/zone") ok = someHas(r, t.zones);
+    else if (key === "karpenter.sh/capacity-type") ok = someHas(r, t.capacityTypes);
+    else if (key === "karpenter.k8s.aws/instance-tenancy") ok = someHas(r, TENANCIES);
+    else {
+      if (!t.labels.has(key)) continue;
+      const v = t.labels.get(key);
+      if (v === undefined) {
+        // The type defines the key as DoesNotExist: only NotIn / DoesNotExist requirements agree.
+        const op = r.operator();
+        ok = op === "NotIn" || op === "DoesNotExist";
+      } else ok = r.has(v);
     }
-    if (!values.some((v) => r.has(v))) return false;
+    if (!ok) return false;
   }
   return true;
+}
+
+function someHas(r: Requirement, values: Iterable<string>): boolean {
+  let any = false;
+  for (const v of values) {
+    any = true;
+    if (r.has(v)) return true;
+  }
+  // An empty set is DoesNotExist on the type's side.
+  if (!any) {
+    const op = r.operator();
+    return op === "NotIn" || op === "DoesNotExist";
+  }
+  return false;
 }
 
 /** An offering whose zone and capacity type the requirements allow (nodeclaim.go fits, offering part). */
@@ -353,7 +377,10 @@ function minValuesProblem(types: readonly TemplateType[], reqs: Requirements): s
   for (const r of reqs.byKey.values()) {
     if (r.minValues === undefined) continue;
     const seen = new Set<string>();
-    for (const t of types) for (const v of typeValues(t, r.key) ?? []) seen.add(v);
+    for (const t of types) {
+      for (const v of typeValues(t, r.key) ?? []) seen.add(v);
+      if (seen.size >= r.minValues) break;
+    }
     if (seen.size < r.minValues) return `minValues requirement is not met for label ${r.key} (${seen.size} of ${r.minValues})`;
   }
   return undefined;
@@ -374,7 +401,7 @@ function templateRequirements(pool: NodePoolInput, path: string): Requirements {
 
 const resolvedCache = new WeakMap<InstanceTypeSnapshot, Map<string, { resolved: ResolvedInstanceType[]; labels: Map<string, string | undefined>[] }>>();
 
-function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, daemonSets: readonly DaemonSetPods[]): Template[] {
+function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, daemonSets: readonly DaemonSetPods[], space: ResourceSpace): Template[] {
   const classes = new Map(input.nodeClasses.map((c) => [c.name, c]));
   const resolvedByClass = new Map<string, ResolvedInstanceType[]>();
   const labelsByClass = new Map<string, Map<string, string | undefined>[]>();
@@ -428,6 +455,8 @@ function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, 
         capacityTypes: new Set(offerings.map((o) => o.capacityType)),
         daemonOverhead: {},
         daemonKey: "",
+        allocVec: space.vector(r.allocatable),
+        overheadVec: space.vector({}),
       };
       if (!typeCompatible(base, requirements) || !hasOffering(base, requirements)) return;
       const overhead: Amounts = {};
@@ -437,7 +466,7 @@ function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, 
         addInto(overhead, ds.requests);
         names.push(ds.input.name);
       }
-      types.push({ ...base, daemonOverhead: overhead, daemonKey: names.join(",") });
+      types.push({ ...base, daemonOverhead: overhead, daemonKey: names.join(","), overheadVec: space.vector(overhead) });
     });
     if (types.length === 0) {
       throw new SimulationError(
@@ -477,6 +506,7 @@ interface Claim {
   /** The candidates Karpenter logs, kept when a later round counts the NodeClaim as launched (types = the one type). */
   candidates?: TemplateType[];
   readonly requests: Amounts;
+  readonly vec: Float64Array;
   readonly pods: string[];
   readonly workloads: Set<string>;
   /** Shape+term keys that failed here once: a NodeClaim only tightens, so they fail again. */
@@ -498,7 +528,7 @@ function canAdd(
   template: Template,
   current: Requirements,
   types: readonly TemplateType[],
-  requests: Amounts,
+  requests: Float64Array,
   pod: PodShape,
   term: Requirements,
   absorbed: boolean,
@@ -514,10 +544,10 @@ function canAdd(
   const remaining: TemplateType[] = [];
   let anyCompatible = false;
   for (const t of types) {
-    if (!absorbed && !typeCompatible(t, reqs)) continue;
-    if (!hasOffering(t, reqs)) continue;
+    // Absorbed: the requirements did not change, so every type here already passed both checks.
+    if (!absorbed && (!typeCompatible(t, reqs) || !hasOffering(t, reqs))) continue;
     anyCompatible = true;
-    if (!fitsWithOverhead(requests, pod.requests, t)) continue;
+    if (!fitsWithOverhead(requests, pod.vec, t)) continue;
     remaining.push(t);
   }
   if (remaining.length === 0) return { kind: "resources", anyCompatible };
@@ -528,20 +558,40 @@ function canAdd(
   return { requirements: reqs, types: remaining, absorbed };
 }
 
-function fitsWithOverhead(claimRequests: Amounts, podRequests: Amounts, t: TemplateType): boolean {
-  const alloc = t.resolved.allocatable;
-  for (const name in podRequests) {
-    if ((claimRequests[name] ?? 0) + podRequests[name]! + (t.daemonOverhead[name] ?? 0) > (alloc[name] ?? 0)) return false;
-  }
-  for (const name in claimRequests) {
-    if (name in podRequests) continue;
-    if (claimRequests[name]! + (t.daemonOverhead[name] ?? 0) > (alloc[name] ?? 0)) return false;
-  }
-  for (const name in t.daemonOverhead) {
-    if (name in podRequests || name in claimRequests) continue;
-    if (t.daemonOverhead[name]! > (alloc[name] ?? 0)) return false;
+/** requests + pod + DaemonSet overhead <= allocatable, for every resource (karpenter pkg/utils/resources Fits). */
+function fitsWithOverhead(claimRequests: Float64Array, podRequests: Float64Array, t: TemplateType): boolean {
+  const alloc = t.allocVec;
+  const overhead = t.overheadVec;
+  for (let i = 0; i < alloc.length; i++) {
+    if (claimRequests[i]! + podRequests[i]! + overhead[i]! > alloc[i]!) return false;
   }
   return true;
+}
+
+/** Resource names to vector positions, fixed for one simulation. */
+class ResourceSpace {
+  readonly index = new Map<string, number>();
+  constructor(names: Iterable<string>) {
+    for (const n of names) if (!this.index.has(n)) this.index.set(n, this.index.size);
+  }
+  vector(amounts: Amounts): Float64Array {
+    const v = new Float64Array(this.index.size);
+    for (const [name, n] of Object.entries(amounts)) {
+      const i = this.index.get(name);
+      if (i !== undefined) v[i] = n;
+    }
+    return v;
+  }
+}
+
+const limitedTypes = new WeakMap<Template, { version: number; types: TemplateType[] }>();
+
+function withinLimitsCached(template: Template): TemplateType[] {
+  const cached = limitedTypes.get(template);
+  if (cached && cached.version === template.limitsVersion) return cached.types;
+  const types = withinLimits(template.types, template.remaining!);
+  limitedTypes.set(template, { version: template.limitsVersion, types });
+  return types;
 }
 
 /** Instance types whose capacity stays within what the NodePool's limits leave (scheduler.go filterByRemainingResources). */
@@ -628,6 +678,7 @@ function prepare(input: SimulationInput, snapshot: InstanceTypeSnapshot): Prepar
       id: shapes.length,
       workload,
       requests: { ...amounts(w.requests, `${path}.requests`), pods: 1 },
+      vec: new Float64Array(0),
       terms: podTerms(w.nodeSelector ?? {}, w.requiredNodeAffinity, path),
       selector: w.nodeSelector ?? {},
       ...(w.requiredNodeAffinity ? { affinity: w.requiredNodeAffinity } : {}),
@@ -642,9 +693,19 @@ function prepare(input: SimulationInput, snapshot: InstanceTypeSnapshot): Prepar
 
 /** Runs the scenario: every workload at its `replicas`. */
 export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot): SimulationResult {
-  const { pods, daemonSets, types } = prepare(input, snapshot);
+  const { pods, shapes, daemonSets, types } = prepare(input, snapshot);
+  const space = new ResourceSpace([
+    "cpu",
+    "memory",
+    "pods",
+    "ephemeral-storage",
+    ...shapes.flatMap((s) => Object.keys(s.requests)),
+    ...daemonSets.flatMap((d) => Object.keys(d.requests)),
+  ]);
+  for (const shape of shapes) shape.vec = space.vector(shape.requests);
   const nodes = buildExistingNodes(input, snapshot, types, daemonSets);
-  const templates = buildTemplates(input, snapshot, daemonSets);
+  const templates = buildTemplates(input, snapshot, daemonSets, space);
+  const zero = space.vector({});
 
   // 1. kube-scheduler: each pod, in creation order, onto the best-scoring existing node it fits.
   const unplaced: Pod[] = [];
@@ -706,7 +767,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
         const claim = claims[ci]!;
         if (claim.closed.has(key)) continue;
         if (shape.onePerNode && claim.workloads.has(shape.workload)) continue;
-        const r = canAdd(claim.template, claim.requirements, claim.types, claim.requests, shape, term, claim.absorbed.has(key));
+        const r = canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, claim.absorbed.has(key));
         if (!("types" in r)) {
           claim.closed.add(key);
           continue;
@@ -756,6 +817,8 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     claim.requirements = r.requirements;
     claim.types = r.types;
     addInto(claim.requests, pod.shape.requests);
+    const v = pod.shape.vec;
+    for (let i = 0; i < v.length; i++) claim.vec[i]! += v[i]!;
     claim.pods.push(pod.name);
     claim.workloads.add(pod.shape.workload);
   }
@@ -766,10 +829,10 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     const remaining = template.remaining;
     if (remaining) {
       if (remaining.nodes !== undefined && remaining.nodes <= 0) return { reason: "limit-reached", message: `NodePool ${name}: node limit reached` };
-      types = withinLimits(types, remaining);
+      types = withinLimitsCached(template);
       if (types.length === 0) return { reason: "limit-reached", message: `NodePool ${name}: limits reached (${limitText(template)})` };
     }
-    const r = canAdd(template, template.requirements, types, {}, shape, term, false);
+    const r = canAdd(template, template.requirements, types, zero, shape, term, false);
     if ("types" in r) {
       const claim: Claim = {
         template,
@@ -777,6 +840,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
         requirements: template.requirements,
         types: r.types,
         requests: {},
+        vec: space.vector({}),
         pods: [],
         workloads: new Set(),
         closed: new Set(),
@@ -788,7 +852,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     if (r.kind === "requirements") return { reason: "nothing-matches", message: `NodePool ${name}: incompatible requirements, ${r.message}` };
     if (r.kind === "minValues") return { reason: "nothing-matches", message: `NodePool ${name}: ${r.message}` };
     if (remaining && types.length !== template.types.length) {
-      const unlimited = canAdd(template, template.requirements, template.types, {}, shape, term, false);
+      const unlimited = canAdd(template, template.requirements, template.types, zero, shape, term, false);
       if ("types" in unlimited) return { reason: "limit-reached", message: `NodePool ${name}: limits reached (${limitText(template)})` };
     }
     if (r.anyCompatible) {
