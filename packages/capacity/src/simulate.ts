@@ -188,6 +188,9 @@ function buildExistingNodes(input: SimulationInput, snapshot: InstanceTypeSnapsh
     if (!info) throw new SimulationError(`${path}.instanceType`, `${group.instanceType} is not in the ${snapshot.region} instance-type snapshot`);
     if (!Number.isInteger(group.count) || group.count < 0) throw new SimulationError(`${path}.count`, `must be a non-negative integer (got ${group.count})`);
     const zones = group.zones && group.zones.length > 0 ? group.zones : snapshot.zones;
+    group.zones?.forEach((z, zi) => {
+      if (!snapshot.zones.includes(z)) throw new SimulationError(`${path}.zones[${zi}]`, `${z} is not a zone of the ${snapshot.region} snapshot (${snapshot.zones.join(", ")})`);
+    });
     const resolved = resolveInstanceType(info, group.kubelet ? { name: group.name, kubelet: group.kubelet } : undefined);
     const capacityType = group.capacityType ?? "on-demand";
     for (let i = 0; i < group.count; i++) {
@@ -399,6 +402,7 @@ function templateRequirements(pool: NodePoolInput, path: string): Requirements {
   return reqs;
 }
 
+const templateTypesCache = new WeakMap<InstanceTypeSnapshot, Map<string, TemplateType[]>>();
 const resolvedCache = new WeakMap<InstanceTypeSnapshot, Map<string, { resolved: ResolvedInstanceType[]; labels: Map<string, string | undefined>[] }>>();
 
 function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, daemonSets: readonly DaemonSetPods[], space: ResourceSpace): Template[] {
@@ -409,6 +413,11 @@ function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, 
     const path = `nodePools[${i}]`;
     const nodeClass = classes.get(pool.nodeClass);
     if (!nodeClass) throw new SimulationError(`${path}.nodeClass`, `EC2NodeClass ${pool.nodeClass} is not declared (nodeClasses: ${[...classes.keys()].join(", ") || "none"})`);
+    nodeClass.zones?.forEach((z, zi) => {
+      if (!snapshot.zones.includes(z)) {
+        throw new SimulationError(`nodeClasses[${input.nodeClasses.indexOf(nodeClass)}].zones[${zi}]`, `${z} is not a zone of the ${snapshot.region} snapshot (${snapshot.zones.join(", ")})`);
+      }
+    });
     let resolved = resolvedByClass.get(nodeClass.name);
     let labels = labelsByClass.get(nodeClass.name);
     if (!resolved || !labels) {
@@ -439,35 +448,47 @@ function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, 
     }
     const requirements = templateRequirements(pool, path);
     const taints = pool.taints ?? [];
-    const zones = new Set(nodeClass.zones && nodeClass.zones.length > 0 ? nodeClass.zones : snapshot.zones);
-    const al2023 = (nodeClass.amiFamily ?? "AL2023") === "AL2023";
-    const types: TemplateType[] = [];
-    resolved.forEach((r, ti) => {
-      // a1 types cannot run AL2023 (aws/karpenter-provider-aws pkg/providers/instancetype/compatibility/compatibility.go).
-      if (al2023 && r.info.name.startsWith("a1.")) return;
-      const offerings = r.info.offerings.filter((o) => zones.has(o.zone));
-      const base = {
-        resolved: r,
-        name: r.info.name,
-        labels: labels![ti]!,
-        offerings,
-        zones: new Set(offerings.map((o) => o.zone)),
-        capacityTypes: new Set(offerings.map((o) => o.capacityType)),
-        daemonOverhead: {},
-        daemonKey: "",
-        allocVec: space.vector(r.allocatable),
-        overheadVec: space.vector({}),
-      };
-      if (!typeCompatible(base, requirements) || !hasOffering(base, requirements)) return;
-      const overhead: Amounts = {};
-      const names: string[] = [];
-      for (const ds of daemonSets) {
-        if (!daemonSetFitsTemplate(ds, requirements, taints, base)) continue;
-        addInto(overhead, ds.requests);
-        names.push(ds.input.name);
-      }
-      types.push({ ...base, daemonOverhead: overhead, daemonKey: names.join(","), overheadVec: space.vector(overhead) });
-    });
+    // A sweep runs the same NodePools over and over: their filtered types are kept per snapshot.
+    const typesKey = JSON.stringify([pool.name, pool.nodeClass, pool.requirements, pool.labels, taints, nodeClass, input.daemonSets, [...space.index.keys()]]);
+    let perSnapshotTypes = templateTypesCache.get(snapshot);
+    if (!perSnapshotTypes) {
+      perSnapshotTypes = new Map();
+      templateTypesCache.set(snapshot, perSnapshotTypes);
+    }
+    let types = perSnapshotTypes.get(typesKey);
+    if (!types) {
+      const zones = new Set(nodeClass.zones && nodeClass.zones.length > 0 ? nodeClass.zones : snapshot.zones);
+      const al2023 = (nodeClass.amiFamily ?? "AL2023") === "AL2023";
+      const found: TemplateType[] = [];
+      resolved.forEach((r, ti) => {
+        // a1 types cannot run AL2023 (aws/karpenter-provider-aws pkg/providers/instancetype/compatibility/compatibility.go).
+        if (al2023 && r.info.name.startsWith("a1.")) return;
+        const offerings = r.info.offerings.filter((o) => zones.has(o.zone));
+        const base = {
+          resolved: r,
+          name: r.info.name,
+          labels: labels![ti]!,
+          offerings,
+          zones: new Set(offerings.map((o) => o.zone)),
+          capacityTypes: new Set(offerings.map((o) => o.capacityType)),
+          daemonOverhead: {},
+          daemonKey: "",
+          allocVec: space.vector(r.allocatable),
+          overheadVec: space.vector({}),
+        };
+        if (!typeCompatible(base, requirements) || !hasOffering(base, requirements)) return;
+        const overhead: Amounts = {};
+        const names: string[] = [];
+        for (const ds of daemonSets) {
+          if (!daemonSetFitsTemplate(ds, requirements, taints, base)) continue;
+          addInto(overhead, ds.requests);
+          names.push(ds.input.name);
+        }
+        found.push({ ...base, daemonOverhead: overhead, daemonKey: names.join(","), overheadVec: space.vector(overhead) });
+      });
+      types = found;
+      perSnapshotTypes.set(typesKey, types);
+    }
     if (types.length === 0) {
       throw new SimulationError(
         `${path}.requirements`,
@@ -669,6 +690,12 @@ function prepare(input: SimulationInput, snapshot: InstanceTypeSnapshot): Prepar
   }));
   const shapes: PodShape[] = [];
   const pods: Pod[] = [];
+  const seen = new Set<string>();
+  input.workloads.forEach((w, i) => {
+    const id = `${w.namespace}/${w.name}`;
+    if (seen.has(id)) throw new SimulationError(`workloads[${i}]`, `${id} is declared twice`);
+    seen.add(id);
+  });
   const ordered = input.workloads.map((w, i) => ({ w, i })).sort((a, b) => (b.w.priority ?? 0) - (a.w.priority ?? 0) || a.i - b.i);
   for (const { w, i } of ordered) {
     const path = `workloads[${i}]`;
