@@ -71,6 +71,7 @@ describe("formatSimulation", () => {
     expect(lines).toContain("NodePool default (weight 0, limits cpu 1000, memory 1000Gi, headroom cpu 992, memory 1009792Mi; WhenEmptyOrUnderutilized after 1m): 1 NodeClaim(s)");
     expect(lines).toContain("  NodeClaim default-1: requests cpu 6450m, memory 12160432128, pods 7");
     expect(lines).toContain("    instance types (349 candidates): c3.2xlarge, c3.4xlarge, c3.8xlarge, c4.2xlarge, c4.4xlarge and 344 other(s)");
+    expect(lines).toContain("      c4.2xlarge: allocatable cpu 7910m, ephemeral-storage 17Gi, memory 13215Mi, pods 58");
     expect(lines).toContain(`  default-1 is empty after ${NGINX} 12 -> 1: WhenEmptyOrUnderutilized deletes it after 1m (consolidateAfter; decision delete, reason Empty)`);
     expect(lines).toContain("  12        4      1               3                         0");
     expect(lines.at(-2)).toBe("3 existing node(s), 1 NodeClaim(s) Karpenter would add, 0 pod(s) that stay Pending");
@@ -84,6 +85,7 @@ describe("formatSimulation", () => {
       "| default-1 | cpu 6450m, memory 12160432128, pods 7 | 3 | 349: c3.2xlarge, c3.4xlarge, c3.8xlarge, c4.2xlarge, c4.4xlarge and 344 other(s) | (no prices) |",
     );
     expect(md).toContain(chartMermaid(labSweep));
+    expect(md).toContain("| c4.2xlarge | cpu 7910m, ephemeral-storage 17Gi, memory 13215Mi, pods 58 |");
   });
 
   it("json: the result itself, plus the extras", () => {

@@ -44,6 +44,7 @@ describe("the eksworkshop lab at 12 replicas (moto's ap-southeast-1 data)", () =
   it("lists the candidates by name as Karpenter logs them, and the count the data gives", () => {
     const c = r.nodeClaims[0]!;
     expect(c.instanceTypes.slice(0, 5)).toEqual(["c3.2xlarge", "c3.4xlarge", "c3.8xlarge", "c4.2xlarge", "c4.4xlarge"]);
+    expect(c.firstCandidates[3]).toEqual({ instanceType: "c4.2xlarge", allocatable: { cpu: "7910m", "ephemeral-storage": "17Gi", memory: "13215Mi", pods: "58" } });
     // moto 5.2.5 (pinned by .ci/run) serves the same ap-southeast-1 set the lab saw in 2026-09: 349 candidates.
     expect(c.instanceTypes).toHaveLength(349);
     // The same set, worked out here without the scheduler: the NodePool's requirements, a spot offering, and

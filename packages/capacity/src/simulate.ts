@@ -1039,6 +1039,7 @@ function finalizeClaim(claim: Claim, counters: Map<Template, number>): NodeClaim
       zones.add(o.zone);
     }
   }
+  const listed = chosen.map((c) => c.t).sort((a, b) => cmp(a.name, b.name));
   const n = (counters.get(claim.template) ?? 0) + 1;
   counters.set(claim.template, n);
   const cheapest: Candidate | undefined = best
@@ -1051,7 +1052,8 @@ function finalizeClaim(claim: Claim, counters: Map<Template, number>): NodeClaim
     requests: formatAmounts(requests),
     pods: claim.pods,
     daemonSetPods: [...new Set(claim.types.flatMap((t) => (t.daemonKey ? t.daemonKey.split(",") : [])))].sort(),
-    instanceTypes: chosen.map((c) => c.t.name).sort(cmp),
+    instanceTypes: listed.map((t) => t.name),
+    firstCandidates: listed.slice(0, 5).map((t) => ({ instanceType: t.name, allocatable: formatAmounts(t.resolved.allocatable, "human") })),
     capacityTypes: [...capacityTypes].sort(),
     zones: [...zones].sort(),
     ...(cheapest ? { cheapest } : {}),
