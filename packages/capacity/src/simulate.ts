@@ -5,46 +5,33 @@ import {
   type Amounts,
   formatAmounts,
   instanceTypeLabels,
-  parseAmounts,
   type ResolvedInstanceType,
   resolveInstanceType,
   TENANCIES,
 } from "./instance-types.ts";
-import { QuantityError } from "./quantity.ts";
 import { Requirement, Requirements } from "./requirements.ts";
 import type {
   CapacityType,
   Candidate,
-  DaemonSetInput,
   EC2NodeClassInput,
   ExistingNodeResult,
-  InstanceTypeInfo,
   InstanceTypeSnapshot,
   NodeClaimResult,
   NodePoolInput,
   NodePoolUsage,
-  NodeSelectorTerm,
   Offering,
   PendingPod,
   PendingReason,
   SimulationInput,
   SimulationResult,
   Taint,
-  Toleration,
-  WorkloadInput,
   WorkloadResult,
 } from "./types.ts";
 
-/** A fault in the simulation input (exit code 2): `path` names the field, e.g. `nodePools[0].nodeClass`. */
-export class SimulationError extends Error {
-  override readonly name = "SimulationError";
-  constructor(
-    readonly path: string,
-    message: string,
-  ) {
-    super(`${path}: ${message}`);
-  }
-}
+import { amounts, type DaemonSetPods, type Pod, type PodShape, prepare, SimulationError } from "./input.ts";
+import { addInto, buildExistingNodes, placeOnExisting, taintText, untolerated } from "./kube-scheduler.ts";
+
+export { SimulationError };
 
 /** Karpenter sends at most this many instance types, cheapest first, in a NodeClaim (nodeclaimtemplate.go MaxInstanceTypes). */
 export const MAX_INSTANCE_TYPES = 600;
@@ -55,230 +42,7 @@ export function cannotRun(result: SimulationResult): PendingPod[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Pods
-
-interface PodShape {
-  readonly id: number;
-  readonly workload: string;
-  readonly requests: Amounts; // includes pods: 1
-  /** `requests` over the simulation's resource space (see ResourceSpace). */
-  vec: Float64Array;
-  /** One Requirements per required node affinity term (each with the node selector); tried in order like Karpenter's relaxation. */
-  readonly terms: readonly Requirements[];
-  readonly selector: Readonly<Record<string, string>>;
-  readonly affinity?: readonly NodeSelectorTerm[];
-  readonly tolerations: readonly Toleration[];
-  readonly onePerNode: boolean;
-}
-
-interface Pod {
-  readonly name: string;
-  readonly shape: PodShape;
-  readonly order: number;
-}
-
-function podTerms(selector: Readonly<Record<string, string>>, affinity: readonly NodeSelectorTerm[] | undefined, path: string): Requirements[] {
-  const base = Requirements.fromLabels(selector);
-  if (!affinity || affinity.length === 0) return [base];
-  return affinity.map((term, i) => {
-    try {
-      return base.copy().addAll(Requirements.fromSelectors(term.matchExpressions ?? []));
-    } catch (e) {
-      throw new SimulationError(`${path}.requiredNodeAffinity[${i}]`, (e as Error).message);
-    }
-  });
-}
-
-function amounts(quantities: WorkloadInput["requests"] | undefined, path: string): Amounts {
-  try {
-    return parseAmounts(quantities);
-  } catch (e) {
-    if (e instanceof QuantityError) throw new SimulationError(path, e.message);
-    throw e;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Taints and node labels (kube-scheduler semantics: k8s.io/component-helpers/scheduling/corev1 and nodeaffinity)
-
-function tolerates(tolerations: readonly Toleration[], taint: Taint): boolean {
-  return tolerations.some((t) => {
-    if (t.effect && t.effect !== taint.effect) return false;
-    if (t.operator === "Exists") return t.key === undefined || t.key === "" || t.key === taint.key;
-    return t.key === taint.key && (t.value ?? "") === (taint.value ?? "");
-  });
-}
-
-/** The first NoSchedule / NoExecute taint the tolerations miss (PreferNoSchedule never blocks). */
-function untolerated(taints: readonly Taint[], tolerations: readonly Toleration[]): Taint | undefined {
-  return taints.find((t) => t.effect !== "PreferNoSchedule" && !tolerates(tolerations, t));
-}
-
-function taintText(t: Taint): string {
-  return `${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}`;
-}
-
-function labelsMatch(labels: ReadonlyMap<string, string>, selector: Readonly<Record<string, string>>, affinity: readonly NodeSelectorTerm[] | undefined): boolean {
-  for (const [k, v] of Object.entries(selector)) if (labels.get(k) !== v) return false;
-  if (!affinity || affinity.length === 0) return true;
-  return affinity.some((term) => {
-    const exprs = term.matchExpressions ?? [];
-    if (exprs.length === 0) return false;
-    return exprs.every((e) => {
-      const v = labels.get(e.key);
-      const values = e.values ?? [];
-      switch (e.operator) {
-        case "In":
-          return v !== undefined && values.includes(v);
-        case "NotIn":
-          return v === undefined || !values.includes(v);
-        case "Exists":
-          return v !== undefined;
-        case "DoesNotExist":
-          return v === undefined;
-        default: {
-          if (v === undefined || !/^[+-]?\d+$/.test(v) || !/^[+-]?\d+$/.test(values[0] ?? "")) return false;
-          const n = Number(v);
-          const bound = Number(values[0]);
-          return e.operator === "Gt" ? n > bound : e.operator === "Lt" ? n < bound : e.operator === "Gte" ? n >= bound : n <= bound;
-        }
-      }
-    });
-  });
-}
-
-function fitsIn(requested: Amounts, add: Amounts, allocatable: Amounts): boolean {
-  for (const [name, n] of Object.entries(add)) {
-    if ((requested[name] ?? 0) + n > (allocatable[name] ?? 0)) return false;
-  }
-  return true;
-}
-
-function addInto(target: Amounts, add: Amounts): void {
-  for (const [name, n] of Object.entries(add)) target[name] = (target[name] ?? 0) + n;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Existing nodes (managed node groups)
-
-interface ExistingNode {
-  readonly name: string;
-  readonly group: string;
-  readonly instanceType: string;
-  readonly zone: string;
-  readonly capacityType: CapacityType;
-  readonly labels: Map<string, string>;
-  readonly taints: readonly Taint[];
-  readonly allocatable: Amounts;
-  readonly requested: Amounts;
-  readonly pods: string[];
-  readonly daemonSetPods: string[];
-  readonly workloads: Set<string>;
-}
-
-function daemonSetFitsNode(ds: DaemonSetInput, labels: ReadonlyMap<string, string>, taints: readonly Taint[]): boolean {
-  return !untolerated(taints, ds.tolerations ?? []) && labelsMatch(labels, ds.nodeSelector ?? {}, ds.requiredNodeAffinity);
-}
-
-function buildExistingNodes(input: SimulationInput, snapshot: InstanceTypeSnapshot, types: ReadonlyMap<string, InstanceTypeInfo>, daemonSets: readonly DaemonSetPods[]): ExistingNode[] {
-  const nodes: ExistingNode[] = [];
-  input.nodeGroups.forEach((group, gi) => {
-    const path = `nodeGroups[${gi}]`;
-    const info = types.get(group.instanceType);
-    if (!info) throw new SimulationError(`${path}.instanceType`, `${group.instanceType} is not in the ${snapshot.region} instance-type snapshot`);
-    if (!Number.isInteger(group.count) || group.count < 0) throw new SimulationError(`${path}.count`, `must be a non-negative integer (got ${group.count})`);
-    const zones = group.zones && group.zones.length > 0 ? group.zones : snapshot.zones;
-    group.zones?.forEach((z, zi) => {
-      if (!snapshot.zones.includes(z)) throw new SimulationError(`${path}.zones[${zi}]`, `${z} is not a zone of the ${snapshot.region} snapshot (${snapshot.zones.join(", ")})`);
-    });
-    const resolved = resolveInstanceType(info, group.kubelet ? { name: group.name, kubelet: group.kubelet } : undefined);
-    const capacityType = group.capacityType ?? "on-demand";
-    for (let i = 0; i < group.count; i++) {
-      const name = `${group.name}-${i + 1}`;
-      const zone = zones[i % zones.length]!;
-      // Labels every EKS managed node carries, then the node group's own.
-      const labels = new Map<string, string>([
-        ["kubernetes.io/arch", info.architecture],
-        ["kubernetes.io/os", "linux"],
-        ["kubernetes.io/hostname", name],
-        ["node.kubernetes.io/instance-type", info.name],
-        ["topology.kubernetes.io/region", snapshot.region],
-        ["topology.kubernetes.io/zone", zone],
-        ["eks.amazonaws.com/capacityType", capacityType === "spot" ? "SPOT" : "ON_DEMAND"],
-        ["eks.amazonaws.com/nodegroup", group.name],
-        ...Object.entries(group.labels ?? {}),
-      ]);
-      const taints = group.taints ?? [];
-      const requested: Amounts = {};
-      const daemonSetPods: string[] = [];
-      for (const ds of daemonSets) {
-        if (!daemonSetFitsNode(ds.input, labels, taints)) continue;
-        addInto(requested, ds.requests);
-        daemonSetPods.push(ds.input.name);
-      }
-      nodes.push({
-        name,
-        group: group.name,
-        instanceType: info.name,
-        zone,
-        capacityType,
-        labels,
-        taints,
-        allocatable: resolved.allocatable,
-        requested,
-        pods: [],
-        daemonSetPods,
-        workloads: new Set(),
-      });
-    }
-  });
-  return nodes;
-}
-
-/** kube-scheduler's default scores that matter here: NodeResourcesFit LeastAllocated + NodeResourcesBalancedAllocation (cpu, memory). */
-function score(node: ExistingNode, add: Amounts): number {
-  const fraction = (name: string) => {
-    const alloc = node.allocatable[name] ?? 0;
-    return alloc === 0 ? 1 : ((node.requested[name] ?? 0) + (add[name] ?? 0)) / alloc;
-  };
-  const cpu = fraction("cpu");
-  const memory = fraction("memory");
-  const leastAllocated = ((1 - cpu) * 100 + (1 - memory) * 100) / 2;
-  const balanced = (1 - Math.abs(cpu - memory) / 2) * 100;
-  return leastAllocated + balanced;
-}
-
-function placeOnExisting(nodes: readonly ExistingNode[], pod: Pod): ExistingNode | undefined {
-  let best: ExistingNode | undefined;
-  let bestScore = Number.NEGATIVE_INFINITY;
-  const s = pod.shape;
-  for (const node of nodes) {
-    if (untolerated(node.taints, s.tolerations)) continue;
-    if (!labelsMatch(node.labels, s.selector, s.affinity)) continue;
-    if (s.onePerNode && node.workloads.has(s.workload)) continue;
-    if (!fitsIn(node.requested, s.requests, node.allocatable)) continue;
-    const sc = score(node, s.requests);
-    if (sc > bestScore) {
-      best = node;
-      bestScore = sc;
-    }
-  }
-  if (best) {
-    addInto(best.requested, s.requests);
-    best.pods.push(pod.name);
-    best.workloads.add(s.workload);
-  }
-  return best;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Karpenter: NodeClaim templates (one per NodePool) and their instance types
-
-interface DaemonSetPods {
-  readonly input: DaemonSetInput;
-  readonly requests: Amounts;
-  readonly terms: readonly Requirements[];
-}
 
 interface TemplateType {
   readonly resolved: ResolvedInstanceType;
@@ -670,53 +434,6 @@ function subtractMax(remaining: Amounts, types: readonly TemplateType[]): void {
 
 // ---------------------------------------------------------------------------------------------------------------
 // simulate
-
-interface Prepared {
-  readonly pods: Pod[];
-  readonly shapes: PodShape[];
-  readonly daemonSets: DaemonSetPods[];
-  readonly types: Map<string, InstanceTypeInfo>;
-}
-
-function prepare(input: SimulationInput, snapshot: InstanceTypeSnapshot): Prepared {
-  if (input.region !== undefined && input.region !== snapshot.region) {
-    throw new SimulationError("region", `the cluster is in ${input.region} but the instance-type snapshot is for ${snapshot.region}`);
-  }
-  const types = new Map(snapshot.instanceTypes.map((t) => [t.name, t]));
-  const daemonSets = input.daemonSets.map((ds, i) => ({
-    input: ds,
-    requests: { ...amounts(ds.requests, `daemonSets[${i}].requests`), pods: 1 },
-    terms: podTerms(ds.nodeSelector ?? {}, ds.requiredNodeAffinity, `daemonSets[${i}]`),
-  }));
-  const shapes: PodShape[] = [];
-  const pods: Pod[] = [];
-  const seen = new Set<string>();
-  input.workloads.forEach((w, i) => {
-    const id = `${w.namespace}/${w.name}`;
-    if (seen.has(id)) throw new SimulationError(`workloads[${i}]`, `${id} is declared twice`);
-    seen.add(id);
-  });
-  const ordered = input.workloads.map((w, i) => ({ w, i })).sort((a, b) => (b.w.priority ?? 0) - (a.w.priority ?? 0) || a.i - b.i);
-  for (const { w, i } of ordered) {
-    const path = `workloads[${i}]`;
-    if (!Number.isInteger(w.replicas) || w.replicas < 0) throw new SimulationError(`${path}.replicas`, `must be a non-negative integer (got ${w.replicas})`);
-    const workload = `${w.namespace}/${w.name}`;
-    const shape: PodShape = {
-      id: shapes.length,
-      workload,
-      requests: { ...amounts(w.requests, `${path}.requests`), pods: 1 },
-      vec: new Float64Array(0),
-      terms: podTerms(w.nodeSelector ?? {}, w.requiredNodeAffinity, path),
-      selector: w.nodeSelector ?? {},
-      ...(w.requiredNodeAffinity ? { affinity: w.requiredNodeAffinity } : {}),
-      tolerations: w.tolerations ?? [],
-      onePerNode: w.onePerNode === true,
-    };
-    shapes.push(shape);
-    for (let r = 0; r < w.replicas; r++) pods.push({ name: `${workload}-${r + 1}`, shape, order: pods.length });
-  }
-  return { pods, shapes, daemonSets, types };
-}
 
 /** Runs the scenario: every workload at its `replicas`. */
 export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot): SimulationResult {
