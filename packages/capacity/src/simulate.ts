@@ -72,7 +72,6 @@ interface Template {
   /** limits minus what the NodeClaims so far may use; undefined when the NodePool has no limits. */
   remaining: Amounts | undefined;
   limitsVersion: number;
-  claims: number;
 }
 
 /** The values of a key an instance type offers (its requirement set in types.go computeRequirements). */
@@ -273,7 +272,6 @@ function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, 
       limits,
       remaining: pool.limits && Object.keys(limits).length > 0 ? { ...limits } : undefined,
       limitsVersion: 0,
-      claims: 0,
     };
   });
   // Heavier NodePools first; equal weights: the name later in the alphabet first (karpenter pkg/utils/nodepool/nodepool.go OrderByWeight).
@@ -540,7 +538,6 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
             subtractMax(template.remaining, claim.types);
             template.limitsVersion++;
           }
-          template.claims++;
           allClaims.push(claim);
           insertByPods(claims, claim);
           placed = true;
