@@ -135,6 +135,9 @@ describe("charts", () => {
     expect(svg.match(/<circle /g)).toHaveLength(10);
     expect(svg).not.toContain("stay Pending");
     expect(chartSvg(labSweep)).toBe(svg);
+    // 38 points (3..40): every second replica count is labelled, and the last.
+    const long = chartSvg(sweep(labInput(40), snapshot, { workload: NGINX, from: 3, to: 40 }));
+    expect(long.match(/text-anchor="middle">\d+<\/text>/g)).toHaveLength(20);
     // Tags balance: every opened element is closed.
     const opened = (svg.match(/<(svg|rect|text|title|path|line|circle)\b(?:[^>]*[^/])?>/g) ?? []).length;
     const closed = (svg.match(/<\/(svg|rect|text|title|path|line|circle)>/g) ?? []).length;
