@@ -9,6 +9,8 @@ import {
   resolveInstanceType,
   TENANCIES,
 } from "./instance-types.ts";
+import { amounts, type DaemonSetPods, type Pod, type PodShape, prepare, SimulationError } from "./input.ts";
+import { addInto, buildExistingNodes, placeOnExisting, taintText, untolerated } from "./kube-scheduler.ts";
 import { Requirement, Requirements } from "./requirements.ts";
 import type {
   CapacityType,
@@ -27,9 +29,6 @@ import type {
   Taint,
   WorkloadResult,
 } from "./types.ts";
-
-import { amounts, type DaemonSetPods, type Pod, type PodShape, prepare, SimulationError } from "./input.ts";
-import { addInto, buildExistingNodes, placeOnExisting, taintText, untolerated } from "./kube-scheduler.ts";
 
 export { SimulationError };
 
