@@ -7,6 +7,7 @@ export interface Ec2InstanceTypeInfo {
   BareMetal?: boolean;
   Hypervisor?: string;
   SupportedUsageClasses?: readonly string[];
+  SupportedVirtualizationTypes?: readonly string[];
   ProcessorInfo?: { SupportedArchitectures?: readonly string[]; Manufacturer?: string; SustainedClockSpeedInGhz?: number };
   VCpuInfo?: { DefaultVCpus?: number };
   MemoryInfo?: { SizeInMiB?: number };
@@ -62,9 +63,9 @@ function kebab(s: string): string {
 }
 
 /**
- * Turns DescribeInstanceTypes + DescribeInstanceTypeOfferings answers into a snapshot. Types with an architecture
- * Karpenter does not know (i386-only, mac) or without vCPU/memory/network data are left out, as Karpenter's
- * resolver cannot build them either (aws/karpenter-provider-aws pkg/providers/instancetype/types.go getArchitecture).
+ * Turns DescribeInstanceTypes + DescribeInstanceTypeOfferings answers into a snapshot. Karpenter only lists hvm types
+ * of x86_64 or arm64 (aws/karpenter-provider-aws pkg/providers/instancetype/instancetype.go UpdateInstanceTypes
+ * filters); types without vCPU/memory/network data are left out as its resolver cannot build them either.
  */
 export function snapshotFromDescribe(options: SnapshotFromDescribeOptions): InstanceTypeSnapshot {
   const region = options.region;
@@ -126,6 +127,8 @@ function fromEc2(
   const card = net?.NetworkCards?.find((c) => (c.NetworkCardIndex ?? 0) === cardIndex) ?? net?.NetworkCards?.[cardIndex];
   const maxNetworkInterfaces = card?.MaximumNetworkInterfaces ?? net?.MaximumNetworkInterfaces;
   const ipv4PerInterface = net?.Ipv4AddressesPerInterface;
+  const virtualization = info.SupportedVirtualizationTypes;
+  if (virtualization && !virtualization.includes("hvm")) return undefined;
   if (!architecture || !vcpu || !memoryMiB || maxNetworkInterfaces === undefined || ipv4PerInterface === undefined) return undefined;
 
   const capacityTypes = (["on-demand", "spot"] as const).filter((c) => (info.SupportedUsageClasses ?? []).includes(c));

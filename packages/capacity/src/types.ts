@@ -200,6 +200,8 @@ export interface NodePoolInput {
 export interface SimulationInput {
   /** Cluster name, shown in reports. */
   readonly cluster?: string;
+  /** The cluster's region; when set, the snapshot must be of the same region. */
+  readonly region?: string;
   readonly nodeGroups: readonly NodeGroupInput[];
   readonly daemonSets: readonly DaemonSetInput[];
   readonly workloads: readonly WorkloadInput[];
@@ -287,7 +289,11 @@ export interface NodePoolUsage {
 export interface WorkloadResult {
   readonly workload: string;
   readonly replicas: number;
-  readonly running: number;
+  /** Placed by kube-scheduler on node-group nodes: Running at once. */
+  readonly onExistingNodes: number;
+  /** Pending until Karpenter's new NodeClaims join, then Running on them. */
+  readonly onNodeClaims: number;
+  /** Stay Pending: see `SimulationResult.pending` for why. */
   readonly pending: number;
 }
 
@@ -303,10 +309,13 @@ export interface SimulationResult {
 
 export interface SweepPoint {
   readonly replicas: number;
-  /** Nodes of managed node groups (constant) and NodeClaims Karpenter would add. */
+  /** Nodes of managed node groups (the same at every point). */
   readonly existingNodes: number;
+  /** NodeClaims Karpenter would add. */
   readonly nodeClaims: number;
-  readonly running: number;
+  /** Pods of the swept workload kube-scheduler cannot place on existing nodes (Pending until Karpenter's nodes join). */
+  readonly pendingBeforeKarpenter: number;
+  /** Pods of every workload that stay Pending even with Karpenter's nodes. */
   readonly pending: number;
 }
 
