@@ -1,1 +1,210 @@
-export async function simulateCommand(_argv: readonly string[]): Promise<number> { return 0; }
+// `eks-gitops simulate`: what HPA and Karpenter will do with an overlay, offline: nodes, NodeClaims, Pending pods.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, extname, join, relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { InstanceTypeSnapshot, SimulationResult, SweepResult } from "@eks-gitops/capacity";
+import { CAPACITY_DIR, CAPACITY_REFRESH_COMMAND, CLUSTERS_DIR, type ClusterConfig, instanceTypesFile, listClusters, loadCluster } from "@eks-gitops/config";
+import { buildSimulationInput, type ReplicaPoint, type Scenario } from "../capacity/input.ts";
+import { EXIT, UsageError } from "../exit-codes.ts";
+import { renderCluster } from "../render.ts";
+import { findRepoRoot } from "../repo.ts";
+
+export const simulateUsage = `Usage: eks-gitops simulate [--cluster NAME]... [--replicas NAMESPACE/NAME=N]... [--at min|max|current] [--output text|json|markdown] [--svg FILE] [--root DIR]
+
+Simulates, offline, where the pods of an overlay run: first on the node groups Karpenter does not
+manage (as kube-scheduler would), then on the NodeClaims Karpenter would create, with Karpenter's own
+arithmetic over the committed instance-type snapshot (clusters/<name>/capacity/instance-types.<region>.json).
+  --cluster NAME               this overlay (repeatable; default: every overlay that has a snapshot)
+  --replicas NAMESPACE/NAME=N  run this workload at N replicas (repeatable; wins over --at)
+  --at min|max|current         every HPA target at its minReplicas, maxReplicas or rendered replicas (default: max)
+  --output FMT                 text (default), json or markdown
+  --svg FILE                   also write the chart (nodes and Pending pods per replica count) as SVG
+  --root DIR                   repository root (default: found from the current directory)
+Exit codes: 0 every pod can run, 1 a pod can never run (too big, nothing matches), 2 bad usage, overlay or snapshot.`;
+
+const OUTPUTS = ["text", "json", "markdown"] as const;
+type Output = (typeof OUTPUTS)[number];
+const POINTS = ["min", "max", "current"] as const;
+
+export interface SimulateOptions {
+  readonly root: string;
+  readonly clusters?: readonly string[];
+  readonly replicas?: ReadonlyMap<string, number>;
+  readonly at?: ReplicaPoint;
+  readonly output?: Output;
+  readonly svg?: string;
+  readonly out?: (text: string) => void;
+  readonly err?: (text: string) => void;
+}
+
+/** A snapshot that is missing, unreadable or of another region, or an overlay the simulation cannot use: exit 2. */
+export class CapacityInputError extends Error {
+  override name = "CapacityInputError";
+}
+
+/** The committed snapshot of an overlay's region, checked; a CapacityInputError naming the file otherwise. */
+export async function readSnapshot(root: string, config: ClusterConfig): Promise<InstanceTypeSnapshot> {
+  const file = join(root, CLUSTERS_DIR, config.name, CAPACITY_DIR, instanceTypesFile(config.region));
+  const shown = relative(root, file);
+  if (!existsSync(file))
+    throw new CapacityInputError(`${shown}: missing: no instance-type data for region ${config.region}; run \`${CAPACITY_REFRESH_COMMAND} --cluster ${config.name}\` (read-only EC2 calls) and commit the file`);
+  const { parseSnapshot } = await import("@eks-gitops/capacity");
+  let snapshot: InstanceTypeSnapshot;
+  try {
+    snapshot = parseSnapshot(readFileSync(file, "utf8"), shown);
+  } catch (err) {
+    throw new CapacityInputError((err as Error).message);
+  }
+  if (snapshot.region !== config.region)
+    throw new CapacityInputError(`${shown}: region: is '${snapshot.region}' but ${config.sourceFile} is in region '${config.region}'; run \`${CAPACITY_REFRESH_COMMAND} --cluster ${config.name}\``);
+  return snapshot;
+}
+
+/** The input of one overlay: its rendered objects in memory, plus its node groups and DaemonSets; NodePools in overlay order. */
+export function overlayInput(config: ClusterConfig, scenario: Scenario) {
+  return buildSimulationInput(
+    { name: config.name, region: config.region, nodeGroups: config.nodeGroups, daemonSets: config.daemonSets, nodePoolOrder: config.nodePools.map((p) => p.name), nodeClassOrder: config.nodeClasses.map((n) => n.name) },
+    renderCluster(config),
+    scenario,
+  );
+}
+
+/** The workload the chart sweeps: the first `--replicas` workload an HPA targets, else the first HPA target. */
+export function sweptWorkload(autoscaled: readonly string[], replicas: ReadonlyMap<string, number> | undefined): string | undefined {
+  return [...(replicas?.keys() ?? [])].find((id) => autoscaled.includes(id)) ?? autoscaled[0];
+}
+
+interface ClusterRun {
+  readonly config: ClusterConfig;
+  readonly result: SimulationResult;
+  readonly sweep: SweepResult | undefined;
+  readonly text: string;
+}
+
+export async function simulateClusters(options: SimulateOptions): Promise<number> {
+  const out = options.out ?? ((t: string) => process.stdout.write(t));
+  const err = options.err ?? ((t: string) => process.stderr.write(t));
+  const explicit = options.clusters !== undefined && options.clusters.length > 0;
+  const names = explicit ? [...(options.clusters ?? [])] : listClusters(options.root);
+  if (names.length === 0) throw new UsageError(`no overlays found under ${join(options.root, CLUSTERS_DIR)}`);
+  const output = options.output ?? "text";
+  const capacity = await import("@eks-gitops/capacity");
+
+  const runs: ClusterRun[] = [];
+  let cannot = 0;
+  for (const name of names) {
+    const config = await loadCluster(options.root, name);
+    let snapshot: InstanceTypeSnapshot;
+    try {
+      snapshot = await readSnapshot(options.root, config);
+    } catch (e) {
+      // Every overlay by default: one without data is skipped with the fix, not a failure of the others.
+      if (!explicit && e instanceof CapacityInputError && /: missing: /.test(e.message)) {
+        err(`skipped ${name}: ${e.message}\n`);
+        continue;
+      }
+      throw e;
+    }
+    const scenario: Scenario = { at: options.at ?? "max", ...(options.replicas ? { replicas: options.replicas } : {}) };
+    const { input, autoscaled } = overlayInput(config, scenario);
+    let result: SimulationResult;
+    try {
+      result = capacity.simulate(input, snapshot);
+    } catch (e) {
+      if (e instanceof capacity.SimulationError) throw new CapacityInputError(`${config.sourceFile}: ${e.message}`);
+      throw e;
+    }
+    const target = sweptWorkload(autoscaled, options.replicas);
+    const sweep = target ? capacity.sweep(input, snapshot, { workload: target }) : undefined;
+    const scenarioReplicas = target ? input.workloads.find((w) => `${w.namespace}/${w.name}` === target)?.replicas : undefined;
+    const hpaMax = target ? input.workloads.find((w) => `${w.namespace}/${w.name}` === target)?.hpa?.maxReplicas : undefined;
+    const consolidation =
+      target && scenarioReplicas !== undefined && hpaMax !== undefined && scenarioReplicas < hpaMax
+        ? capacity.scaleDown(input, snapshot, { workload: target, from: hpaMax, to: scenarioReplicas })
+        : undefined;
+    const text = capacity.formatSimulation(result, output, { ...(sweep ? { sweep } : {}), ...(consolidation ? { consolidation } : {}) });
+    runs.push({ config, result, sweep, text });
+    for (const p of capacity.cannotRun(result)) {
+      cannot++;
+      const index = config.workloads.findIndex((w) => `${w.namespace}/${w.name}` === p.workload);
+      err(`${config.sourceFile}: ${index >= 0 ? `workloads[${index}]` : p.workload}: ${p.pod} can never run: ${p.message}\n`);
+    }
+  }
+  if (runs.length === 0) throw new UsageError(`no overlay has an instance-type snapshot; run \`${CAPACITY_REFRESH_COMMAND} --cluster NAME\``);
+
+  if (output === "json") {
+    out(`${JSON.stringify(runs.map((r) => JSON.parse(r.text)), null, 2)}\n`);
+  } else out(runs.map((r) => r.text).join(output === "markdown" ? "\n" : "\n"));
+
+  if (options.svg !== undefined) {
+    for (const r of runs) {
+      if (!r.sweep) continue;
+      const file = runs.length === 1 ? resolve(options.svg) : resolve(options.svg.replace(/(\.[^./]*)?$/, `.${r.config.name}${extname(options.svg) || ".svg"}`));
+      writeAtomically(file, capacity.chartSvg(r.sweep));
+      err(`wrote ${relative(process.cwd(), file) || file}\n`);
+    }
+  }
+  return cannot > 0 ? EXIT.invalid : EXIT.ok;
+}
+
+function writeAtomically(file: string, content: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, content);
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** `NAMESPACE/NAME=N` entries as a map; a usage error naming the bad entry. */
+export function parseReplicas(entries: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of entries) {
+    const m = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)=(\d+)$/.exec(e);
+    if (!m) throw new UsageError(`--replicas must be NAMESPACE/NAME=N with N a whole number, e.g. nlb-app-karpenter/nginx-deployment=12; got '${e}'`);
+    out.set(`${m[1]}/${m[3]}`, Number(m[5]));
+  }
+  return out;
+}
+
+export async function simulateCommand(argv: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      cluster: { type: "string", multiple: true },
+      replicas: { type: "string", multiple: true },
+      at: { type: "string", default: "max" },
+      output: { type: "string", default: "text" },
+      svg: { type: "string" },
+      root: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(`${simulateUsage}\n`);
+    return EXIT.ok;
+  }
+  if (!OUTPUTS.includes(values.output as Output)) throw new UsageError(`--output must be one of ${OUTPUTS.join(", ")}, not '${values.output}'`);
+  if (!POINTS.includes(values.at as ReplicaPoint)) throw new UsageError(`--at must be one of ${POINTS.join(", ")}, not '${values.at}'`);
+  try {
+    return await simulateClusters({
+      root: values.root ?? findRepoRoot(),
+      clusters: values.cluster,
+      replicas: parseReplicas(values.replicas ?? []),
+      at: values.at as ReplicaPoint,
+      output: values.output as Output,
+      svg: values.svg,
+    });
+  } catch (e) {
+    if (e instanceof CapacityInputError) {
+      process.stderr.write(`${e.message}\nnothing was simulated.\n`);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,102 @@
+// The "Capacity at HPA max" section of the pull-request comment: the capacity simulation of base and head, compared.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { InstanceTypeSnapshot, SimulationResult, SweepResult } from "@eks-gitops/capacity";
+import { CAPACITY_DIR, CLUSTER_FILE, CLUSTERS_DIR, type ClusterConfig, instanceTypesFile, loadCluster, RENDERED_DIR } from "@eks-gitops/config";
+import { buildSimulationInput } from "../capacity/input.ts";
+
+export interface CapacitySide {
+  /** `clusters/<name>/rendered/...` -> content, as the diff read it. */
+  readonly rendered: ReadonlyMap<string, string>;
+  /** The commit to read overlays and snapshots from; undefined: the working tree. */
+  readonly commit: string | undefined;
+}
+
+interface Simulated {
+  readonly result?: SimulationResult;
+  readonly sweep?: SweepResult;
+  /** Why this side could not be simulated. */
+  readonly problem?: string;
+}
+
+function show(root: string, commit: string, path: string): string | undefined {
+  try {
+    return execFileSync("git", ["show", `${commit}:${path}`], { cwd: root, stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1 << 28 }).toString("utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Loads an overlay at a commit: its cluster.ts is written under a temporary folder inside clusters/ (so its
+ * `@eks-gitops/config` import resolves as in the working tree) and removed again.
+ */
+async function loadOverlayAt(root: string, side: CapacitySide, name: string): Promise<ClusterConfig | undefined> {
+  const path = `${CLUSTERS_DIR}/${name}/${CLUSTER_FILE}`;
+  if (side.commit === undefined) return existsSync(join(root, path)) ? loadCluster(root, name) : undefined;
+  const text = show(root, side.commit, path);
+  if (text === undefined) return undefined;
+  const tmpRoot = join(root, CLUSTERS_DIR, `.capacity-${side.commit.slice(0, 12)}-${process.pid}`);
+  try {
+    mkdirSync(join(tmpRoot, CLUSTERS_DIR, name), { recursive: true });
+    writeFileSync(join(tmpRoot, path), text);
+    return await loadCluster(tmpRoot, name);
+  } finally {
+    rmSync(tmpRoot, { recursive: true, force: true });
+  }
+}
+
+function readSnapshotText(root: string, side: CapacitySide, path: string): string | undefined {
+  if (side.commit !== undefined) return show(root, side.commit, path);
+  return existsSync(join(root, path)) ? readFileSync(join(root, path), "utf8") : undefined;
+}
+
+/** One side of one cluster at HPA max; never throws: a side that cannot be simulated says why. */
+async function simulateSide(root: string, name: string, side: CapacitySide, snapshotFrom: readonly CapacitySide[]): Promise<Simulated> {
+  const prefix = `${CLUSTERS_DIR}/${name}/${RENDERED_DIR}/`;
+  const files = new Map([...side.rendered].filter(([p]) => p.startsWith(prefix)).map(([p, c]) => [p.slice(prefix.length), c] as const));
+  if (files.size === 0) return {};
+  try {
+    const config = await loadOverlayAt(root, side, name);
+    // rendered output without an overlay (hand-made fixtures, a removed overlay): nothing to simulate
+    if (!config) return {};
+    const capacity = await import("@eks-gitops/capacity");
+    // The head's instance-type data for both sides, so the comparison shows the change, not a data refresh.
+    const snapshotPath = `${CLUSTERS_DIR}/${name}/${CAPACITY_DIR}/${instanceTypesFile(config.region)}`;
+    const text = snapshotFrom.map((s) => readSnapshotText(root, s, snapshotPath)).find((t) => t !== undefined);
+    if (text === undefined) return { problem: `no instance-type snapshot ${snapshotPath}` };
+    const snapshot: InstanceTypeSnapshot = capacity.parseSnapshot(text, snapshotPath);
+    const { input, autoscaled } = buildSimulationInput(
+      { name, region: config.region, nodeGroups: config.nodeGroups, daemonSets: config.daemonSets, nodePoolOrder: config.nodePools.map((p) => p.name), nodeClassOrder: config.nodeClasses.map((n) => n.name) },
+      files,
+      { at: "max" },
+    );
+    const result = capacity.simulate(input, snapshot);
+    const target = autoscaled[0];
+    return { result, ...(target ? { sweep: capacity.sweep(input, snapshot, { workload: target }) } : {}) };
+  } catch (err) {
+    return { problem: (err as Error).message.split("\n")[0] ?? String(err) };
+  }
+}
+
+/**
+ * Markdown, one part per cluster present on either side: base and head simulated with every HPA target at
+ * maxReplicas (nodes Karpenter would add, NodePool limit headroom, Pending pods) and the head's chart.
+ */
+export async function capacitySection(root: string, base: CapacitySide, head: CapacitySide): Promise<string> {
+  const names = new Set<string>();
+  for (const m of [base.rendered, head.rendered]) for (const p of m.keys()) names.add(p.split("/")[1] ?? "");
+  names.delete("");
+  if (names.size === 0) return "";
+  const capacity = await import("@eks-gitops/capacity");
+  const parts = ["", "## Capacity at HPA max", ""];
+  for (const name of [...names].sort()) {
+    const [b, h] = [await simulateSide(root, name, base, [head, base]), await simulateSide(root, name, head, [head, base])];
+    if (!b.result && !h.result && !b.problem && !h.problem) continue;
+    parts.push(`### ${name}`, "");
+    for (const [label, s] of [["base", b], ["head", h]] as const) if (s.problem) parts.push(`> ${label}: not simulated: ${s.problem}`, "");
+    if (b.result || h.result) parts.push(capacity.compareSimulations(b.result, h.result, h.sweep ? { headSweep: h.sweep } : {}).trimEnd(), "");
+  }
+  return parts.length > 3 ? `${parts.join("\n")}\n` : "";
+}
