@@ -2,6 +2,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
+// Static: this module is itself loaded only for `capacity` (bin.ts), and the CLI bundle require()s the SDK.
+import { EC2Client, paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes } from "@aws-sdk/client-ec2";
 import { CAPACITY_DIR, CAPACITY_REFRESH_COMMAND, CLUSTERS_DIR, instanceTypesFile, listClusters, loadCluster, REGION_PATTERN } from "@eks-gitops/config";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
@@ -39,8 +41,6 @@ export interface RefreshOptions {
 
 /** The raw EC2 answers of one region: every instance type and every (type, zone) offering. */
 export async function describeRegion(region: string): Promise<{ instanceTypes: unknown[]; offerings: unknown[] }> {
-  // Loaded on use: the AWS SDK is slow to import and only this subcommand needs it.
-  const { EC2Client, paginateDescribeInstanceTypes, paginateDescribeInstanceTypeOfferings } = await import("@aws-sdk/client-ec2");
   const { describeAwsError } = await import("@eks-gitops/bootstrap/aws");
   // The SDK's standard retry (exponential backoff with jitter) absorbs throttling of these paginated calls.
   const client = new EC2Client({ region, maxAttempts: 8 });
