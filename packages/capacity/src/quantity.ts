@@ -51,9 +51,9 @@ export function formatCpu(millis: number): string {
   return millis % 1000 === 0 ? String(millis / 1000) : `${millis}m`;
 }
 
-/** Bytes with the largest binary suffix that divides them exactly (`13215Mi`, `17Gi`, `12160432128`). */
+/** Bytes with the largest of Mi/Gi/Ti that divides them exactly (`13215Mi`, `17Gi`), else plain bytes (`12160432128`). */
 export function formatBytes(bytes: number): string {
-  for (const [suffix, size] of [["Ti", 2 ** 40], ["Gi", 2 ** 30], ["Mi", 2 ** 20], ["Ki", 2 ** 10]] as const) {
+  for (const [suffix, size] of [["Ti", 2 ** 40], ["Gi", 2 ** 30], ["Mi", 2 ** 20]] as const) {
     if (bytes !== 0 && bytes % size === 0) return `${bytes / size}${suffix}`;
   }
   return String(bytes);
@@ -64,4 +64,9 @@ export function parsePercentage(text: string): number {
   const n = Number(text.slice(0, -1));
   if (!text.endsWith("%") || !Number.isFinite(n) || n < 0 || n > 100) throw new QuantityError(`"${text}" is not a percentage between 0% and 100%`);
   return n === 100 ? 0 : n;
+}
+
+/** Bytes as GiB with one decimal (`12.3Gi`), for tables where exact bytes would not be read. */
+export function formatGiB(bytes: number): string {
+  return `${(bytes / 2 ** 30).toFixed(1)}Gi`;
 }

@@ -372,6 +372,8 @@ function templateRequirements(pool: NodePoolInput, path: string): Requirements {
   return reqs;
 }
 
+const resolvedCache = new WeakMap<InstanceTypeSnapshot, Map<string, { resolved: ResolvedInstanceType[]; labels: Map<string, string | undefined>[] }>>();
+
 function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, daemonSets: readonly DaemonSetPods[]): Template[] {
   const classes = new Map(input.nodeClasses.map((c) => [c.name, c]));
   const resolvedByClass = new Map<string, ResolvedInstanceType[]>();
@@ -383,13 +385,28 @@ function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, 
     let resolved = resolvedByClass.get(nodeClass.name);
     let labels = labelsByClass.get(nodeClass.name);
     if (!resolved || !labels) {
-      try {
-        resolved = snapshot.instanceTypes.map((t) => resolveInstanceType(t, nodeClass));
-      } catch (e) {
-        const ci = input.nodeClasses.indexOf(nodeClass);
-        throw new SimulationError(`nodeClasses[${ci}]`, (e as Error).message);
+      // Resolving ~900 types is most of a small simulation's time; a sweep re-uses it per snapshot and EC2NodeClass.
+      let perSnapshot = resolvedCache.get(snapshot);
+      if (!perSnapshot) {
+        perSnapshot = new Map();
+        resolvedCache.set(snapshot, perSnapshot);
       }
-      labels = snapshot.instanceTypes.map((t) => instanceTypeLabels(t, snapshot.region, nodeClass.amiFamily));
+      const cacheKey = JSON.stringify([nodeClass.amiFamily, nodeClass.kubelet, nodeClass.rootVolumeSize, nodeClass.instanceStorePolicy]);
+      let entry = perSnapshot.get(cacheKey);
+      if (!entry) {
+        try {
+          entry = {
+            resolved: snapshot.instanceTypes.map((t) => resolveInstanceType(t, nodeClass)),
+            labels: snapshot.instanceTypes.map((t) => instanceTypeLabels(t, snapshot.region, nodeClass.amiFamily)),
+          };
+        } catch (e) {
+          const ci = input.nodeClasses.indexOf(nodeClass);
+          throw new SimulationError(`nodeClasses[${ci}]`, (e as Error).message);
+        }
+        perSnapshot.set(cacheKey, entry);
+      }
+      resolved = entry.resolved;
+      labels = entry.labels;
       resolvedByClass.set(nodeClass.name, resolved);
       labelsByClass.set(nodeClass.name, labels);
     }
@@ -530,6 +547,41 @@ function withinLimits(types: readonly TemplateType[], remaining: Amounts): Templ
   return types.filter((t) => Object.entries(remaining).every(([name, left]) => name === "nodes" || (t.resolved.capacity[name] ?? 0) <= left));
 }
 
+/**
+ * The type a NodeClaim most likely launches as: the cheapest offering when the snapshot has prices, else the smallest
+ * type (CPU, then memory, then name). EC2 Fleet makes the real pick (price-capacity-optimized for spot): not modelled.
+ */
+function likelyLaunch(claim: Claim): TemplateType {
+  let best: TemplateType | undefined;
+  let bestPrice = Number.MAX_VALUE;
+  for (const t of claim.types) {
+    let price = Number.MAX_VALUE;
+    for (const o of compatibleOfferings(t, claim.requirements)) if (o.price !== undefined && o.price < price) price = o.price;
+    if (
+      best === undefined ||
+      price < bestPrice ||
+      (price === bestPrice && smaller(t, best))
+    ) {
+      best = t;
+      bestPrice = price;
+    }
+  }
+  return best!;
+}
+
+function smaller(a: TemplateType, b: TemplateType): boolean {
+  const ca = a.resolved.capacity;
+  const cb = b.resolved.capacity;
+  return ca.cpu! - cb.cpu! < 0 || (ca.cpu === cb.cpu && (ca.memory! - cb.memory! < 0 || (ca.memory === cb.memory && a.name < b.name)));
+}
+
+/** Limits minus the capacity of launched NodeClaims (each has one type once launched). */
+function subtractLaunched(remaining: Amounts, claims: readonly Claim[]): void {
+  for (const name of Object.keys(remaining)) {
+    for (const c of claims) remaining[name] = remaining[name]! - (name === "nodes" ? 1 : (c.types[0]!.resolved.capacity[name] ?? 0));
+  }
+}
+
 /** Pessimistically count the largest capacity any remaining type could bring (scheduler.go subtractMax). */
 function subtractMax(remaining: Amounts, types: readonly TemplateType[]): void {
   for (const name of Object.keys(remaining)) {
@@ -613,7 +665,31 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
   const onClaims = new Map<string, number>();
   let created = 0;
 
-  for (const pod of unplaced) {
+  // Karpenter decides in batches and, inside one, counts each new NodeClaim at its largest candidate against the
+  // NodePool's limits (scheduler.go subtractMax: "could cause a batch of pods to take multiple rounds"). Pods refused
+  // for limits get another round once the batch's NodeClaims are launched, counted at the type they likely get.
+  let queue = unplaced;
+  for (;;) {
+    const failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[] = [];
+    const claimsBefore = allClaims.length;
+    for (const pod of queue) place(pod, failed);
+    const retry = failed.some((f) => f.failure.reason === "limit-reached") && allClaims.length > claimsBefore;
+    if (!retry) {
+      for (const { pod, failure } of failed) pending.push({ pod: pod.name, workload: pod.shape.workload, reason: failure.reason, message: failure.message });
+      break;
+    }
+    for (const claim of allClaims.slice(claimsBefore)) claim.types = [likelyLaunch(claim)];
+    for (const template of templates) {
+      if (!template.remaining) continue;
+      const launched = allClaims.filter((c) => c.template === template);
+      template.remaining = { ...template.limits };
+      subtractLaunched(template.remaining, launched);
+      template.limitsVersion++;
+    }
+    queue = failed.map((f) => f.pod);
+  }
+
+  function place(pod: Pod, failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[]): void {
     const shape = pod.shape;
     let placed = false;
     let lastFailure: { reason: PendingReason; message: string } | undefined;
@@ -665,12 +741,8 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
       }
       if (!placed) lastFailure = combine(messages, templates.length === 0);
     }
-    if (placed) {
-      onClaims.set(shape.workload, (onClaims.get(shape.workload) ?? 0) + 1);
-    } else {
-      const f = lastFailure ?? { reason: "nothing-matches" as const, message: "no NodePool" };
-      pending.push({ pod: pod.name, workload: shape.workload, reason: f.reason, message: f.message });
-    }
+    if (placed) onClaims.set(shape.workload, (onClaims.get(shape.workload) ?? 0) + 1);
+    else failed.push({ pod, failure: lastFailure ?? { reason: "nothing-matches", message: "no NodePool" } });
   }
 
   function commit(claim: Claim, r: AddResult, pod: Pod, key: number): void {
@@ -802,13 +874,22 @@ function usedBy(t: Template): Amounts {
 
 function usage(t: Template, claims: readonly Claim[]): NodePoolUsage {
   const mine = claims.filter((c) => c.template === t);
-  // Without limits nothing is tracked upstream; report the largest capacity each NodeClaim could bring, as subtractMax counts it.
-  const used: Amounts = { cpu: 0, memory: 0 };
-  for (const name of Object.keys(t.limits)) used[name] = 0;
-  for (const c of mine) {
-    for (const name of Object.keys(used)) {
-      if (name === "nodes") used.nodes! += 1;
-      else used[name] = used[name]! + Math.max(0, ...c.types.map((x) => x.resolved.capacity[name] ?? 0));
+  // A NodeClaim counts with the type it likely launches as (likelyLaunch) and, as Karpenter's scheduler counts it
+  // within one batch, at most with its largest candidate (scheduler.go subtractMax).
+  const names = [...new Set(["cpu", "memory", ...Object.keys(t.limits)])];
+  const used: Amounts = {};
+  const atMost: Amounts = {};
+  for (const name of names) {
+    used[name] = 0;
+    atMost[name] = 0;
+    for (const c of mine) {
+      if (name === "nodes") {
+        used[name] += 1;
+        atMost[name] += 1;
+        continue;
+      }
+      used[name] += likelyLaunch(c).resolved.capacity[name] ?? 0;
+      atMost[name] += Math.max(...c.types.map((x) => x.resolved.capacity[name] ?? 0));
     }
   }
   const headroom: Amounts = {};
@@ -819,6 +900,7 @@ function usage(t: Template, claims: readonly Claim[]): NodePoolUsage {
     nodeClaims: mine.length,
     limits: formatAmounts(t.limits, "human"),
     used: formatAmounts(used, "human"),
+    usedAtMost: formatAmounts(atMost, "human"),
     headroom: formatAmounts(headroom, "human"),
     consolidationPolicy: t.pool.disruption?.consolidationPolicy ?? "WhenEmptyOrUnderutilized",
     consolidateAfter: t.pool.disruption?.consolidateAfter ?? "0s",

@@ -278,8 +278,10 @@ export interface NodePoolUsage {
   readonly weight: number;
   readonly nodeClaims: number;
   readonly limits: ResourceList;
-  /** Capacity counted against the limits (Karpenter counts the largest capacity a NodeClaim could get). */
+  /** Capacity of the NodeClaims at the type each likely launches as: the cheapest offering with prices, else the smallest candidate. */
   readonly used: ResourceList;
+  /** Capacity as Karpenter's scheduler counts it within one batch: the largest candidate of each. */
+  readonly usedAtMost: ResourceList;
   /** `limits - used` for every limited resource. */
   readonly headroom: ResourceList;
   readonly consolidationPolicy: "WhenEmpty" | "WhenEmptyOrUnderutilized";
