@@ -141,7 +141,8 @@ export async function simulateClusters(options: SimulateOptions): Promise<number
       if (!r.sweep) continue;
       const file = runs.length === 1 ? resolve(options.svg) : resolve(options.svg.replace(/(\.[^./]*)?$/, `.${r.config.name}${extname(options.svg) || ".svg"}`));
       writeAtomically(file, capacity.chartSvg(r.sweep));
-      err(`wrote ${relative(process.cwd(), file) || file}\n`);
+      const shown = relative(process.cwd(), file);
+      err(`wrote ${shown.startsWith("..") || shown === "" ? file : shown}\n`);
     }
   }
   return cannot > 0 ? EXIT.invalid : EXIT.ok;
