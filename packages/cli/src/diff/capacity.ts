@@ -94,9 +94,14 @@ export async function capacitySection(root: string, base: CapacitySide, head: Ca
   for (const name of [...names].sort()) {
     const [b, h] = [await simulateSide(root, name, base, [head, base]), await simulateSide(root, name, head, [head, base])];
     if (!b.result && !h.result && !b.problem && !h.problem) continue;
-    parts.push(`### ${name}`, "");
-    for (const [label, s] of [["base", b], ["head", h]] as const) if (s.problem) parts.push(`> ${label}: not simulated: ${s.problem}`, "");
-    if (b.result || h.result) parts.push(capacity.compareSimulations(b.result, h.result, h.sweep ? { headSweep: h.sweep } : {}).trimEnd(), "");
+    if (b.problem || h.problem) {
+      // a side that could not be simulated would read as an added or removed cluster: say why instead
+      parts.push(`#### ${name}`, "");
+      for (const [label, s] of [["base", b], ["head", h]] as const) if (s.problem) parts.push(`> ${label}: not simulated: ${s.problem}`, "");
+      continue;
+    }
+    // compareSimulations starts with the cluster's own `#### <name>` heading; undefined on a side = no such cluster there
+    parts.push(capacity.compareSimulations(b.result, h.result, { ...(h.sweep ? { headSweep: h.sweep } : {}), cluster: name }).trimEnd(), "");
   }
   return parts.length > 3 ? `${parts.join("\n")}\n` : "";
 }
