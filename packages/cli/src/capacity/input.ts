@@ -41,6 +41,9 @@ export interface BuiltInput {
   readonly autoscaled: readonly string[];
 }
 
+// Rendered objects are parsed YAML of many kinds; they are read field by field with optional chaining and
+// converted (Number, String) where a number or string is needed, so a loose type is the honest one here.
+// biome-ignore lint/suspicious/noExplicitAny: untyped parsed YAML, see above
 type Obj = Record<string, any>;
 
 /** The Karpenter chart's defaults for what the overlay does not set (kubernetes-sigs/karpenter charts/karpenter/values.yaml). */

@@ -1,7 +1,7 @@
 // Acceptance: `eks-gitops simulate` as a process on the eksworkshop overlay and the committed (moto-served) snapshot
 // reproduces what the lab observed on a real cluster; bad input exits 1 or 2 naming the field or file.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
