@@ -27,6 +27,8 @@ export interface UnrenderedCapacity {
   /** NodePool and EC2NodeClass names in overlay order, so that a field path such as `nodePools[1]` names the overlay's entry. @default by name */
   readonly nodePoolOrder?: readonly string[];
   readonly nodeClassOrder?: readonly string[];
+  /** Read from a live cluster (`--from-cluster`): replaces `nodeGroups` and `daemonSets`. @default the overlay's */
+  readonly live?: { readonly nodeGroups: readonly NodeGroupInput[]; readonly daemonSets: readonly DaemonSetInput[] };
 }
 
 export interface Scenario {
@@ -106,6 +108,17 @@ export function quantityValue(q: string): number {
   const factor = m ? SUFFIX[m[3] ?? ""] : undefined;
   if (!m || factor === undefined) throw new UsageError(`'${q}' is not a Kubernetes quantity`);
   return Number(m[1] + (m[2] ?? "")) * factor;
+}
+
+/** What a DaemonSet pod needs and where it may run. */
+export function podSchedulingOf(spec: Obj): Omit<DaemonSetInput, "name"> {
+  const terms = requiredTerms(spec);
+  return {
+    requests: podRequests(spec),
+    ...(spec.tolerations ? { tolerations: spec.tolerations } : {}),
+    ...(spec.nodeSelector ? { nodeSelector: spec.nodeSelector } : {}),
+    ...(terms ? { requiredNodeAffinity: terms } : {}),
+  };
 }
 
 function requiredTerms(spec: Obj): NodeSelectorTerm[] | undefined {
@@ -267,17 +280,13 @@ export function buildSimulationInput(unrendered: UnrenderedCapacity, files: Read
     return n === undefined ? w : { ...w, replicas: n };
   });
 
-  const daemonSets = unrendered.daemonSets.map(daemonSetInput);
+  const daemonSets: DaemonSetInput[] = unrendered.live ? [...unrendered.live.daemonSets] : unrendered.daemonSets.map(daemonSetInput);
+  const seen = new Set(daemonSets.map((d) => d.name));
   for (const o of objects) {
     if (o.kind !== "DaemonSet") continue;
-    const spec = (o.spec?.template?.spec ?? {}) as Obj;
-    daemonSets.push({
-      name: `${o.metadata?.namespace ?? "default"}/${o.metadata?.name}`,
-      requests: podRequests(spec),
-      ...(spec.tolerations ? { tolerations: spec.tolerations } : {}),
-      ...(spec.nodeSelector ? { nodeSelector: spec.nodeSelector } : {}),
-      ...(requiredTerms(spec) ? { requiredNodeAffinity: requiredTerms(spec) } : {}),
-    });
+    const name = `${o.metadata?.namespace ?? "default"}/${o.metadata?.name}`;
+    // a live cluster already runs the DaemonSets the overlay renders
+    if (!seen.has(name)) daemonSets.push({ name, ...podSchedulingOf((o.spec?.template?.spec ?? {}) as Obj) });
   }
 
   const nodePools: NodePoolInput[] = objects
@@ -314,7 +323,7 @@ export function buildSimulationInput(unrendered: UnrenderedCapacity, files: Read
     });
 
   return {
-    input: { cluster: unrendered.name, region: unrendered.region, nodeGroups: unrendered.nodeGroups.map(nodeGroupInput), daemonSets, workloads: scaled, nodePools, nodeClasses },
+    input: { cluster: unrendered.name, region: unrendered.region, nodeGroups: unrendered.live ? [...unrendered.live.nodeGroups] : unrendered.nodeGroups.map(nodeGroupInput), daemonSets, workloads: scaled, nodePools, nodeClasses },
     autoscaled,
   };
 }

@@ -4,12 +4,13 @@ import { dirname, extname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { InstanceTypeSnapshot, SimulationResult, SweepResult } from "@eks-gitops/capacity";
 import { CAPACITY_DIR, CAPACITY_REFRESH_COMMAND, CLUSTERS_DIR, type ClusterConfig, instanceTypesFile, listClusters, loadCluster } from "@eks-gitops/config";
+import type { LiveCapacity } from "../capacity/from-cluster.ts";
 import { buildSimulationInput, type ReplicaPoint, type Scenario } from "../capacity/input.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { renderCluster } from "../render.ts";
 import { findRepoRoot } from "../repo.ts";
 
-export const simulateUsage = `Usage: eks-gitops simulate [--cluster NAME]... [--replicas NAMESPACE/NAME=N]... [--at min|max|current] [--output text|json|markdown] [--svg FILE] [--root DIR]
+export const simulateUsage = `Usage: eks-gitops simulate [--cluster NAME]... [--replicas NAMESPACE/NAME=N]... [--at min|max|current] [--output text|json|markdown] [--svg FILE] [--from-cluster [--kubeconfig FILE] [--context NAME]] [--root DIR]
 
 Simulates, offline, where the pods of an overlay run: first on the node groups Karpenter does not
 manage (as kube-scheduler would), then on the NodeClaims Karpenter would create, with Karpenter's own
@@ -19,6 +20,9 @@ arithmetic over the committed instance-type snapshot (clusters/<name>/capacity/i
   --at min|max|current         every HPA target at its minReplicas, maxReplicas or rendered replicas (default: max)
   --output FMT                 text (default), json or markdown
   --svg FILE                   also write the chart (nodes and Pending pods per replica count) as SVG
+  --from-cluster               read the existing nodes (all but Karpenter's) and DaemonSets from the cluster
+                               instead of the overlay's nodeGroups and daemonSets (read-only: list nodes, daemonsets)
+  --kubeconfig FILE            with --from-cluster (default: KUBECONFIG or ~/.kube/config); --context NAME
   --root DIR                   repository root (default: found from the current directory)
 Exit codes: 0 every pod can run, 1 a pod can never run (too big, nothing matches), 2 bad usage, overlay or snapshot.`;
 
@@ -33,6 +37,8 @@ export interface SimulateOptions {
   readonly at?: ReplicaPoint;
   readonly output?: Output;
   readonly svg?: string;
+  /** Read existing nodes and DaemonSets from this cluster instead of the overlay's `nodeGroups` and `daemonSets`. @default unset: the overlay's */
+  readonly fromCluster?: { readonly kubeconfig?: string; readonly context?: string };
   readonly out?: (text: string) => void;
   readonly err?: (text: string) => void;
 }
@@ -61,9 +67,17 @@ export async function readSnapshot(root: string, config: ClusterConfig): Promise
 }
 
 /** The input of one overlay: its rendered objects in memory, plus its node groups and DaemonSets; NodePools in overlay order. */
-export function overlayInput(config: ClusterConfig, scenario: Scenario) {
+export function overlayInput(config: ClusterConfig, scenario: Scenario, live?: LiveCapacity) {
   return buildSimulationInput(
-    { name: config.name, region: config.region, nodeGroups: config.nodeGroups, daemonSets: config.daemonSets, nodePoolOrder: config.nodePools.map((p) => p.name), nodeClassOrder: config.nodeClasses.map((n) => n.name) },
+    {
+      name: config.name,
+      region: config.region,
+      nodeGroups: config.nodeGroups,
+      daemonSets: config.daemonSets,
+      nodePoolOrder: config.nodePools.map((p) => p.name),
+      nodeClassOrder: config.nodeClasses.map((n) => n.name),
+      ...(live ? { live } : {}),
+    },
     renderCluster(config),
     scenario,
   );
@@ -106,7 +120,15 @@ export async function simulateClusters(options: SimulateOptions): Promise<number
       throw e;
     }
     const scenario: Scenario = { at: options.at ?? "max", ...(options.replicas ? { replicas: options.replicas } : {}) };
-    const { input, autoscaled } = overlayInput(config, scenario);
+    let live: LiveCapacity | undefined;
+    if (options.fromCluster) {
+      const { readLiveCapacity } = await import("../capacity/from-cluster.ts");
+      live = await readLiveCapacity(options.fromCluster);
+      err(
+        `${name}: existing capacity read from ${live.server}: ${live.nodeGroups.map((g) => `${g.count} x ${g.instanceType} (${g.name})`).join(", ") || "no nodes"}${live.skippedNodes > 0 ? ` (${live.skippedNodes} Karpenter or deleting node(s) left out)` : ""}; ${live.daemonSets.length} DaemonSet(s)\n`,
+      );
+    }
+    const { input, autoscaled } = overlayInput(config, scenario, live);
     let result: SimulationResult;
     try {
       result = capacity.simulate(input, snapshot);
@@ -180,6 +202,9 @@ export async function simulateCommand(argv: readonly string[]): Promise<number> 
       at: { type: "string", default: "max" },
       output: { type: "string", default: "text" },
       svg: { type: "string" },
+      "from-cluster": { type: "boolean", default: false },
+      kubeconfig: { type: "string" },
+      context: { type: "string" },
       root: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -191,6 +216,7 @@ export async function simulateCommand(argv: readonly string[]): Promise<number> 
     return EXIT.ok;
   }
   if (!OUTPUTS.includes(values.output as Output)) throw new UsageError(`--output must be one of ${OUTPUTS.join(", ")}, not '${values.output}'`);
+  if (!values["from-cluster"] && (values.kubeconfig !== undefined || values.context !== undefined)) throw new UsageError("--kubeconfig and --context go with --from-cluster");
   if (!POINTS.includes(values.at as ReplicaPoint)) throw new UsageError(`--at must be one of ${POINTS.join(", ")}, not '${values.at}'`);
   try {
     return await simulateClusters({
@@ -200,9 +226,10 @@ export async function simulateCommand(argv: readonly string[]): Promise<number> 
       at: values.at as ReplicaPoint,
       output: values.output as Output,
       svg: values.svg,
+      ...(values["from-cluster"] ? { fromCluster: { ...(values.kubeconfig ? { kubeconfig: values.kubeconfig } : {}), ...(values.context ? { context: values.context } : {}) } } : {}),
     });
   } catch (e) {
-    if (e instanceof CapacityInputError) {
+    if (e instanceof CapacityInputError || (e instanceof Error && e.name === "LiveClusterError")) {
       process.stderr.write(`${e.message}\nnothing was simulated.\n`);
       return EXIT.usage;
     }
