@@ -3,7 +3,7 @@ import type { V1Node } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { daemonSetsOf, nodeGroupsOf } from "./from-cluster.ts";
 
-const node = (name: string, labels: Record<string, string>, taints: V1Node["spec"] extends infer S ? NonNullable<S>["taints"] : never = [], pods = "58"): V1Node => ({
+const node = (name: string, labels: Record<string, string>, taints: NonNullable<V1Node["spec"]>["taints"] = [], pods = "58"): V1Node => ({
   metadata: { name, labels: { "kubernetes.io/hostname": name, ...labels } },
   spec: { taints },
   status: { capacity: { pods } },
