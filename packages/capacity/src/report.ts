@@ -49,6 +49,7 @@ function claimLines(c: NodeClaimResult): string[] {
     `NodeClaim ${c.name}: requests ${requestsText(c.requests)}`,
     `  pods: ${c.pods.join(", ")}`,
     `  instance types (${c.instanceTypes.length} candidates): ${candidateList(c.instanceTypes)}`,
+    ...c.firstCandidates.map((f) => `    ${f.instanceType}: allocatable ${requestsText(f.allocatable)}`),
     `  capacity types: ${c.capacityTypes.join(", ")}; zones: ${c.zones.join(", ")}`,
   ];
   if (c.cheapest) lines.push(`  cheapest-looking: ${c.cheapest.instanceType} ${c.cheapest.capacityType} in ${c.cheapest.zone} at ${price(c.cheapest.price)}`);
@@ -139,6 +140,8 @@ function formatMarkdown(r: SimulationResult, extras: ReportExtras): string {
         const cheapest = c.cheapest ? `${c.cheapest.instanceType} ${c.cheapest.capacityType} ${c.cheapest.zone} ${price(c.cheapest.price)}` : "(no prices)";
         out.push(`| ${c.name} | ${requestsText(c.requests)} | ${c.pods.length} | ${c.instanceTypes.length}: ${candidateList(c.instanceTypes)} | ${cheapest} |`);
       }
+      out.push("", "| candidate | allocatable |", "|---|---|");
+      for (const c of claims) for (const f of c.firstCandidates) out.push(`| ${f.instanceType} | ${requestsText(f.allocatable)} |`);
     }
   }
   if (r.pending.length > 0) {

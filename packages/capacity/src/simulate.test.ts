@@ -44,6 +44,7 @@ describe("the eksworkshop lab at 12 replicas (moto's ap-southeast-1 data)", () =
   it("lists the candidates by name as Karpenter logs them, and the count the data gives", () => {
     const c = r.nodeClaims[0]!;
     expect(c.instanceTypes.slice(0, 5)).toEqual(["c3.2xlarge", "c3.4xlarge", "c3.8xlarge", "c4.2xlarge", "c4.4xlarge"]);
+    expect(c.firstCandidates[3]).toEqual({ instanceType: "c4.2xlarge", allocatable: { cpu: "7910m", "ephemeral-storage": "17Gi", memory: "13215Mi", pods: "58" } });
     // moto 5.2.5 (pinned by .ci/run) serves the same ap-southeast-1 set the lab saw in 2026-09: 349 candidates.
     expect(c.instanceTypes).toHaveLength(349);
     // The same set, worked out here without the scheduler: the NodePool's requirements, a spot offering, and
@@ -207,5 +208,15 @@ describe("input faults name the field (exit 2)", () => {
       'workloads[3].requests: "two" is not a Kubernetes quantity (e.g. 500m, 2, 4G, 153Mi)',
     );
     expect(fault(withWorkload(labInput(), { namespace: "a", name: "b", replicas: -1, requests: {} }))).toBe("workloads[3].replicas: must be a non-negative integer (got -1)");
+    expect(fault(withWorkload(labInput(), { ...labInput().workloads[2]! }))).toBe("workloads[3]: nlb-app-karpenter/nginx-deployment is declared twice");
+    expect(fault({ ...labInput(), nodeGroups: [{ name: "ng", instanceType: "t3.2xlarge", count: 1, zones: ["us-east-1a"] }] })).toBe(
+      "nodeGroups[0].zones[0]: us-east-1a is not a zone of the ap-southeast-1 snapshot (ap-southeast-1a, ap-southeast-1b, ap-southeast-1c)",
+    );
+    expect(fault({ ...labInput(), nodeClasses: [{ name: "default", zones: ["ap-southeast-1z"] }] })).toBe(
+      "nodeClasses[0].zones[0]: ap-southeast-1z is not a zone of the ap-southeast-1 snapshot (ap-southeast-1a, ap-southeast-1b, ap-southeast-1c)",
+    );
+    expect(fault(withWorkload(labInput(), { namespace: "a", name: "b", replicas: 1, requests: {}, requiredNodeAffinity: [{ matchExpressions: [{ key: "k", operator: "Gt", values: ["x"] }] }] }))).toBe(
+      'workloads[3].requiredNodeAffinity[0]: k Gt: needs one integer value (got ["x"])',
+    );
   });
 });

@@ -5,46 +5,33 @@ import {
   type Amounts,
   formatAmounts,
   instanceTypeLabels,
-  parseAmounts,
   type ResolvedInstanceType,
   resolveInstanceType,
   TENANCIES,
 } from "./instance-types.ts";
-import { QuantityError } from "./quantity.ts";
 import { Requirement, Requirements } from "./requirements.ts";
 import type {
   CapacityType,
   Candidate,
-  DaemonSetInput,
   EC2NodeClassInput,
   ExistingNodeResult,
-  InstanceTypeInfo,
   InstanceTypeSnapshot,
   NodeClaimResult,
   NodePoolInput,
   NodePoolUsage,
-  NodeSelectorTerm,
   Offering,
   PendingPod,
   PendingReason,
   SimulationInput,
   SimulationResult,
   Taint,
-  Toleration,
-  WorkloadInput,
   WorkloadResult,
 } from "./types.ts";
 
-/** A fault in the simulation input (exit code 2): `path` names the field, e.g. `nodePools[0].nodeClass`. */
-export class SimulationError extends Error {
-  override readonly name = "SimulationError";
-  constructor(
-    readonly path: string,
-    message: string,
-  ) {
-    super(`${path}: ${message}`);
-  }
-}
+import { amounts, type DaemonSetPods, type Pod, type PodShape, prepare, SimulationError } from "./input.ts";
+import { addInto, buildExistingNodes, placeOnExisting, taintText, untolerated } from "./kube-scheduler.ts";
+
+export { SimulationError };
 
 /** Karpenter sends at most this many instance types, cheapest first, in a NodeClaim (nodeclaimtemplate.go MaxInstanceTypes). */
 export const MAX_INSTANCE_TYPES = 600;
@@ -55,225 +42,7 @@ export function cannotRun(result: SimulationResult): PendingPod[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Pods
-
-interface PodShape {
-  readonly id: number;
-  readonly workload: string;
-  readonly requests: Amounts; // includes pods: 1
-  /** One Requirements per required node affinity term (each with the node selector); tried in order like Karpenter's relaxation. */
-  readonly terms: readonly Requirements[];
-  readonly selector: Readonly<Record<string, string>>;
-  readonly affinity?: readonly NodeSelectorTerm[];
-  readonly tolerations: readonly Toleration[];
-  readonly onePerNode: boolean;
-}
-
-interface Pod {
-  readonly name: string;
-  readonly shape: PodShape;
-  readonly order: number;
-}
-
-function podTerms(selector: Readonly<Record<string, string>>, affinity: readonly NodeSelectorTerm[] | undefined, path: string): Requirements[] {
-  const base = Requirements.fromLabels(selector);
-  if (!affinity || affinity.length === 0) return [base];
-  return affinity.map((term, i) => {
-    try {
-      return base.copy().addAll(Requirements.fromSelectors(term.matchExpressions ?? []));
-    } catch (e) {
-      throw new SimulationError(`${path}.requiredNodeAffinity[${i}]`, (e as Error).message);
-    }
-  });
-}
-
-function amounts(quantities: WorkloadInput["requests"] | undefined, path: string): Amounts {
-  try {
-    return parseAmounts(quantities);
-  } catch (e) {
-    if (e instanceof QuantityError) throw new SimulationError(path, e.message);
-    throw e;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Taints and node labels (kube-scheduler semantics: k8s.io/component-helpers/scheduling/corev1 and nodeaffinity)
-
-function tolerates(tolerations: readonly Toleration[], taint: Taint): boolean {
-  return tolerations.some((t) => {
-    if (t.effect && t.effect !== taint.effect) return false;
-    if (t.operator === "Exists") return t.key === undefined || t.key === "" || t.key === taint.key;
-    return t.key === taint.key && (t.value ?? "") === (taint.value ?? "");
-  });
-}
-
-/** The first NoSchedule / NoExecute taint the tolerations miss (PreferNoSchedule never blocks). */
-function untolerated(taints: readonly Taint[], tolerations: readonly Toleration[]): Taint | undefined {
-  return taints.find((t) => t.effect !== "PreferNoSchedule" && !tolerates(tolerations, t));
-}
-
-function taintText(t: Taint): string {
-  return `${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}`;
-}
-
-function labelsMatch(labels: ReadonlyMap<string, string>, selector: Readonly<Record<string, string>>, affinity: readonly NodeSelectorTerm[] | undefined): boolean {
-  for (const [k, v] of Object.entries(selector)) if (labels.get(k) !== v) return false;
-  if (!affinity || affinity.length === 0) return true;
-  return affinity.some((term) => {
-    const exprs = term.matchExpressions ?? [];
-    if (exprs.length === 0) return false;
-    return exprs.every((e) => {
-      const v = labels.get(e.key);
-      const values = e.values ?? [];
-      switch (e.operator) {
-        case "In":
-          return v !== undefined && values.includes(v);
-        case "NotIn":
-          return v === undefined || !values.includes(v);
-        case "Exists":
-          return v !== undefined;
-        case "DoesNotExist":
-          return v === undefined;
-        default: {
-          if (v === undefined || !/^[+-]?\d+$/.test(v) || !/^[+-]?\d+$/.test(values[0] ?? "")) return false;
-          const n = Number(v);
-          const bound = Number(values[0]);
-          return e.operator === "Gt" ? n > bound : e.operator === "Lt" ? n < bound : e.operator === "Gte" ? n >= bound : n <= bound;
-        }
-      }
-    });
-  });
-}
-
-function fitsIn(requested: Amounts, add: Amounts, allocatable: Amounts): boolean {
-  for (const [name, n] of Object.entries(add)) {
-    if ((requested[name] ?? 0) + n > (allocatable[name] ?? 0)) return false;
-  }
-  return true;
-}
-
-function addInto(target: Amounts, add: Amounts): void {
-  for (const [name, n] of Object.entries(add)) target[name] = (target[name] ?? 0) + n;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Existing nodes (managed node groups)
-
-interface ExistingNode {
-  readonly name: string;
-  readonly group: string;
-  readonly instanceType: string;
-  readonly zone: string;
-  readonly capacityType: CapacityType;
-  readonly labels: Map<string, string>;
-  readonly taints: readonly Taint[];
-  readonly allocatable: Amounts;
-  readonly requested: Amounts;
-  readonly pods: string[];
-  readonly daemonSetPods: string[];
-  readonly workloads: Set<string>;
-}
-
-function daemonSetFitsNode(ds: DaemonSetInput, labels: ReadonlyMap<string, string>, taints: readonly Taint[]): boolean {
-  return !untolerated(taints, ds.tolerations ?? []) && labelsMatch(labels, ds.nodeSelector ?? {}, ds.requiredNodeAffinity);
-}
-
-function buildExistingNodes(input: SimulationInput, snapshot: InstanceTypeSnapshot, types: ReadonlyMap<string, InstanceTypeInfo>, daemonSets: readonly DaemonSetPods[]): ExistingNode[] {
-  const nodes: ExistingNode[] = [];
-  input.nodeGroups.forEach((group, gi) => {
-    const path = `nodeGroups[${gi}]`;
-    const info = types.get(group.instanceType);
-    if (!info) throw new SimulationError(`${path}.instanceType`, `${group.instanceType} is not in the ${snapshot.region} instance-type snapshot`);
-    if (!Number.isInteger(group.count) || group.count < 0) throw new SimulationError(`${path}.count`, `must be a non-negative integer (got ${group.count})`);
-    const zones = group.zones && group.zones.length > 0 ? group.zones : snapshot.zones;
-    const resolved = resolveInstanceType(info, group.kubelet ? { name: group.name, kubelet: group.kubelet } : undefined);
-    const capacityType = group.capacityType ?? "on-demand";
-    for (let i = 0; i < group.count; i++) {
-      const name = `${group.name}-${i + 1}`;
-      const zone = zones[i % zones.length]!;
-      // Labels every EKS managed node carries, then the node group's own.
-      const labels = new Map<string, string>([
-        ["kubernetes.io/arch", info.architecture],
-        ["kubernetes.io/os", "linux"],
-        ["kubernetes.io/hostname", name],
-        ["node.kubernetes.io/instance-type", info.name],
-        ["topology.kubernetes.io/region", snapshot.region],
-        ["topology.kubernetes.io/zone", zone],
-        ["eks.amazonaws.com/capacityType", capacityType === "spot" ? "SPOT" : "ON_DEMAND"],
-        ["eks.amazonaws.com/nodegroup", group.name],
-        ...Object.entries(group.labels ?? {}),
-      ]);
-      const taints = group.taints ?? [];
-      const requested: Amounts = {};
-      const daemonSetPods: string[] = [];
-      for (const ds of daemonSets) {
-        if (!daemonSetFitsNode(ds.input, labels, taints)) continue;
-        addInto(requested, ds.requests);
-        daemonSetPods.push(ds.input.name);
-      }
-      nodes.push({
-        name,
-        group: group.name,
-        instanceType: info.name,
-        zone,
-        capacityType,
-        labels,
-        taints,
-        allocatable: resolved.allocatable,
-        requested,
-        pods: [],
-        daemonSetPods,
-        workloads: new Set(),
-      });
-    }
-  });
-  return nodes;
-}
-
-/** kube-scheduler's default scores that matter here: NodeResourcesFit LeastAllocated + NodeResourcesBalancedAllocation (cpu, memory). */
-function score(node: ExistingNode, add: Amounts): number {
-  const fraction = (name: string) => {
-    const alloc = node.allocatable[name] ?? 0;
-    return alloc === 0 ? 1 : ((node.requested[name] ?? 0) + (add[name] ?? 0)) / alloc;
-  };
-  const cpu = fraction("cpu");
-  const memory = fraction("memory");
-  const leastAllocated = ((1 - cpu) * 100 + (1 - memory) * 100) / 2;
-  const balanced = (1 - Math.abs(cpu - memory) / 2) * 100;
-  return leastAllocated + balanced;
-}
-
-function placeOnExisting(nodes: readonly ExistingNode[], pod: Pod): ExistingNode | undefined {
-  let best: ExistingNode | undefined;
-  let bestScore = Number.NEGATIVE_INFINITY;
-  const s = pod.shape;
-  for (const node of nodes) {
-    if (untolerated(node.taints, s.tolerations)) continue;
-    if (!labelsMatch(node.labels, s.selector, s.affinity)) continue;
-    if (s.onePerNode && node.workloads.has(s.workload)) continue;
-    if (!fitsIn(node.requested, s.requests, node.allocatable)) continue;
-    const sc = score(node, s.requests);
-    if (sc > bestScore) {
-      best = node;
-      bestScore = sc;
-    }
-  }
-  if (best) {
-    addInto(best.requested, s.requests);
-    best.pods.push(pod.name);
-    best.workloads.add(s.workload);
-  }
-  return best;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Karpenter: NodeClaim templates (one per NodePool) and their instance types
-
-interface DaemonSetPods {
-  readonly input: DaemonSetInput;
-  readonly requests: Amounts;
-  readonly terms: readonly Requirements[];
-}
 
 interface TemplateType {
   readonly resolved: ResolvedInstanceType;
@@ -286,6 +55,9 @@ interface TemplateType {
   /** Requests of the DaemonSet pods that would run on this type under this NodePool. */
   readonly daemonOverhead: Amounts;
   readonly daemonKey: string;
+  /** allocatable and DaemonSet overhead over the resource space: the fit test is the hot loop of a large simulation. */
+  readonly allocVec: Float64Array;
+  readonly overheadVec: Float64Array;
 }
 
 interface Template {
@@ -300,7 +72,6 @@ interface Template {
   /** limits minus what the NodeClaims so far may use; undefined when the NodePool has no limits. */
   remaining: Amounts | undefined;
   limitsVersion: number;
-  claims: number;
 }
 
 /** The values of a key an instance type offers (its requirement set in types.go computeRequirements). */
@@ -316,17 +87,36 @@ function typeValues(t: TemplateType, key: string): readonly string[] | undefined
 /** instanceType.Requirements.Intersects(requirements) (nodeclaim.go compatible). */
 function typeCompatible(t: TemplateType, reqs: Requirements): boolean {
   for (const [key, r] of reqs.byKey) {
-    const values = typeValues(t, key);
-    if (values === undefined) continue;
-    if (values.length === 0) {
-      // The type defines the key as DoesNotExist: only NotIn / DoesNotExist requirements agree.
-      const op = r.operator();
-      if (op !== "NotIn" && op !== "DoesNotExist") return false;
-      continue;
+    let ok: boolean;
+    if (key === "topology.kubernetes.io/zone") ok = someHas(r, t.zones);
+    else if (key === "karpenter.sh/capacity-type") ok = someHas(r, t.capacityTypes);
+    else if (key === "karpenter.k8s.aws/instance-tenancy") ok = someHas(r, TENANCIES);
+    else {
+      if (!t.labels.has(key)) continue;
+      const v = t.labels.get(key);
+      if (v === undefined) {
+        // The type defines the key as DoesNotExist: only NotIn / DoesNotExist requirements agree.
+        const op = r.operator();
+        ok = op === "NotIn" || op === "DoesNotExist";
+      } else ok = r.has(v);
     }
-    if (!values.some((v) => r.has(v))) return false;
+    if (!ok) return false;
   }
   return true;
+}
+
+function someHas(r: Requirement, values: Iterable<string>): boolean {
+  let any = false;
+  for (const v of values) {
+    any = true;
+    if (r.has(v)) return true;
+  }
+  // An empty set is DoesNotExist on the type's side.
+  if (!any) {
+    const op = r.operator();
+    return op === "NotIn" || op === "DoesNotExist";
+  }
+  return false;
 }
 
 /** An offering whose zone and capacity type the requirements allow (nodeclaim.go fits, offering part). */
@@ -353,7 +143,10 @@ function minValuesProblem(types: readonly TemplateType[], reqs: Requirements): s
   for (const r of reqs.byKey.values()) {
     if (r.minValues === undefined) continue;
     const seen = new Set<string>();
-    for (const t of types) for (const v of typeValues(t, r.key) ?? []) seen.add(v);
+    for (const t of types) {
+      for (const v of typeValues(t, r.key) ?? []) seen.add(v);
+      if (seen.size >= r.minValues) break;
+    }
     if (seen.size < r.minValues) return `minValues requirement is not met for label ${r.key} (${seen.size} of ${r.minValues})`;
   }
   return undefined;
@@ -372,9 +165,10 @@ function templateRequirements(pool: NodePoolInput, path: string): Requirements {
   return reqs;
 }
 
+const templateTypesCache = new WeakMap<InstanceTypeSnapshot, Map<string, TemplateType[]>>();
 const resolvedCache = new WeakMap<InstanceTypeSnapshot, Map<string, { resolved: ResolvedInstanceType[]; labels: Map<string, string | undefined>[] }>>();
 
-function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, daemonSets: readonly DaemonSetPods[]): Template[] {
+function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, daemonSets: readonly DaemonSetPods[], space: ResourceSpace): Template[] {
   const classes = new Map(input.nodeClasses.map((c) => [c.name, c]));
   const resolvedByClass = new Map<string, ResolvedInstanceType[]>();
   const labelsByClass = new Map<string, Map<string, string | undefined>[]>();
@@ -382,6 +176,11 @@ function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, 
     const path = `nodePools[${i}]`;
     const nodeClass = classes.get(pool.nodeClass);
     if (!nodeClass) throw new SimulationError(`${path}.nodeClass`, `EC2NodeClass ${pool.nodeClass} is not declared (nodeClasses: ${[...classes.keys()].join(", ") || "none"})`);
+    nodeClass.zones?.forEach((z, zi) => {
+      if (!snapshot.zones.includes(z)) {
+        throw new SimulationError(`nodeClasses[${input.nodeClasses.indexOf(nodeClass)}].zones[${zi}]`, `${z} is not a zone of the ${snapshot.region} snapshot (${snapshot.zones.join(", ")})`);
+      }
+    });
     let resolved = resolvedByClass.get(nodeClass.name);
     let labels = labelsByClass.get(nodeClass.name);
     if (!resolved || !labels) {
@@ -412,33 +211,47 @@ function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, 
     }
     const requirements = templateRequirements(pool, path);
     const taints = pool.taints ?? [];
-    const zones = new Set(nodeClass.zones && nodeClass.zones.length > 0 ? nodeClass.zones : snapshot.zones);
-    const al2023 = (nodeClass.amiFamily ?? "AL2023") === "AL2023";
-    const types: TemplateType[] = [];
-    resolved.forEach((r, ti) => {
-      // a1 types cannot run AL2023 (aws/karpenter-provider-aws pkg/providers/instancetype/compatibility/compatibility.go).
-      if (al2023 && r.info.name.startsWith("a1.")) return;
-      const offerings = r.info.offerings.filter((o) => zones.has(o.zone));
-      const base = {
-        resolved: r,
-        name: r.info.name,
-        labels: labels![ti]!,
-        offerings,
-        zones: new Set(offerings.map((o) => o.zone)),
-        capacityTypes: new Set(offerings.map((o) => o.capacityType)),
-        daemonOverhead: {},
-        daemonKey: "",
-      };
-      if (!typeCompatible(base, requirements) || !hasOffering(base, requirements)) return;
-      const overhead: Amounts = {};
-      const names: string[] = [];
-      for (const ds of daemonSets) {
-        if (!daemonSetFitsTemplate(ds, requirements, taints, base)) continue;
-        addInto(overhead, ds.requests);
-        names.push(ds.input.name);
-      }
-      types.push({ ...base, daemonOverhead: overhead, daemonKey: names.join(",") });
-    });
+    // A sweep runs the same NodePools over and over: their filtered types are kept per snapshot.
+    const typesKey = JSON.stringify([pool.name, pool.nodeClass, pool.requirements, pool.labels, taints, nodeClass, input.daemonSets, [...space.index.keys()]]);
+    let perSnapshotTypes = templateTypesCache.get(snapshot);
+    if (!perSnapshotTypes) {
+      perSnapshotTypes = new Map();
+      templateTypesCache.set(snapshot, perSnapshotTypes);
+    }
+    let types = perSnapshotTypes.get(typesKey);
+    if (!types) {
+      const zones = new Set(nodeClass.zones && nodeClass.zones.length > 0 ? nodeClass.zones : snapshot.zones);
+      const al2023 = (nodeClass.amiFamily ?? "AL2023") === "AL2023";
+      const found: TemplateType[] = [];
+      resolved.forEach((r, ti) => {
+        // a1 types cannot run AL2023 (aws/karpenter-provider-aws pkg/providers/instancetype/compatibility/compatibility.go).
+        if (al2023 && r.info.name.startsWith("a1.")) return;
+        const offerings = r.info.offerings.filter((o) => zones.has(o.zone));
+        const base = {
+          resolved: r,
+          name: r.info.name,
+          labels: labels![ti]!,
+          offerings,
+          zones: new Set(offerings.map((o) => o.zone)),
+          capacityTypes: new Set(offerings.map((o) => o.capacityType)),
+          daemonOverhead: {},
+          daemonKey: "",
+          allocVec: space.vector(r.allocatable),
+          overheadVec: space.vector({}),
+        };
+        if (!typeCompatible(base, requirements) || !hasOffering(base, requirements)) return;
+        const overhead: Amounts = {};
+        const names: string[] = [];
+        for (const ds of daemonSets) {
+          if (!daemonSetFitsTemplate(ds, requirements, taints, base)) continue;
+          addInto(overhead, ds.requests);
+          names.push(ds.input.name);
+        }
+        found.push({ ...base, daemonOverhead: overhead, daemonKey: names.join(","), overheadVec: space.vector(overhead) });
+      });
+      types = found;
+      perSnapshotTypes.set(typesKey, types);
+    }
     if (types.length === 0) {
       throw new SimulationError(
         `${path}.requirements`,
@@ -459,7 +272,6 @@ function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, 
       limits,
       remaining: pool.limits && Object.keys(limits).length > 0 ? { ...limits } : undefined,
       limitsVersion: 0,
-      claims: 0,
     };
   });
   // Heavier NodePools first; equal weights: the name later in the alphabet first (karpenter pkg/utils/nodepool/nodepool.go OrderByWeight).
@@ -474,7 +286,10 @@ interface Claim {
   readonly created: number;
   requirements: Requirements;
   types: TemplateType[];
+  /** The candidates Karpenter logs, kept when a later round counts the NodeClaim as launched (types = the one type). */
+  candidates?: TemplateType[];
   readonly requests: Amounts;
+  readonly vec: Float64Array;
   readonly pods: string[];
   readonly workloads: Set<string>;
   /** Shape+term keys that failed here once: a NodeClaim only tightens, so they fail again. */
@@ -496,7 +311,7 @@ function canAdd(
   template: Template,
   current: Requirements,
   types: readonly TemplateType[],
-  requests: Amounts,
+  requests: Float64Array,
   pod: PodShape,
   term: Requirements,
   absorbed: boolean,
@@ -512,10 +327,10 @@ function canAdd(
   const remaining: TemplateType[] = [];
   let anyCompatible = false;
   for (const t of types) {
-    if (!absorbed && !typeCompatible(t, reqs)) continue;
-    if (!hasOffering(t, reqs)) continue;
+    // Absorbed: the requirements did not change, so every type here already passed both checks.
+    if (!absorbed && (!typeCompatible(t, reqs) || !hasOffering(t, reqs))) continue;
     anyCompatible = true;
-    if (!fitsWithOverhead(requests, pod.requests, t)) continue;
+    if (!fitsWithOverhead(requests, pod.vec, t)) continue;
     remaining.push(t);
   }
   if (remaining.length === 0) return { kind: "resources", anyCompatible };
@@ -526,20 +341,40 @@ function canAdd(
   return { requirements: reqs, types: remaining, absorbed };
 }
 
-function fitsWithOverhead(claimRequests: Amounts, podRequests: Amounts, t: TemplateType): boolean {
-  const alloc = t.resolved.allocatable;
-  for (const name in podRequests) {
-    if ((claimRequests[name] ?? 0) + podRequests[name]! + (t.daemonOverhead[name] ?? 0) > (alloc[name] ?? 0)) return false;
-  }
-  for (const name in claimRequests) {
-    if (name in podRequests) continue;
-    if (claimRequests[name]! + (t.daemonOverhead[name] ?? 0) > (alloc[name] ?? 0)) return false;
-  }
-  for (const name in t.daemonOverhead) {
-    if (name in podRequests || name in claimRequests) continue;
-    if (t.daemonOverhead[name]! > (alloc[name] ?? 0)) return false;
+/** requests + pod + DaemonSet overhead <= allocatable, for every resource (karpenter pkg/utils/resources Fits). */
+function fitsWithOverhead(claimRequests: Float64Array, podRequests: Float64Array, t: TemplateType): boolean {
+  const alloc = t.allocVec;
+  const overhead = t.overheadVec;
+  for (let i = 0; i < alloc.length; i++) {
+    if (claimRequests[i]! + podRequests[i]! + overhead[i]! > alloc[i]!) return false;
   }
   return true;
+}
+
+/** Resource names to vector positions, fixed for one simulation. */
+class ResourceSpace {
+  readonly index = new Map<string, number>();
+  constructor(names: Iterable<string>) {
+    for (const n of names) if (!this.index.has(n)) this.index.set(n, this.index.size);
+  }
+  vector(amounts: Amounts): Float64Array {
+    const v = new Float64Array(this.index.size);
+    for (const [name, n] of Object.entries(amounts)) {
+      const i = this.index.get(name);
+      if (i !== undefined) v[i] = n;
+    }
+    return v;
+  }
+}
+
+const limitedTypes = new WeakMap<Template, { version: number; types: TemplateType[] }>();
+
+function withinLimitsCached(template: Template): TemplateType[] {
+  const cached = limitedTypes.get(template);
+  if (cached && cached.version === template.limitsVersion) return cached.types;
+  const types = withinLimits(template.types, template.remaining!);
+  limitedTypes.set(template, { version: template.limitsVersion, types });
+  return types;
 }
 
 /** Instance types whose capacity stays within what the NodePool's limits leave (scheduler.go filterByRemainingResources). */
@@ -598,51 +433,21 @@ function subtractMax(remaining: Amounts, types: readonly TemplateType[]): void {
 // ---------------------------------------------------------------------------------------------------------------
 // simulate
 
-interface Prepared {
-  readonly pods: Pod[];
-  readonly shapes: PodShape[];
-  readonly daemonSets: DaemonSetPods[];
-  readonly types: Map<string, InstanceTypeInfo>;
-}
-
-function prepare(input: SimulationInput, snapshot: InstanceTypeSnapshot): Prepared {
-  if (input.region !== undefined && input.region !== snapshot.region) {
-    throw new SimulationError("region", `the cluster is in ${input.region} but the instance-type snapshot is for ${snapshot.region}`);
-  }
-  const types = new Map(snapshot.instanceTypes.map((t) => [t.name, t]));
-  const daemonSets = input.daemonSets.map((ds, i) => ({
-    input: ds,
-    requests: { ...amounts(ds.requests, `daemonSets[${i}].requests`), pods: 1 },
-    terms: podTerms(ds.nodeSelector ?? {}, ds.requiredNodeAffinity, `daemonSets[${i}]`),
-  }));
-  const shapes: PodShape[] = [];
-  const pods: Pod[] = [];
-  const ordered = input.workloads.map((w, i) => ({ w, i })).sort((a, b) => (b.w.priority ?? 0) - (a.w.priority ?? 0) || a.i - b.i);
-  for (const { w, i } of ordered) {
-    const path = `workloads[${i}]`;
-    if (!Number.isInteger(w.replicas) || w.replicas < 0) throw new SimulationError(`${path}.replicas`, `must be a non-negative integer (got ${w.replicas})`);
-    const workload = `${w.namespace}/${w.name}`;
-    const shape: PodShape = {
-      id: shapes.length,
-      workload,
-      requests: { ...amounts(w.requests, `${path}.requests`), pods: 1 },
-      terms: podTerms(w.nodeSelector ?? {}, w.requiredNodeAffinity, path),
-      selector: w.nodeSelector ?? {},
-      ...(w.requiredNodeAffinity ? { affinity: w.requiredNodeAffinity } : {}),
-      tolerations: w.tolerations ?? [],
-      onePerNode: w.onePerNode === true,
-    };
-    shapes.push(shape);
-    for (let r = 0; r < w.replicas; r++) pods.push({ name: `${workload}-${r + 1}`, shape, order: pods.length });
-  }
-  return { pods, shapes, daemonSets, types };
-}
-
 /** Runs the scenario: every workload at its `replicas`. */
 export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot): SimulationResult {
-  const { pods, daemonSets, types } = prepare(input, snapshot);
+  const { pods, shapes, daemonSets, types } = prepare(input, snapshot);
+  const space = new ResourceSpace([
+    "cpu",
+    "memory",
+    "pods",
+    "ephemeral-storage",
+    ...shapes.flatMap((s) => Object.keys(s.requests)),
+    ...daemonSets.flatMap((d) => Object.keys(d.requests)),
+  ]);
+  for (const shape of shapes) shape.vec = space.vector(shape.requests);
   const nodes = buildExistingNodes(input, snapshot, types, daemonSets);
-  const templates = buildTemplates(input, snapshot, daemonSets);
+  const templates = buildTemplates(input, snapshot, daemonSets, space);
+  const zero = space.vector({});
 
   // 1. kube-scheduler: each pod, in creation order, onto the best-scoring existing node it fits.
   const unplaced: Pod[] = [];
@@ -678,7 +483,10 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
       for (const { pod, failure } of failed) pending.push({ pod: pod.name, workload: pod.shape.workload, reason: failure.reason, message: failure.message });
       break;
     }
-    for (const claim of allClaims.slice(claimsBefore)) claim.types = [likelyLaunch(claim)];
+    for (const claim of allClaims.slice(claimsBefore)) {
+      claim.candidates = claim.types;
+      claim.types = [likelyLaunch(claim)];
+    }
     for (const template of templates) {
       if (!template.remaining) continue;
       const launched = allClaims.filter((c) => c.template === template);
@@ -701,7 +509,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
         const claim = claims[ci]!;
         if (claim.closed.has(key)) continue;
         if (shape.onePerNode && claim.workloads.has(shape.workload)) continue;
-        const r = canAdd(claim.template, claim.requirements, claim.types, claim.requests, shape, term, claim.absorbed.has(key));
+        const r = canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, claim.absorbed.has(key));
         if (!("types" in r)) {
           claim.closed.add(key);
           continue;
@@ -730,7 +538,6 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
             subtractMax(template.remaining, claim.types);
             template.limitsVersion++;
           }
-          template.claims++;
           allClaims.push(claim);
           insertByPods(claims, claim);
           placed = true;
@@ -751,6 +558,8 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     claim.requirements = r.requirements;
     claim.types = r.types;
     addInto(claim.requests, pod.shape.requests);
+    const v = pod.shape.vec;
+    for (let i = 0; i < v.length; i++) claim.vec[i]! += v[i]!;
     claim.pods.push(pod.name);
     claim.workloads.add(pod.shape.workload);
   }
@@ -761,10 +570,10 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     const remaining = template.remaining;
     if (remaining) {
       if (remaining.nodes !== undefined && remaining.nodes <= 0) return { reason: "limit-reached", message: `NodePool ${name}: node limit reached` };
-      types = withinLimits(types, remaining);
+      types = withinLimitsCached(template);
       if (types.length === 0) return { reason: "limit-reached", message: `NodePool ${name}: limits reached (${limitText(template)})` };
     }
-    const r = canAdd(template, template.requirements, types, {}, shape, term, false);
+    const r = canAdd(template, template.requirements, types, zero, shape, term, false);
     if ("types" in r) {
       const claim: Claim = {
         template,
@@ -772,6 +581,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
         requirements: template.requirements,
         types: r.types,
         requests: {},
+        vec: space.vector({}),
         pods: [],
         workloads: new Set(),
         closed: new Set(),
@@ -783,7 +593,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     if (r.kind === "requirements") return { reason: "nothing-matches", message: `NodePool ${name}: incompatible requirements, ${r.message}` };
     if (r.kind === "minValues") return { reason: "nothing-matches", message: `NodePool ${name}: ${r.message}` };
     if (remaining && types.length !== template.types.length) {
-      const unlimited = canAdd(template, template.requirements, template.types, {}, shape, term, false);
+      const unlimited = canAdd(template, template.requirements, template.types, zero, shape, term, false);
       if ("types" in unlimited) return { reason: "limit-reached", message: `NodePool ${name}: limits reached (${limitText(template)})` };
     }
     if (r.anyCompatible) {
@@ -926,7 +736,7 @@ function finalizeClaim(claim: Claim, counters: Map<Template, number>): NodeClaim
 
   // Cheapest first, then at most MAX_INSTANCE_TYPES; Karpenter's log prints the requirement's values, sorted by name
   // (provisioner.go instanceTypeList over nodeclaimtemplate.go ToNodeClaim requirements, requirement.go sets.List).
-  const priced = claim.types.map((t) => {
+  const priced = (claim.candidates ?? claim.types).map((t) => {
     const offers = compatibleOfferings(t, claim.requirements);
     let cheapest: Offering | undefined;
     for (const o of offers) if (o.price !== undefined && (cheapest === undefined || o.price < cheapest.price!)) cheapest = o;
@@ -943,6 +753,7 @@ function finalizeClaim(claim: Claim, counters: Map<Template, number>): NodeClaim
       zones.add(o.zone);
     }
   }
+  const listed = chosen.map((c) => c.t).sort((a, b) => cmp(a.name, b.name));
   const n = (counters.get(claim.template) ?? 0) + 1;
   counters.set(claim.template, n);
   const cheapest: Candidate | undefined = best
@@ -955,7 +766,8 @@ function finalizeClaim(claim: Claim, counters: Map<Template, number>): NodeClaim
     requests: formatAmounts(requests),
     pods: claim.pods,
     daemonSetPods: [...new Set(claim.types.flatMap((t) => (t.daemonKey ? t.daemonKey.split(",") : [])))].sort(),
-    instanceTypes: chosen.map((c) => c.t.name).sort(cmp),
+    instanceTypes: listed.map((t) => t.name),
+    firstCandidates: listed.slice(0, 5).map((t) => ({ instanceType: t.name, allocatable: formatAmounts(t.resolved.allocatable, "human") })),
     capacityTypes: [...capacityTypes].sort(),
     zones: [...zones].sort(),
     ...(cheapest ? { cheapest } : {}),

@@ -116,3 +116,17 @@ describe("serializeSnapshot / parseSnapshot", () => {
     expect(bad((s) => (s.instanceTypes = []))).toThrow(`${f}: instanceTypes: must not be empty`);
   });
 });
+
+describe("the whole moto snapshot", () => {
+  it("survives serialize -> parse -> serialize byte for byte (GPUs, accelerators, extended resources included)", () => {
+    const s = motoSnapshot();
+    const text = serializeSnapshot(s);
+    expect(serializeSnapshot(parseSnapshot(text, "x.json"))).toBe(text);
+    const parsed = new Map(parseSnapshot(text, "x.json").instanceTypes.map((t) => [t.name, t]));
+    expect(parsed.get("g4dn.xlarge")).toMatchObject({ gpu: { name: "t4", manufacturer: "nvidia", count: 1, memoryMiB: 16384 }, extendedResources: { "nvidia.com/gpu": 1 } });
+    expect(parsed.get("inf1.xlarge")).toMatchObject({
+      accelerator: { name: "inferentia", manufacturer: "aws", count: 1 },
+      extendedResources: { "aws.amazon.com/neuron": 1, "aws.amazon.com/neuroncore": 4 },
+    });
+  });
+});

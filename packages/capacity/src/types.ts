@@ -269,6 +269,8 @@ export interface NodeClaimResult {
   /** Capacity types and zones still possible for this NodeClaim. */
   readonly capacityTypes: readonly CapacityType[];
   readonly zones: readonly string[];
+  /** The first five candidates (as listed) with their allocatable under the NodeClaim's EC2NodeClass. */
+  readonly firstCandidates: readonly { readonly instanceType: string; readonly allocatable: ResourceList }[];
   /** The cheapest offering among the candidates, when the snapshot has prices. */
   readonly cheapest?: Candidate;
 }
