@@ -35,6 +35,7 @@ export function chartSvg(sweep: SweepResult): string {
   const barW = Math.max(2, slot * 0.6);
   const y = (v: number) => top + plotH - (v / maxY) * plotH;
   const x = (i: number) => left + slot * i + slot / 2;
+  const labelEvery = Math.max(1, Math.ceil(points.length / 20));
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<title>${escapeXml(`${sweep.cluster ? `${sweep.cluster}: ` : ""}${sweep.workload}: nodes and Pending pods by replicas`)}</title>`,
@@ -55,7 +56,8 @@ export function chartSvg(sweep: SweepResult): string {
       const top_ = y(p.existingNodes + p.nodeClaims);
       out.push(`<rect x="${bx}" y="${num(top_)}" width="${bw}" height="${num(y(p.existingNodes) - top_)}" fill="#e8a33d"><title>${p.replicas} replicas: ${p.nodeClaims} NodeClaim(s)</title></rect>`);
     }
-    out.push(`<text x="${num(x(i))}" y="${height - bottom + 18}" text-anchor="middle">${p.replicas}</text>`);
+    // At most ~20 replica labels, so they stay readable on long HPA ranges; the last one always.
+    if (i % labelEvery === 0 || i === points.length - 1) out.push(`<text x="${num(x(i))}" y="${height - bottom + 18}" text-anchor="middle">${p.replicas}</text>`);
   });
   const line = (values: number[], color: string, dash: string) => {
     const d = values.map((v, i) => `${i === 0 ? "M" : "L"}${num(x(i))},${num(y(v))}`).join(" ");

@@ -79,6 +79,17 @@ export function compareSimulations(base: SimulationResult | undefined, head: Sim
     ...rows.map((r) => `| ${r.join(" | ")} |`),
   );
 
+  // Workloads whose replica count at HPA max changed (a maxReplicas edit, a new or removed workload).
+  const baseReplicas = new Map((base?.workloads ?? []).map((w) => [w.workload, w.replicas]));
+  const headReplicas = new Map(head.workloads.map((w) => [w.workload, w.replicas]));
+  const moved = [...new Set([...baseReplicas.keys(), ...headReplicas.keys()])]
+    .sort()
+    .filter((w) => baseReplicas.get(w) !== headReplicas.get(w));
+  if (base && moved.length > 0) {
+    out.push("", "| workload | base replicas | head replicas |", "|---|---:|---:|");
+    for (const w of moved) out.push(`| ${w} | ${baseReplicas.get(w) ?? "-"} | ${headReplicas.get(w) ?? "-"} |`);
+  }
+
   const headroom: string[] = [];
   for (const p of head.nodePools) {
     const b = base?.nodePools.find((x) => x.name === p.name);

@@ -135,6 +135,9 @@ describe("charts", () => {
     expect(svg.match(/<circle /g)).toHaveLength(10);
     expect(svg).not.toContain("stay Pending");
     expect(chartSvg(labSweep)).toBe(svg);
+    // 38 points (3..40): every second replica count is labelled, and the last.
+    const long = chartSvg(sweep(labInput(40), snapshot, { workload: NGINX, from: 3, to: 40 }));
+    expect(long.match(/text-anchor="middle">\d+<\/text>/g)).toHaveLength(20);
     // Tags balance: every opened element is closed.
     const opened = (svg.match(/<(svg|rect|text|title|path|line|circle)\b(?:[^>]*[^/])?>/g) ?? []).length;
     const closed = (svg.match(/<\/(svg|rect|text|title|path|line|circle)>/g) ?? []).length;
@@ -149,6 +152,7 @@ describe("compareSimulations", () => {
     expect(md.startsWith("#### eksworkshop\n\nAt HPA max Karpenter would add **1** NodeClaim(s) (base 1); **0** pod(s) would stay Pending (base 0).\n")).toBe(true);
     expect(md).toContain("| NodeClaims Karpenter would add | 1 | 1 | 0 |");
     expect(md).toContain("| CPU requested on NodeClaims | 6450m | 62450m | +56 |");
+    expect(md).toContain("| workload | base replicas | head replicas |\n|---|---:|---:|\n| nlb-app-karpenter/nginx-deployment | 12 | 40 |\n");
     expect(md).toContain("| memory requested on NodeClaims | 11.3Gi | 115.6Gi | +104.3Gi |");
     // The smallest candidate for 31 pods (62450m) has 64 vCPU.
     expect(md).toContain("| `default` | cpu | 1000 | 992 | 936 (changed) |");
@@ -156,6 +160,7 @@ describe("compareSimulations", () => {
 
   it("says when nothing changes, and handles a cluster added or removed", () => {
     expect(compareSimulations(result, result)).toContain("No capacity change at HPA max: 3 node-group node(s), 1 NodeClaim(s), 0 pod(s) Pending.");
+    expect(compareSimulations(result, result)).not.toContain("base replicas");
     expect(compareSimulations(undefined, result, { headSweep: labSweep })).toContain("| NodeClaims Karpenter would add | - | 1 | new |");
     expect(compareSimulations(undefined, result, { headSweep: labSweep })).toContain("xychart-beta");
     expect(compareSimulations(result, undefined)).toBe("#### eksworkshop\n\nRemoved in this change (base: 3 node-group node(s), 1 NodeClaim(s) at HPA max).\n");

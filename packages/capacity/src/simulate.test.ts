@@ -181,6 +181,22 @@ describe("Karpenter's packing", () => {
   });
 });
 
+describe("determinism", () => {
+  it("gives the same result after other simulations warmed the per-snapshot caches", () => {
+    const first = JSON.stringify(simulate(labInput(12), snapshot));
+    simulate(withPool(labInput(40), { limits: { cpu: "16" } }), snapshot);
+    simulate({ ...labInput(12), daemonSets: [] }, snapshot);
+    simulate({ ...labInput(12), nodeClasses: [{ name: "default", kubelet: { maxPods: 20 } }] }, snapshot);
+    expect(JSON.stringify(simulate(labInput(12), snapshot))).toBe(first);
+  });
+
+  it("uses the EC2NodeClass's kubelet settings for the candidates", () => {
+    // maxPods 6: the NodeClaim needs 7 pods (3 nginx + 4 DaemonSets), so it no longer fits one node.
+    const r = simulate({ ...labInput(12), nodeClasses: [{ name: "default", kubelet: { maxPods: 6 } }] }, snapshot);
+    expect(r.nodeClaims.map((c) => c.requests.pods)).toEqual(["6", "5"]);
+  });
+});
+
 describe("input faults name the field (exit 2)", () => {
   const fault = (input: SimulationInput) => {
     try {

@@ -736,7 +736,10 @@ function finalizeClaim(claim: Claim, counters: Map<Template, number>): NodeClaim
 
   // Cheapest first, then at most MAX_INSTANCE_TYPES; Karpenter's log prints the requirement's values, sorted by name
   // (provisioner.go instanceTypeList over nodeclaimtemplate.go ToNodeClaim requirements, requirement.go sets.List).
-  const priced = (claim.candidates ?? claim.types).map((t) => {
+  // A NodeClaim that took more pods in a later round keeps only the logged candidates that still hold them.
+  const zero = new Float64Array(claim.vec.length);
+  const candidates = claim.candidates ? claim.candidates.filter((t) => fitsWithOverhead(claim.vec, zero, t)) : claim.types;
+  const priced = candidates.map((t) => {
     const offers = compatibleOfferings(t, claim.requirements);
     let cheapest: Offering | undefined;
     for (const o of offers) if (o.price !== undefined && (cheapest === undefined || o.price < cheapest.price!)) cheapest = o;
