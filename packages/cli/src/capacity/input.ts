@@ -12,6 +12,7 @@ import type {
   Toleration,
   WorkloadInput,
 } from "@eks-gitops/capacity";
+import { formatCpu, parseQuantity } from "@eks-gitops/capacity";
 import { parseAllDocuments } from "yaml";
 import { UsageError } from "../exit-codes.ts";
 
@@ -72,42 +73,35 @@ export function renderedObjects(files: ReadonlyMap<string, string>): Obj[] {
   return out;
 }
 
-/** Kubernetes defaults a container's requests to its limits; the pod asks for the sum of its containers, or its largest init container if bigger. */
+/**
+ * Kubernetes defaults a container's requests to its limits; the pod asks for the sum of its containers, or its
+ * largest init container if bigger. Summed as exact integers (millicores, bytes), as resource.Quantity adds them.
+ */
 function podRequests(spec: Obj): Record<string, string> {
+  const scale = (k: string) => (k === "cpu" ? 1000 : 1);
   const sums = new Map<string, number>();
-  const strings = new Map<string, string>();
-  const add = (into: Map<string, number>, r: Obj | undefined) => {
-    for (const [k, v] of Object.entries(r ?? {})) {
-      into.set(k, (into.get(k) ?? 0) + quantityValue(String(v)));
-      strings.set(k, String(v));
+  const texts = new Map<string, string>();
+  const requestsOf = (c: Obj) => Object.entries({ ...c.resources?.limits, ...c.resources?.requests } as Obj).map(([k, v]) => [k, String(v)] as const);
+  for (const c of (spec.containers ?? []) as Obj[])
+    for (const [k, v] of requestsOf(c)) {
+      sums.set(k, (sums.get(k) ?? 0) + parseQuantity(v, scale(k)));
+      texts.set(k, v);
     }
-  };
-  for (const c of (spec.containers ?? []) as Obj[]) add(sums, { ...c.resources?.limits, ...c.resources?.requests });
-  for (const c of (spec.initContainers ?? []) as Obj[]) {
-    const one = new Map<string, number>();
-    add(one, { ...c.resources?.limits, ...c.resources?.requests });
-    for (const [k, v] of one) if (v > (sums.get(k) ?? 0)) sums.set(k, v);
-  }
-  // A single contributor keeps its exact text ("2", "4G"); a sum is written in base units.
+  for (const c of (spec.initContainers ?? []) as Obj[])
+    for (const [k, v] of requestsOf(c)) {
+      const n = parseQuantity(v, scale(k));
+      if (n > (sums.get(k) ?? 0)) {
+        sums.set(k, n);
+        texts.set(k, v);
+      }
+    }
+  // A single contributor keeps its exact text ("2", "4G"); a sum is written in millicores or base units.
   const out: Record<string, string> = {};
-  for (const [k, v] of [...sums].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const single = strings.get(k);
-    out[k] = single !== undefined && quantityValue(single) === v ? single : k === "cpu" ? `${Math.ceil(v * 1000)}m` : String(Math.ceil(v));
+  for (const [k, n] of [...sums].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const text = texts.get(k);
+    out[k] = text !== undefined && parseQuantity(text, scale(k)) === n ? text : k === "cpu" ? formatCpu(n) : String(n);
   }
   return out;
-}
-
-const SUFFIX: Record<string, number> = {
-  n: 1e-9, u: 1e-6, m: 1e-3, "": 1, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
-  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
-};
-
-/** A Kubernetes quantity as a number of base units (cores, bytes). Only used to add container requests. */
-export function quantityValue(q: string): number {
-  const m = /^([+-]?[0-9.]+)(e[+-]?[0-9]+)?([a-zA-Z]*)$/.exec(q.trim());
-  const factor = m ? SUFFIX[m[3] ?? ""] : undefined;
-  if (!m || factor === undefined) throw new UsageError(`'${q}' is not a Kubernetes quantity`);
-  return Number(m[1] + (m[2] ?? "")) * factor;
 }
 
 /** What a DaemonSet pod needs and where it may run. */
