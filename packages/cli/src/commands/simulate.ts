@@ -17,8 +17,9 @@ manage (as kube-scheduler would), then on the NodeClaims Karpenter would create,
 arithmetic over the committed instance-type snapshot (clusters/<name>/capacity/instance-types.<region>.json).
   --cluster NAME               this overlay (repeatable; default: every overlay that has a snapshot)
   --replicas NAMESPACE/NAME=N  run this workload at N replicas (repeatable; wins over --at)
-  --at min|max|current         every HPA target at its minReplicas, maxReplicas or rendered replicas (default: max)
-  --output FMT                 text (default), json or markdown
+  --at min|max|current         every HPA target at its minReplicas, maxReplicas or rendered spec.replicas (an HPA
+                               target renders none: its minReplicas, where the HPA takes it) (default: max)
+  --output FMT                 text (default), json (an array, one entry per cluster) or markdown
   --svg FILE                   also write the chart (nodes and Pending pods per replica count) as SVG
   --from-cluster               read the existing nodes (all but Karpenter's) and DaemonSets from the cluster
                                instead of the overlay's nodeGroups and daemonSets (read-only: list nodes, daemonsets)
