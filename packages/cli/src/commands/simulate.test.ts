@@ -181,5 +181,7 @@ describe("bad input", () => {
     const bad = cli(["--replicas", "nginx=2"]);
     expect([bad.code, bad.stderr]).toEqual([2, "eks-gitops: --replicas must be NAMESPACE/NAME=N with N a whole number, e.g. nlb-app-karpenter/nginx-deployment=12; got 'nginx=2'\n"]);
     expect(cli(["--at", "peak"]).stderr).toBe("eks-gitops: --at must be one of min, max, current, not 'peak'\n");
+    expect(cli(["--from-cluster"]).stderr).toBe("eks-gitops: --from-cluster reads one live cluster: give exactly one --cluster NAME\n");
+    expect(cli(["--cluster", "eksworkshop", "--kubeconfig", "k"]).stderr).toBe("eks-gitops: --kubeconfig and --context go with --from-cluster\n");
   });
 });

@@ -47,6 +47,13 @@ export interface SimulateOptions {
 /** A snapshot that is missing, unreadable or of another region, or an overlay the simulation cannot use: exit 2. */
 export class CapacityInputError extends Error {
   override name = "CapacityInputError";
+  constructor(
+    message: string,
+    /** The snapshot file does not exist (an overlay that was never refreshed). */
+    readonly missing = false,
+  ) {
+    super(message);
+  }
 }
 
 /** The committed snapshot of an overlay's region, checked; a CapacityInputError naming the file otherwise. */
@@ -54,7 +61,10 @@ export async function readSnapshot(root: string, config: ClusterConfig): Promise
   const file = join(root, CLUSTERS_DIR, config.name, CAPACITY_DIR, instanceTypesFile(config.region));
   const shown = relative(root, file);
   if (!existsSync(file))
-    throw new CapacityInputError(`${shown}: missing: no instance-type data for region ${config.region}; run \`${CAPACITY_REFRESH_COMMAND} --cluster ${config.name}\` (read-only EC2 calls) and commit the file`);
+    throw new CapacityInputError(
+      `${shown}: missing: no instance-type data for region ${config.region}; run \`${CAPACITY_REFRESH_COMMAND} --cluster ${config.name}\` (read-only EC2 calls) and commit the file`,
+      true,
+    );
   const { parseSnapshot } = await import("@eks-gitops/capacity");
   let snapshot: InstanceTypeSnapshot;
   try {
@@ -114,7 +124,7 @@ export async function simulateClusters(options: SimulateOptions): Promise<number
       snapshot = await readSnapshot(options.root, config);
     } catch (e) {
       // Every overlay by default: one without data is skipped with the fix, not a failure of the others.
-      if (!explicit && e instanceof CapacityInputError && /: missing: /.test(e.message)) {
+      if (!explicit && e instanceof CapacityInputError && e.missing) {
         err(`skipped ${name}: ${e.message}\n`);
         continue;
       }
@@ -150,14 +160,15 @@ export async function simulateClusters(options: SimulateOptions): Promise<number
     for (const p of capacity.cannotRun(result)) {
       cannot++;
       const index = config.workloads.findIndex((w) => `${w.namespace}/${w.name}` === p.workload);
-      err(`${config.sourceFile}: ${index >= 0 ? `workloads[${index}]` : p.workload}: ${p.pod} can never run: ${p.message}\n`);
+      const field = index >= 0 ? `workloads[${index}]` : p.workload === `${config.karpenter.namespace}/karpenter` ? "karpenter.controllerResources" : p.workload;
+      err(`${config.sourceFile}: ${field}: ${p.pod} can never run: ${p.message}\n`);
     }
   }
   if (runs.length === 0) throw new UsageError(`no overlay has an instance-type snapshot; run \`${CAPACITY_REFRESH_COMMAND} --cluster NAME\``);
 
   if (output === "json") {
     out(`${JSON.stringify(runs.map((r) => JSON.parse(r.text)), null, 2)}\n`);
-  } else out(runs.map((r) => r.text).join(output === "markdown" ? "\n" : "\n"));
+  } else out(runs.map((r) => r.text).join("\n"));
 
   if (options.svg !== undefined) {
     for (const r of runs) {
@@ -218,6 +229,7 @@ export async function simulateCommand(argv: readonly string[]): Promise<number> 
   }
   if (!OUTPUTS.includes(values.output as Output)) throw new UsageError(`--output must be one of ${OUTPUTS.join(", ")}, not '${values.output}'`);
   if (!values["from-cluster"] && (values.kubeconfig !== undefined || values.context !== undefined)) throw new UsageError("--kubeconfig and --context go with --from-cluster");
+  if (values["from-cluster"] && values.cluster?.length !== 1) throw new UsageError("--from-cluster reads one live cluster: give exactly one --cluster NAME");
   if (!POINTS.includes(values.at as ReplicaPoint)) throw new UsageError(`--at must be one of ${POINTS.join(", ")}, not '${values.at}'`);
   try {
     return await simulateClusters({
