@@ -1,6 +1,6 @@
 // `eks-gitops capacity refresh` as a process against moto server (real AWS instance-type data) on 127.0.0.1, region ap-southeast-1.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Moto, startMoto } from "@eks-gitops/bootstrap/testing/moto";
@@ -38,6 +38,8 @@ beforeAll(async () => {
   writeFileSync(join(tmp, "pnpm-workspace.yaml"), "packages: []\n");
   mkdirSync(join(tmp, "clusters/eksworkshop"), { recursive: true });
   cpSync(join(ROOT, "clusters/eksworkshop/cluster.ts"), join(tmp, "clusters/eksworkshop/cluster.ts"));
+  mkdirSync(join(tmp, "clusters/aws-cn"), { recursive: true });
+  cpSync(join(ROOT, "clusters/aws-cn/cluster.ts"), join(tmp, "clusters/aws-cn/cluster.ts"));
   writeFileSync(join(tmp, "clusters/package.json"), '{ "type": "module" }\n');
   symlinkSync(join(ROOT, "clusters/node_modules"), join(tmp, "clusters/node_modules"), "dir");
 });
@@ -83,11 +85,18 @@ describe("capacity refresh against moto", () => {
     expect(readFileSync(join(tmp, SNAPSHOT), "utf8")).toBe(edited);
   });
 
+  it("--region of another overlay's region: exit 2", () => {
+    const r = cli(["capacity", "refresh", "--cluster", "eksworkshop", "--region", "us-east-1"], tmp);
+    expect(r.stderr).toBe("eks-gitops: --region us-east-1: clusters/eksworkshop/cluster.ts is in region ap-southeast-1; drop --region or pass the overlay's\n");
+    expect(r.code).toBe(2);
+  });
+
   it("a region the endpoint does not serve: exit 3, nothing written", () => {
-    const r = cli(["capacity", "refresh", "--cluster", "eksworkshop", "--region", "cn-northwest-1"], tmp);
+    const r = cli(["capacity", "refresh", "--cluster", "aws-cn"], tmp);
     expect(r.stderr).toBe(
       "eks-gitops capacity refresh: EC2 answered no instance-type offerings for region cn-northwest-1 (1395 instance types): is the region served at this endpoint? nothing was written\n",
     );
     expect(r.code).toBe(3);
+    expect(existsSync(join(tmp, "clusters/aws-cn/capacity"))).toBe(false);
   });
 });

@@ -14,7 +14,7 @@ Calls ec2:DescribeInstanceTypes and ec2:DescribeInstanceTypeOfferings (per avail
 writes clusters/<name>/capacity/instance-types.<region>.json for each selected overlay: sorted JSON
 with only the fields the simulation uses, so \`eks-gitops simulate\` runs without AWS credentials.
 Read-only; the IAM actions needed are ec2:DescribeInstanceTypes and ec2:DescribeInstanceTypeOfferings.
-  --region REGION      the region to describe (default: the overlay's region)
+  --region REGION      the region to describe: every overlay in it (default: each --cluster's own region)
   --cluster NAME       this overlay (repeatable; default: every overlay in --region)
   --captured-at DATE   the date recorded in the snapshot (default: today, UTC)
   --source TEXT        where the data came from, recorded in the snapshot (default: the two EC2 calls)
@@ -99,6 +99,9 @@ export async function refresh(options: RefreshOptions): Promise<number> {
   for (const name of explicit ? [...(options.clusters ?? [])] : listClusters(options.root)) {
     const config = await loadCluster(options.root, name);
     if (!explicit && config.region !== options.region) continue;
+    // a snapshot of another region would never be read (simulate reads the overlay's region)
+    if (options.region !== undefined && config.region !== options.region)
+      throw new UsageError(`--region ${options.region}: ${config.sourceFile} is in region ${config.region}; drop --region or pass the overlay's`);
     targets.push({ name, region: options.region ?? config.region });
   }
   if (targets.length === 0) throw new UsageError(`no overlay under ${join(options.root, CLUSTERS_DIR)} is in region ${options.region}; pass --cluster NAME`);
@@ -185,7 +188,7 @@ export async function capacityCommand(argv: readonly string[]): Promise<number> 
       process.stderr.write(`eks-gitops capacity refresh: no AWS credentials (${(err as Error).message.split("\n")[0]}); set AWS_PROFILE or AWS_ACCESS_KEY_ID; nothing was written.\n`);
       return EXIT.usage;
     }
-    if (name === "RefreshError") {
+    if (name === "RefreshError" || name === "SnapshotError") {
       process.stderr.write(`eks-gitops capacity refresh: ${(err as Error).message}\n`);
       return EXIT.internal;
     }
