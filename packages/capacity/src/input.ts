@@ -30,6 +30,8 @@ export interface PodShape {
   readonly affinity?: readonly NodeSelectorTerm[];
   readonly tolerations: readonly Toleration[];
   readonly onePerNode: boolean;
+  /** maxSkew of a DoNotSchedule zone spread over the workload's pods. */
+  readonly zoneSpread?: number;
 }
 
 export interface Pod {
@@ -95,6 +97,9 @@ export function prepare(input: SimulationInput, snapshot: InstanceTypeSnapshot):
     const path = `workloads[${i}]`;
     if (!Number.isInteger(w.replicas) || w.replicas < 0) throw new SimulationError(`${path}.replicas`, `must be a non-negative integer (got ${w.replicas})`);
     const workload = `${w.namespace}/${w.name}`;
+    if (w.zoneSpread && !(Number.isInteger(w.zoneSpread.maxSkew) && w.zoneSpread.maxSkew >= 1)) {
+      throw new SimulationError(`${path}.zoneSpread.maxSkew`, `must be a whole number of at least 1 (got ${w.zoneSpread.maxSkew})`);
+    }
     const shape: PodShape = {
       id: shapes.length,
       workload,
@@ -105,6 +110,7 @@ export function prepare(input: SimulationInput, snapshot: InstanceTypeSnapshot):
       ...(w.requiredNodeAffinity ? { affinity: w.requiredNodeAffinity } : {}),
       tolerations: w.tolerations ?? [],
       onePerNode: w.onePerNode === true,
+      ...(w.zoneSpread ? { zoneSpread: w.zoneSpread.maxSkew } : {}),
     };
     shapes.push(shape);
     for (let r = 0; r < w.replicas; r++) pods.push({ name: `${workload}-${r + 1}`, shape, order: pods.length });

@@ -44,6 +44,7 @@ function scenario(seed: number): SimulationInput {
       ...(r() < 0.3 ? { nodeSelector: { "kubernetes.io/arch": pick(["amd64", "arm64"]) } } : {}),
       ...(r() < 0.2 ? { tolerations: [{ key: "team", operator: "Exists" as const }] } : {}),
       ...(r() < 0.2 ? { onePerNode: true } : {}),
+      ...(r() < 0.25 ? { zoneSpread: { maxSkew: 1 + Math.floor(r() * 2) } } : {}),
     });
   }
   return { ...lab, nodePools: pools, workloads };
@@ -75,6 +76,20 @@ describe("invariants over 25 seeded scenarios", () => {
           return cpu > a.cpu! || memory > a.memory! || pods > a.pods!;
         });
         expect(misfits).toEqual([]);
+      }
+      // Zone spreads hold over node-group nodes and NodeClaims narrowed to one zone.
+      for (const w of input.workloads.filter((x) => x.zoneSpread)) {
+        const id = `${w.namespace}/${w.name}`;
+        const counts = new Map<string, number>();
+        for (const n of r.nodes) for (const p of n.pods) if (p.startsWith(`${id}-`)) counts.set(n.zone, (counts.get(n.zone) ?? 0) + 1);
+        for (const c of r.nodeClaims) {
+          const mine = c.pods.filter((p) => p.startsWith(`${id}-`)).length;
+          if (mine === 0) continue;
+          expect(c.zones).toHaveLength(1);
+          counts.set(c.zones[0]!, (counts.get(c.zones[0]!) ?? 0) + mine);
+        }
+        const values = ["ap-southeast-1a", "ap-southeast-1b", "ap-southeast-1c"].map((z) => counts.get(z) ?? 0);
+        if (w.nodeSelector === undefined) expect(Math.max(...values) - Math.min(...values)).toBeLessThanOrEqual(w.zoneSpread!.maxSkew);
       }
       // NodePool node limits hold.
       for (const p of r.nodePools) if (p.limits.nodes) expect(p.nodeClaims).toBeLessThanOrEqual(Number(p.limits.nodes));

@@ -153,14 +153,28 @@ function score(node: ExistingNode, add: Amounts): number {
   return leastAllocated + balanced;
 }
 
-export function placeOnExisting(nodes: readonly ExistingNode[], pod: Pod): ExistingNode | undefined {
+/**
+ * The best node for a pod, placed there. `zoneCounts` holds the pods of each workload per zone, for a zone spread:
+ * a node's zone qualifies when its count + 1 - the smallest count over the zones of the nodes the pod may use is at
+ * most maxSkew (kube-scheduler PodTopologySpread filter; nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore).
+ */
+export function placeOnExisting(nodes: readonly ExistingNode[], pod: Pod, zoneCounts: Map<string, Map<string, number>>): ExistingNode | undefined {
   let best: ExistingNode | undefined;
   let bestScore = Number.NEGATIVE_INFINITY;
   const s = pod.shape;
+  let allowedZone: ((zone: string) => boolean) | undefined;
+  if (s.zoneSpread !== undefined) {
+    const counts = zoneCounts.get(s.workload) ?? new Map<string, number>();
+    const eligible = new Set(nodes.filter((n) => labelsMatch(n.labels, s.selector, s.affinity)).map((n) => n.zone));
+    const min = Math.min(...[...eligible].map((z) => counts.get(z) ?? 0));
+    const skew = s.zoneSpread;
+    allowedZone = (zone) => (counts.get(zone) ?? 0) + 1 - min <= skew;
+  }
   for (const node of nodes) {
     if (untolerated(node.taints, s.tolerations)) continue;
     if (!labelsMatch(node.labels, s.selector, s.affinity)) continue;
     if (s.onePerNode && node.workloads.has(s.workload)) continue;
+    if (allowedZone && !allowedZone(node.zone)) continue;
     if (!fitsIn(node.requested, s.requests, node.allocatable)) continue;
     const sc = score(node, s.requests);
     if (sc > bestScore) {
@@ -172,7 +186,17 @@ export function placeOnExisting(nodes: readonly ExistingNode[], pod: Pod): Exist
     addInto(best.requested, s.requests);
     best.pods.push(pod.name);
     best.workloads.add(s.workload);
+    countZone(zoneCounts, s.workload, best.zone);
   }
   return best;
 }
 
+
+export function countZone(zoneCounts: Map<string, Map<string, number>>, workload: string, zone: string): void {
+  let counts = zoneCounts.get(workload);
+  if (!counts) {
+    counts = new Map();
+    zoneCounts.set(workload, counts);
+  }
+  counts.set(zone, (counts.get(zone) ?? 0) + 1);
+}

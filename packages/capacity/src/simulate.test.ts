@@ -162,6 +162,27 @@ describe("Karpenter's packing", () => {
     expect(r.pending[2]!.message).toBe('fits no existing node; NodePool default: incompatible requirements, label "eks.amazonaws.com/capacityType" does not have known values');
   });
 
+  it("keeps a zone spread (maxSkew 1) on node-group nodes and on new NodeClaims", () => {
+    const spread = { namespace: "s", name: "web", replicas: 4, requests: { cpu: "100m" }, zoneSpread: { maxSkew: 1 } };
+    // Two nodes in 1a, one in 1b: the spread puts 2 pods in each zone, so the 1b node takes two.
+    const nodeGroups = [{ name: "ng", instanceType: "t3.2xlarge", count: 3, zones: ["ap-southeast-1a", "ap-southeast-1a", "ap-southeast-1b"] }];
+    const onNodes = simulate({ ...labInput(0), nodeGroups, workloads: [spread] }, snapshot);
+    const perZone = (r: typeof onNodes) => r.nodes.map((n) => [n.zone, n.pods.length]);
+    expect(perZone(onNodes)).toEqual([["ap-southeast-1a", 1], ["ap-southeast-1a", 1], ["ap-southeast-1b", 2]]);
+    const free = simulate({ ...labInput(0), nodeGroups, workloads: [{ ...spread, zoneSpread: undefined }] }, snapshot);
+    expect(perZone(free)).toEqual([["ap-southeast-1a", 2], ["ap-southeast-1a", 1], ["ap-southeast-1b", 1]]);
+
+    // No node group: Karpenter opens one NodeClaim per zone instead of packing all six pods onto one.
+    const web = { ...spread, replicas: 6, requests: { cpu: "1" } };
+    const claims = simulate({ ...labInput(0), nodeGroups: [], workloads: [web] }, snapshot).nodeClaims;
+    expect(claims.map((c) => [c.zones, c.pods.length])).toEqual([
+      [["ap-southeast-1a"], 2],
+      [["ap-southeast-1b"], 2],
+      [["ap-southeast-1c"], 2],
+    ]);
+    expect(simulate({ ...labInput(0), nodeGroups: [], workloads: [{ ...web, zoneSpread: undefined }] }, snapshot).nodeClaims).toHaveLength(1);
+  });
+
   it("narrows candidates by the pod's own requirements (zone)", () => {
     const r = simulate(withWorkload(labInput(9), { namespace: "z", name: "app", replicas: 1, requests: { cpu: "3" }, nodeSelector: { "topology.kubernetes.io/zone": "ap-southeast-1b" } }), snapshot);
     expect(r.nodeClaims).toHaveLength(1);
@@ -224,6 +245,9 @@ describe("input faults name the field (exit 2)", () => {
       'workloads[3].requests: "two" is not a Kubernetes quantity (e.g. 500m, 2, 4G, 153Mi)',
     );
     expect(fault(withWorkload(labInput(), { namespace: "a", name: "b", replicas: -1, requests: {} }))).toBe("workloads[3].replicas: must be a non-negative integer (got -1)");
+    expect(fault(withWorkload(labInput(), { namespace: "a", name: "b", replicas: 1, requests: {}, zoneSpread: { maxSkew: 0 } }))).toBe(
+      "workloads[3].zoneSpread.maxSkew: must be a whole number of at least 1 (got 0)",
+    );
     expect(fault(withWorkload(labInput(), { ...labInput().workloads[2]! }))).toBe("workloads[3]: nlb-app-karpenter/nginx-deployment is declared twice");
     expect(fault({ ...labInput(), nodeGroups: [{ name: "ng", instanceType: "t3.2xlarge", count: 1, zones: ["us-east-1a"] }] })).toBe(
       "nodeGroups[0].zones[0]: us-east-1a is not a zone of the ap-southeast-1 snapshot (ap-southeast-1a, ap-southeast-1b, ap-southeast-1c)",

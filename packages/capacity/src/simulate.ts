@@ -9,6 +9,8 @@ import {
   resolveInstanceType,
   TENANCIES,
 } from "./instance-types.ts";
+import { amounts, type DaemonSetPods, type Pod, type PodShape, prepare, SimulationError } from "./input.ts";
+import { addInto, buildExistingNodes, countZone, placeOnExisting, taintText, untolerated } from "./kube-scheduler.ts";
 import { Requirement, Requirements } from "./requirements.ts";
 import type {
   CapacityType,
@@ -27,9 +29,6 @@ import type {
   Taint,
   WorkloadResult,
 } from "./types.ts";
-
-import { amounts, type DaemonSetPods, type Pod, type PodShape, prepare, SimulationError } from "./input.ts";
-import { addInto, buildExistingNodes, placeOnExisting, taintText, untolerated } from "./kube-scheduler.ts";
 
 export { SimulationError };
 
@@ -302,7 +301,12 @@ interface AddResult {
   requirements: Requirements;
   types: TemplateType[];
   absorbed: boolean;
+  /** The zone a zone spread put the pod in. */
+  zone?: string;
 }
+
+/** Picks the zone for a pod under a zone spread, given the NodeClaim's zone requirement and the pod's (topologygroup.go nextDomainTopologySpread). */
+type ZonePicker = (nodeZones: Requirement, podZones: Requirement) => string | undefined;
 
 type AddFailure = { kind: "taint"; taint: Taint } | { kind: "requirements"; message: string } | { kind: "resources"; anyCompatible: boolean } | { kind: "minValues"; message: string };
 
@@ -315,14 +319,23 @@ function canAdd(
   pod: PodShape,
   term: Requirements,
   absorbed: boolean,
+  pickZone?: ZonePicker,
 ): AddResult | AddFailure {
   const taint = untolerated(template.taints, pod.tolerations);
   if (taint) return { kind: "taint", taint };
   let reqs = current;
+  let zone: string | undefined;
   if (!absorbed) {
     const problem = current.compatible(term);
     if (problem) return { kind: "requirements", message: problem };
     reqs = current.copy().addAll(term);
+    // Topology comes last, as upstream: it narrows the zone to one domain (nodeclaim.go tryVolumeAlternative).
+    if (pickZone) {
+      const zoneKey = "topology.kubernetes.io/zone";
+      zone = pickZone(reqs.get(zoneKey), term.get(zoneKey));
+      if (zone === undefined) return { kind: "requirements", message: `no zone keeps the topology spread within maxSkew ${pod.zoneSpread}` };
+      reqs.add(Requirement.of(zoneKey, "In", [zone]));
+    }
   }
   const remaining: TemplateType[] = [];
   let anyCompatible = false;
@@ -338,7 +351,7 @@ function canAdd(
     const problem = minValuesProblem(remaining, reqs);
     if (problem) return { kind: "minValues", message: problem };
   }
-  return { requirements: reqs, types: remaining, absorbed };
+  return { requirements: reqs, types: remaining, absorbed, ...(zone !== undefined ? { zone } : {}) };
 }
 
 /** requests + pod + DaemonSet overhead <= allocatable, for every resource (karpenter pkg/utils/resources Fits). */
@@ -452,8 +465,9 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
   // 1. kube-scheduler: each pod, in creation order, onto the best-scoring existing node it fits.
   const unplaced: Pod[] = [];
   const placedOnExisting = new Map<string, number>();
+  const zoneCounts = new Map<string, Map<string, number>>();
   for (const pod of pods) {
-    if (placeOnExisting(nodes, pod)) placedOnExisting.set(pod.shape.workload, (placedOnExisting.get(pod.shape.workload) ?? 0) + 1);
+    if (placeOnExisting(nodes, pod, zoneCounts)) placedOnExisting.set(pod.shape.workload, (placedOnExisting.get(pod.shape.workload) ?? 0) + 1);
     else unplaced.push(pod);
   }
 
@@ -469,6 +483,36 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
   const failures = new Map<string, { reason: PendingReason; message: string }>();
   const onClaims = new Map<string, number>();
   let created = 0;
+
+  // Zone spread domains: the zones of existing nodes and every zone a NodePool can launch into (topology.go).
+  const domains = [...new Set([...nodes.map((n) => n.zone), ...templates.flatMap((t) => t.types.flatMap((x) => [...x.zones]))])].sort();
+  const pickers = new Map<PodShape, ZonePicker>();
+  function pickerFor(shape: PodShape): ZonePicker | undefined {
+    if (shape.zoneSpread === undefined) return undefined;
+    let picker = pickers.get(shape);
+    if (!picker) {
+      const skew = shape.zoneSpread;
+      picker = (nodeZones, podZones) => {
+        const counts = zoneCounts.get(shape.workload);
+        const podDomains = domains.filter((d) => podZones.has(d));
+        if (podDomains.length === 0) return undefined;
+        const min = Math.min(...podDomains.map((d) => counts?.get(d) ?? 0));
+        let best: string | undefined;
+        let bestCount = Number.POSITIVE_INFINITY;
+        for (const d of domains) {
+          if (!nodeZones.has(d)) continue;
+          const count = (counts?.get(d) ?? 0) + 1;
+          if (count - min <= skew && count < bestCount) {
+            best = d;
+            bestCount = count;
+          }
+        }
+        return best;
+      };
+      pickers.set(shape, picker);
+    }
+    return picker;
+  }
 
   // Karpenter decides in batches and, inside one, counts each new NodeClaim at its largest candidate against the
   // NodePool's limits (scheduler.go subtractMax: "could cause a batch of pods to take multiple rounds"). Pods refused
@@ -504,14 +548,16 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     for (let ti = 0; ti < shape.terms.length && !placed; ti++) {
       const term = shape.terms[ti]!;
       const key = shape.id * 64 + ti;
+      // A zone spread depends on counts that change as pods land: such shapes skip the caches below.
+      const pickZone = pickerFor(shape);
       // In-flight NodeClaims, fewest pods first.
       for (let ci = 0; ci < claims.length; ci++) {
         const claim = claims[ci]!;
         if (claim.closed.has(key)) continue;
         if (shape.onePerNode && claim.workloads.has(shape.workload)) continue;
-        const r = canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, claim.absorbed.has(key));
+        const r = canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, !pickZone && claim.absorbed.has(key), pickZone);
         if (!("types" in r)) {
-          claim.closed.add(key);
+          if (!pickZone) claim.closed.add(key);
           continue;
         }
         commit(claim, r, pod, key);
@@ -525,12 +571,12 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
       const messages: { reason: PendingReason; message: string }[] = [];
       for (const template of templates) {
         const cacheKey = `${key}|${template.index}|${template.limitsVersion}`;
-        const cached = failures.get(cacheKey);
+        const cached = pickZone ? undefined : failures.get(cacheKey);
         if (cached) {
           messages.push(cached);
           continue;
         }
-        const outcome = newClaim(template, shape, term);
+        const outcome = newClaim(template, shape, term, pickZone);
         if ("claim" in outcome) {
           const claim = outcome.claim;
           commit(claim, outcome.result, pod, key);
@@ -543,7 +589,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
           placed = true;
           break;
         }
-        failures.set(cacheKey, outcome);
+        if (!pickZone) failures.set(cacheKey, outcome);
         messages.push(outcome);
       }
       if (!placed) lastFailure = combine(messages, templates.length === 0);
@@ -553,6 +599,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
   }
 
   function commit(claim: Claim, r: AddResult, pod: Pod, key: number): void {
+    if (r.zone !== undefined) countZone(zoneCounts, pod.shape.workload, r.zone);
     if (!r.absorbed) claim.absorbed = new Set();
     claim.absorbed.add(key);
     claim.requirements = r.requirements;
@@ -564,7 +611,12 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     claim.workloads.add(pod.shape.workload);
   }
 
-  function newClaim(template: Template, shape: PodShape, term: Requirements): { claim: Claim; result: AddResult } | { reason: PendingReason; message: string } {
+  function newClaim(
+    template: Template,
+    shape: PodShape,
+    term: Requirements,
+    pickZone: ZonePicker | undefined,
+  ): { claim: Claim; result: AddResult } | { reason: PendingReason; message: string } {
     const name = template.pool.name;
     let types: readonly TemplateType[] = template.types;
     const remaining = template.remaining;
@@ -573,7 +625,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
       types = withinLimitsCached(template);
       if (types.length === 0) return { reason: "limit-reached", message: `NodePool ${name}: limits reached (${limitText(template)})` };
     }
-    const r = canAdd(template, template.requirements, types, zero, shape, term, false);
+    const r = canAdd(template, template.requirements, types, zero, shape, term, false, pickZone);
     if ("types" in r) {
       const claim: Claim = {
         template,
@@ -593,7 +645,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     if (r.kind === "requirements") return { reason: "nothing-matches", message: `NodePool ${name}: incompatible requirements, ${r.message}` };
     if (r.kind === "minValues") return { reason: "nothing-matches", message: `NodePool ${name}: ${r.message}` };
     if (remaining && types.length !== template.types.length) {
-      const unlimited = canAdd(template, template.requirements, template.types, zero, shape, term, false);
+      const unlimited = canAdd(template, template.requirements, template.types, zero, shape, term, false, pickZone);
       if ("types" in unlimited) return { reason: "limit-reached", message: `NodePool ${name}: limits reached (${limitText(template)})` };
     }
     if (r.anyCompatible) {

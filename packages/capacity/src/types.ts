@@ -148,6 +148,11 @@ export interface WorkloadInput {
   readonly tolerations?: readonly Toleration[];
   /** Required pod anti-affinity on `kubernetes.io/hostname` against its own replicas: at most one replica per node. */
   readonly onePerNode?: boolean;
+  /**
+   * A `topologySpreadConstraints` entry on `topology.kubernetes.io/zone` with `whenUnsatisfiable: DoNotSchedule` over
+   * the workload's own pods (the Karpenter chart sets maxSkew 1). ScheduleAnyway constraints are preferences: leave them out.
+   */
+  readonly zoneSpread?: { readonly maxSkew: number };
   /** Pods of a higher priority are placed first; @default 0. */
   readonly priority?: number;
 }

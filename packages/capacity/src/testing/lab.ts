@@ -31,6 +31,7 @@ export function labInput(nginxReplicas = 12): SimulationInput {
         requests: { cpu: "1", memory: "1Gi" },
         requiredNodeAffinity: [{ matchExpressions: [{ key: "karpenter.sh/nodepool", operator: "DoesNotExist" }] }],
         onePerNode: true,
+        zoneSpread: { maxSkew: 1 },
       },
       {
         namespace: "nlb-app-ondemand",
