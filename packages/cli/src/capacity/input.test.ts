@@ -24,6 +24,7 @@ describe("buildSimulationInput on eksworkshop", () => {
       requiredNodeAffinity: [{ matchExpressions: [{ key: "karpenter.sh/nodepool", operator: "DoesNotExist" }] }],
       onePerNode: true,
       priority: 2_000_000_000,
+      zoneSpread: { maxSkew: 1 },
     });
   });
 
@@ -127,6 +128,14 @@ describe("buildSimulationInput details", () => {
       ],
     ]);
   const only = (files: Map<string, string>) => buildSimulationInput({ name: "x", region: "r", nodeGroups: [], daemonSets: [] }, files, { at: "max" }).input.workloads[0];
+
+  it("reads a zone spread constraint over the pod's own labels (DoNotSchedule only)", () => {
+    const spread = (when: string, key = "topology.kubernetes.io/zone") =>
+      only(yaml(`      topologySpreadConstraints:\n        - maxSkew: 2\n          topologyKey: ${key}\n          whenUnsatisfiable: ${when}\n          labelSelector:\n            matchLabels:\n              app: a\n      containers:\n        - {}\n`));
+    expect(spread("DoNotSchedule")?.zoneSpread).toEqual({ maxSkew: 2 });
+    expect(spread("ScheduleAnyway")?.zoneSpread).toBeUndefined();
+    expect(spread("DoNotSchedule", "kubernetes.io/hostname")?.zoneSpread).toBeUndefined();
+  });
 
   it("sums container requests, takes limits where requests are unset, and a bigger init container", () => {
     const w = only(

@@ -58,6 +58,8 @@ const CHART_DEFAULTS = {
   requiredNodeAffinity: [{ matchExpressions: [{ key: "karpenter.sh/nodepool", operator: "DoesNotExist" }] }] as NodeSelectorTerm[],
   // priorityClassName: system-cluster-critical
   priority: 2_000_000_000,
+  // topologySpreadConstraints: maxSkew 1 over topology.kubernetes.io/zone, DoNotSchedule
+  zoneSpread: { maxSkew: 1 },
 };
 
 /** Every object of the rendered YAML files (IAM JSON and other files are skipped). */
@@ -131,6 +133,22 @@ function onePerNode(spec: Obj, labels: Obj): boolean {
   );
 }
 
+/** A `topologySpreadConstraints` entry the simulation models: over the zone, DoNotSchedule, selecting the pod's own labels. */
+function zoneSpreadOf(spec: Obj, labels: Obj): { maxSkew: number } | undefined {
+  const c = ((spec.topologySpreadConstraints ?? []) as Obj[]).find(
+    (t) =>
+      t.topologyKey === "topology.kubernetes.io/zone" &&
+      (t.whenUnsatisfiable ?? "DoNotSchedule") === "DoNotSchedule" &&
+      Object.keys(t.labelSelector?.matchLabels ?? {}).length > 0 &&
+      Object.entries((t.labelSelector?.matchLabels ?? {}) as Obj).every(([k, v]) => labels[k] === v),
+  );
+  return c ? { maxSkew: Number(c.maxSkew) } : undefined;
+}
+
+function spreadOrNothing(spread: { maxSkew: number } | undefined): { zoneSpread?: { maxSkew: number } } {
+  return spread ? { zoneSpread: spread } : {};
+}
+
 /** Where the Karpenter chart is installed: its Helm values and namespace, from an Application or an ApplicationSet element. */
 function karpenterChart(objects: readonly Obj[]): { values: Obj; namespace: string } | undefined {
   for (const o of objects) {
@@ -167,6 +185,7 @@ function karpenterController(objects: readonly Obj[]): WorkloadInput | undefined
     requiredNodeAffinity: v.affinity ? requiredTerms(spec) : CHART_DEFAULTS.requiredNodeAffinity,
     onePerNode: v.affinity ? onePerNode(spec, labels) : true,
     priority: CHART_DEFAULTS.priority,
+    ...(v.topologySpreadConstraints ? spreadOrNothing(zoneSpreadOf({ topologySpreadConstraints: v.topologySpreadConstraints }, labels)) : { zoneSpread: CHART_DEFAULTS.zoneSpread }),
   };
 }
 
@@ -262,6 +281,7 @@ export function buildSimulationInput(unrendered: UnrenderedCapacity, files: Read
       ...(requiredTerms(spec) ? { requiredNodeAffinity: requiredTerms(spec) } : {}),
       ...(spec.tolerations ? { tolerations: spec.tolerations } : {}),
       ...(onePerNode(spec, o.spec?.template?.metadata?.labels ?? {}) ? { onePerNode: true } : {}),
+      ...spreadOrNothing(zoneSpreadOf(spec, o.spec?.template?.metadata?.labels ?? {})),
     });
   }
 
