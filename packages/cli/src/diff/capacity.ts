@@ -32,9 +32,10 @@ function show(root: string, commit: string, path: string): string | undefined {
  * Loads an overlay at a commit: its cluster.ts is written under a temporary folder inside clusters/ (so its
  * `@eks-gitops/config` import resolves as in the working tree) and removed again.
  */
-async function loadOverlayAt(root: string, side: CapacitySide, name: string): Promise<ClusterConfig | undefined> {
+async function loadOverlayAt(root: string, side: CapacitySide, name: string, atCommit: ReadonlySet<string>): Promise<ClusterConfig | undefined> {
   const path = `${CLUSTERS_DIR}/${name}/${CLUSTER_FILE}`;
   if (side.commit === undefined) return existsSync(join(root, path)) ? loadCluster(root, name) : undefined;
+  if (!atCommit.has(path)) return undefined;
   const text = show(root, side.commit, path);
   if (text === undefined) return undefined;
   const tmpRoot = join(root, CLUSTERS_DIR, `.capacity-${side.commit.slice(0, 12)}-${process.pid}`);
@@ -53,12 +54,23 @@ function readSnapshotText(root: string, side: CapacitySide, path: string): strin
 }
 
 /** One side of one cluster at HPA max; never throws: a side that cannot be simulated says why. */
-async function simulateSide(root: string, name: string, side: CapacitySide, snapshotFrom: readonly CapacitySide[]): Promise<Simulated> {
+/** The overlay files (`clusters/<name>/cluster.ts`) of a commit, in one git call however many clusters there are. */
+function overlaysAt(root: string, commit: string | undefined): ReadonlySet<string> {
+  if (commit === undefined) return new Set();
+  try {
+    const out = execFileSync("git", ["ls-tree", "-r", "--name-only", commit, "--", `${CLUSTERS_DIR}/`], { cwd: root, stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1 << 28 }).toString();
+    return new Set(out.split("\n").filter((p) => p.endsWith(`/${CLUSTER_FILE}`) && p.split("/").length === 3));
+  } catch {
+    return new Set();
+  }
+}
+
+async function simulateSide(root: string, name: string, side: CapacitySide, snapshotFrom: readonly CapacitySide[], atCommit: ReadonlySet<string>): Promise<Simulated> {
   const prefix = `${CLUSTERS_DIR}/${name}/${RENDERED_DIR}/`;
   const files = new Map([...side.rendered].filter(([p]) => p.startsWith(prefix)).map(([p, c]) => [p.slice(prefix.length), c] as const));
   if (files.size === 0) return {};
   try {
-    const config = await loadOverlayAt(root, side, name);
+    const config = await loadOverlayAt(root, side, name, atCommit);
     // rendered output without an overlay (hand-made fixtures, a removed overlay): nothing to simulate
     if (!config) return {};
     const capacity = await import("@eks-gitops/capacity");
@@ -90,9 +102,10 @@ export async function capacitySection(root: string, base: CapacitySide, head: Ca
   names.delete("");
   if (names.size === 0) return "";
   const capacity = await import("@eks-gitops/capacity");
+  const [baseOverlays, headOverlays] = [overlaysAt(root, base.commit), overlaysAt(root, head.commit)];
   const parts = ["", "## Capacity at HPA max", ""];
   for (const name of [...names].sort()) {
-    const [b, h] = [await simulateSide(root, name, base, [head, base]), await simulateSide(root, name, head, [head, base])];
+    const [b, h] = [await simulateSide(root, name, base, [head, base], baseOverlays), await simulateSide(root, name, head, [head, base], headOverlays)];
     if (!b.result && !h.result && !b.problem && !h.problem) continue;
     if (b.problem || h.problem) {
       // a side that could not be simulated would read as an added or removed cluster: say why instead
