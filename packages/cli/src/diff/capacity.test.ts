@@ -107,6 +107,21 @@ describe("Capacity at HPA max", () => {
     }
   });
 
+  it("a cluster without a snapshot on either side says so once", async () => {
+    git("checkout", "-qb", "no-snapshot", "feature");
+    try {
+      git("rm", "-rq", "clusters/eksworkshop/capacity");
+      git("commit", "-qm", "no snapshot");
+      let md = "";
+      await diff({ root: repo, base: "no-snapshot", head: "no-snapshot", output: "markdown", out: (t) => (md += t) });
+      expect(md.slice(md.indexOf("## Capacity"))).toBe(
+        "## Capacity at HPA max\n\n#### eksworkshop\n\n> base and head: not simulated: no instance-type snapshot clusters/eksworkshop/capacity/instance-types.ap-southeast-1.json\n\n",
+      );
+    } finally {
+      git("checkout", "-q", "feature");
+    }
+  });
+
   it("text output has no capacity section, and markdown can leave it out", async () => {
     let text = "";
     await diff({ root: repo, base: "main", head: "feature", output: "text", out: (t) => (text += t) });

@@ -110,7 +110,8 @@ export async function capacitySection(root: string, base: CapacitySide, head: Ca
     if (b.problem || h.problem) {
       // a side that could not be simulated would read as an added or removed cluster: say why instead
       parts.push(`#### ${name}`, "");
-      for (const [label, s] of [["base", b], ["head", h]] as const) if (s.problem) parts.push(`> ${label}: not simulated: ${s.problem}`, "");
+      if (b.problem === h.problem) parts.push(`> base and head: not simulated: ${h.problem}`, "");
+      else for (const [label, s] of [["base", b], ["head", h]] as const) if (s.problem) parts.push(`> ${label}: not simulated: ${s.problem}`, "");
       continue;
     }
     // compareSimulations starts with the cluster's own `#### <name>` heading; undefined on a side = no such cluster there
