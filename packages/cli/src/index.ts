@@ -2,7 +2,6 @@
 export { main } from "./bin.ts";
 export { buildSimulationInput } from "./capacity/input.ts";
 export type { BuiltInput, ReplicaPoint, Scenario, UnrenderedCapacity } from "./capacity/input.ts";
-export { refresh } from "./commands/capacity.ts";
 export { diff } from "./commands/diff.ts";
 export { simulateClusters } from "./commands/simulate.ts";
 export { synth } from "./commands/synth.ts";
