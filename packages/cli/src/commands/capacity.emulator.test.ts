@@ -85,6 +85,20 @@ describe("capacity refresh against moto", () => {
     expect(readFileSync(join(tmp, SNAPSHOT), "utf8")).toBe(edited);
   });
 
+  it("--spot-prices records each type's Spot price per zone, and simulate names the cheapest-looking candidate", () => {
+    const r = cli(["capacity", "refresh", "--cluster", "eksworkshop", "--spot-prices", "--captured-at", "2026-12-03"], tmp);
+    expect(r.stdout).toMatch(/^described ap-southeast-1: 896 instance types in 3 zones \(ap-southeast-1a, ap-southeast-1b, ap-southeast-1c\), \d+ Spot prices\nwrote     clusters\/eksworkshop\/capacity\/instance-types\.ap-southeast-1\.json\n$/);
+    expect(r.code).toBe(0);
+    const snapshot = JSON.parse(readFileSync(join(tmp, SNAPSHOT), "utf8")) as { instanceTypes: { name: string; offerings: { capacityType: string; zone: string; price?: number }[] }[] };
+    const c4 = snapshot.instanceTypes.find((t) => t.name === "c4.2xlarge");
+    // moto answers every Spot price with the same placeholder, 0.00001 USD/h; on-demand prices are not fetched
+    expect(c4?.offerings.filter((o) => o.capacityType === "spot").map((o) => o.price)).toEqual([0.00001, 0.00001, 0.00001]);
+    expect(c4?.offerings.filter((o) => o.capacityType === "on-demand").map((o) => o.price)).toEqual([undefined, undefined, undefined]);
+    const sim = spawnSync(process.execPath, [BIN, "simulate", "--cluster", "eksworkshop", "--root", tmp], { cwd: ROOT, encoding: "utf8" });
+    expect(sim.status).toBe(0);
+    expect(sim.stdout).toMatch(/\n +cheapest-looking: \S+ spot in ap-southeast-1[abc] at \S+/);
+  });
+
   it("--region of another overlay's region: exit 2", () => {
     const r = cli(["capacity", "refresh", "--cluster", "eksworkshop", "--region", "us-east-1"], tmp);
     expect(r.stderr).toBe("eks-gitops: --region us-east-1: clusters/eksworkshop/cluster.ts is in region ap-southeast-1; drop --region or pass the overlay's\n");

@@ -3,12 +3,12 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
 // Static: this module is itself loaded only for `capacity` (bin.ts), and the CLI bundle require()s the SDK.
-import { EC2Client, paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes } from "@aws-sdk/client-ec2";
+import { EC2Client, paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes, paginateDescribeSpotPriceHistory } from "@aws-sdk/client-ec2";
 import { CAPACITY_DIR, CAPACITY_REFRESH_COMMAND, CLUSTERS_DIR, instanceTypesFile, listClusters, loadCluster, REGION_PATTERN } from "@eks-gitops/config";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
 
-export const capacityUsage = `Usage: eks-gitops capacity refresh [--region REGION] [--cluster NAME]... [--captured-at YYYY-MM-DD] [--source TEXT] [--check] [--root DIR]
+export const capacityUsage = `Usage: eks-gitops capacity refresh [--region REGION] [--cluster NAME]... [--captured-at YYYY-MM-DD] [--source TEXT] [--spot-prices] [--check] [--root DIR]
 
 Calls ec2:DescribeInstanceTypes and ec2:DescribeInstanceTypeOfferings (per availability zone) and
 writes clusters/<name>/capacity/instance-types.<region>.json for each selected overlay: sorted JSON
@@ -19,10 +19,12 @@ Read-only; the IAM actions needed are ec2:DescribeInstanceTypes and ec2:Describe
   --captured-at DATE   the date recorded in the snapshot (default: today, UTC)
   --source TEXT        where the data came from, recorded in the snapshot (default: the two EC2 calls)
   --check              write nothing; exit 1 if the committed snapshot's data differs from EC2's answer
+  --spot-prices        also record each type's current Spot price per zone (ec2:DescribeSpotPriceHistory,
+                       Linux/UNIX), so reports name the cheapest-looking candidate; prices change: so does the file
   --root DIR           repository root (default: found from the current directory)
 Credentials and endpoint come from the standard AWS variables and files (AWS_PROFILE, AWS_ENDPOINT_URL, ...).`;
 
-/** IAM actions `capacity refresh` calls; all read-only. */
+/** IAM actions `capacity refresh` calls; all read-only (plus ec2:DescribeSpotPriceHistory with --spot-prices). */
 export const REFRESH_IAM_ACTIONS = ["ec2:DescribeInstanceTypes", "ec2:DescribeInstanceTypeOfferings"] as const;
 
 const DEFAULT_SOURCE = "ec2:DescribeInstanceTypes + ec2:DescribeInstanceTypeOfferings (availability-zone)";
@@ -36,16 +38,19 @@ export interface RefreshOptions {
   readonly source?: string;
   /** Compare instead of writing; exit 1 when a snapshot's data differs. */
   readonly check?: boolean;
+  /** Also record current Spot prices (ec2:DescribeSpotPriceHistory). @default false */
+  readonly spotPrices?: boolean;
   readonly out?: (line: string) => void;
 }
 
 /** The raw EC2 answers of one region: every instance type and every (type, zone) offering. */
-export async function describeRegion(region: string): Promise<{ instanceTypes: unknown[]; offerings: unknown[] }> {
+export async function describeRegion(region: string, options: { spotPrices?: boolean } = {}): Promise<{ instanceTypes: unknown[]; offerings: unknown[]; prices: SpotPrice[] }> {
   const { describeAwsError } = await import("@eks-gitops/bootstrap/aws");
   // The SDK's standard retry (exponential backoff with jitter) absorbs throttling of these paginated calls.
   const client = new EC2Client({ region, maxAttempts: 8 });
   const instanceTypes: unknown[] = [];
   const offerings: unknown[] = [];
+  const latest = new Map<string, { price: SpotPrice; at: number }>();
   try {
     try {
       for await (const page of paginateDescribeInstanceTypes({ client, pageSize: 100 }, {})) instanceTypes.push(...(page.InstanceTypes ?? []));
@@ -58,10 +63,34 @@ export async function describeRegion(region: string): Promise<{ instanceTypes: u
     } catch (err) {
       throw describeAwsError(err, "EC2Client", "DescribeInstanceTypeOfferingsCommand", undefined);
     }
+    if (options.spotPrices) {
+      try {
+        // StartTime now: EC2 answers each type's price in effect now, per zone (the latest entry wins).
+        for await (const page of paginateDescribeSpotPriceHistory({ client, pageSize: 1000 }, { StartTime: new Date(), ProductDescriptions: ["Linux/UNIX"] }))
+          for (const h of page.SpotPriceHistory ?? []) {
+            const price = Number(h.SpotPrice);
+            if (!h.InstanceType || !h.AvailabilityZone || !Number.isFinite(price)) continue;
+            const key = `${h.InstanceType} ${h.AvailabilityZone}`;
+            const at = h.Timestamp?.getTime() ?? 0;
+            if ((latest.get(key)?.at ?? Number.NEGATIVE_INFINITY) <= at)
+              latest.set(key, { price: { instanceType: h.InstanceType, capacityType: "spot", zone: h.AvailabilityZone, price }, at });
+          }
+      } catch (err) {
+        throw describeAwsError(err, "EC2Client", "DescribeSpotPriceHistoryCommand", undefined);
+      }
+    }
   } finally {
     client.destroy();
   }
-  return { instanceTypes, offerings };
+  return { instanceTypes, offerings, prices: [...latest.values()].map((l) => l.price) };
+}
+
+/** A Spot price of one instance type in one zone, USD per hour. */
+export interface SpotPrice {
+  readonly instanceType: string;
+  readonly capacityType: "spot";
+  readonly zone: string;
+  readonly price: number;
 }
 
 /** EC2 answered, but with nothing usable. */
@@ -113,13 +142,14 @@ export async function refresh(options: RefreshOptions): Promise<number> {
   for (const { name, region } of targets) {
     let text = byRegion.get(region);
     if (text === undefined) {
-      const raw = await describeRegion(region);
+      const raw = await describeRegion(region, { spotPrices: options.spotPrices ?? false });
       if (raw.offerings.length === 0)
         throw new RefreshError(`EC2 answered no instance-type offerings for region ${region} (${raw.instanceTypes.length} instance types): is the region served at this endpoint? nothing was written`);
       const snapshot = snapshotFromDescribe({
         region,
         instanceTypes: raw.instanceTypes as never,
         offerings: raw.offerings as never,
+        ...(raw.prices.length > 0 ? { prices: raw.prices } : {}),
         capturedAt,
         source: options.source ?? DEFAULT_SOURCE,
       });
@@ -127,7 +157,9 @@ export async function refresh(options: RefreshOptions): Promise<number> {
       // A bug in the conversion must never be committed: the file must read back.
       parseSnapshot(text, `${region} snapshot`);
       byRegion.set(region, text);
-      out(`described ${region}: ${snapshot.instanceTypes.length} instance types in ${snapshot.zones.length} zones (${snapshot.zones.join(", ")})`);
+      out(
+        `described ${region}: ${snapshot.instanceTypes.length} instance types in ${snapshot.zones.length} zones (${snapshot.zones.join(", ")})${options.spotPrices ? `, ${raw.prices.length} Spot prices` : ""}`,
+      );
     }
     const file = join(options.root, CLUSTERS_DIR, name, CAPACITY_DIR, instanceTypesFile(region));
     const shown = relative(options.root, file);
@@ -162,6 +194,7 @@ export async function capacityCommand(argv: readonly string[]): Promise<number> 
       "captured-at": { type: "string" },
       source: { type: "string" },
       check: { type: "boolean", default: false },
+      "spot-prices": { type: "boolean", default: false },
       root: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -180,6 +213,7 @@ export async function capacityCommand(argv: readonly string[]): Promise<number> 
       capturedAt: values["captured-at"],
       source: values.source,
       check: values.check,
+      spotPrices: values["spot-prices"],
     });
   } catch (err) {
     // Matched by name: importing the classes would load the AWS SDK on every error path.
@@ -194,7 +228,7 @@ export async function capacityCommand(argv: readonly string[]): Promise<number> 
     }
     if (name === "AwsCallError") {
       const denied = (err as { accessDenied?: boolean }).accessDenied === true;
-      process.stderr.write(`eks-gitops capacity refresh: ${(err as Error).message}${denied ? ` (it needs ${REFRESH_IAM_ACTIONS.join(", ")})` : ""}; nothing was written.\n`);
+      process.stderr.write(`eks-gitops capacity refresh: ${(err as Error).message}${denied ? ` (it needs ${REFRESH_IAM_ACTIONS.join(", ")}${values["spot-prices"] ? ", ec2:DescribeSpotPriceHistory" : ""})` : ""}; nothing was written.\n`);
       return denied ? EXIT.usage : EXIT.internal;
     }
     throw err;
