@@ -87,7 +87,7 @@ describe("capacity refresh against moto", () => {
 
   it("--spot-prices records each type's Spot price per zone, and simulate names the cheapest-looking candidate", () => {
     const r = cli(["capacity", "refresh", "--cluster", "eksworkshop", "--spot-prices", "--captured-at", "2026-12-03"], tmp);
-    expect(r.stdout).toMatch(/^described ap-southeast-1: 896 instance types in 3 zones \(ap-southeast-1a, ap-southeast-1b, ap-southeast-1c\), \d+ Spot prices\nwrote     clusters\/eksworkshop\/capacity\/instance-types\.ap-southeast-1\.json\n$/);
+    expect(r.stdout).toMatch(/^described ap-southeast-1: 896 instance types in 3 zones \(ap-southeast-1a, ap-southeast-1b, ap-southeast-1c\), \d+ Spot prices\nwrote {5}clusters\/eksworkshop\/capacity\/instance-types\.ap-southeast-1\.json\n$/);
     expect(r.code).toBe(0);
     const snapshot = JSON.parse(readFileSync(join(tmp, SNAPSHOT), "utf8")) as { instanceTypes: { name: string; offerings: { capacityType: string; zone: string; price?: number }[] }[] };
     const c4 = snapshot.instanceTypes.find((t) => t.name === "c4.2xlarge");
