@@ -80,7 +80,9 @@ export default defineCluster({
       },
     },
   ],
-  // The existing On-Demand managed node group (eksctl; its role name in aws-auth starts `nodegroup-podsu`).
+  // The existing On-Demand managed node group (eksctl; its role name in aws-auth starts `nodegroup-podsu`). EKS labels
+  // its nodes eks.amazonaws.com/capacityType: ON_DEMAND (what nlb-app-ondemand's affinity selects) and
+  // eks.amazonaws.com/nodegroup: podsubnet; the overlay derives both from `capacityType` and `name`.
   nodeGroups: [{ name: "podsubnet", instanceType: "t3.2xlarge", count: 3, capacityType: "ON_DEMAND" }],
   // The 4 DaemonSet pods every node runs, 450m CPU and 153Mi in all (the lab's NodeClaim: 3 x 2 CPU + 450m = 6450m).
   daemonSets: [
