@@ -50,7 +50,8 @@ const pools: NodePoolInput[] = [
   { name: "general", nodeClass: "default", labels: { team: "batch" }, requirements: [] },
 ];
 
-// 40 workload shapes x 250 replicas: CPU 100m..4, memory 128Mi..16Gi, some pinned to arm64, a zone, a team label or GPUs.
+// 40 workload shapes x 250 replicas: CPU 100m..4, memory 128Mi..16Gi, some pinned to arm64, a zone, a team label or
+// GPUs; a quarter spread over zones (DoNotSchedule, maxSkew 1).
 const workloads: WorkloadInput[] = [];
 for (let i = 0; i < 40; i++) {
   const cpu = [100, 250, 500, 1000, 1500, 2000, 3000, 4000][i % 8]!;
@@ -64,6 +65,7 @@ for (let i = 0; i < 40; i++) {
     ...(i % 6 === 1 ? { nodeSelector: { "kubernetes.io/arch": "arm64" } } : {}),
     ...(i % 9 === 2 ? { nodeSelector: { "topology.kubernetes.io/zone": "ap-southeast-1b" } } : {}),
     ...(i % 11 === 3 ? { nodeSelector: { team: "batch" } } : {}),
+    ...(i % 4 === 0 ? { zoneSpread: { maxSkew: 1 } } : {}),
   };
   workloads.push(w);
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { chartMermaid, chartSvg } from "./chart.ts";
 import { compareSimulations } from "./compare.ts";
@@ -102,6 +103,12 @@ describe("formatSimulation", () => {
     expect(text).toContain("Pending: 2\n  POD                                    REASON         WHY\n");
     expect(text).toContain("  nlb-app-karpenter/nginx-deployment-11  limit-reached  fits no existing node; NodePool default: limits reached (cpu 4 of 4)\n");
     expect(r.nodeClaims[0]!.instanceTypes.length).toBeGreaterThan(1);
+  });
+
+  it("is the sample the package README shows", () => {
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const start = readme.indexOf("```\nCapacity simulation of eksworkshop") + 4;
+    expect(readme.slice(start, readme.indexOf("```", start))).toBe(formatSimulation(result, "text", { consolidation }));
   });
 
   it("candidateList counts the rest as Karpenter does", () => {

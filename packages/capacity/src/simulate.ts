@@ -291,8 +291,8 @@ interface Claim {
   readonly vec: Float64Array;
   readonly pods: string[];
   readonly workloads: Set<string>;
-  /** Shape+term keys that failed here once: a NodeClaim only tightens, so they fail again. */
-  readonly closed: Set<number>;
+  /** Shape+term keys (with the zone, under a zone spread) that failed here once: a NodeClaim only tightens, so they fail again. */
+  readonly closed: Set<number | string>;
   /** Shape+term keys whose requirements are already merged into `requirements`. */
   absorbed: Set<number>;
 }
@@ -514,6 +514,13 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     return picker;
   }
 
+  /** A cache key for a shape+term under a zone spread: the zone it would go to now (undefined: none qualifies). */
+  function spreadKey(key: number, pickZone: ZonePicker, current: Requirements, term: Requirements): string | undefined {
+    const zoneLabel = "topology.kubernetes.io/zone";
+    const zone = pickZone(current.get(zoneLabel).intersection(term.get(zoneLabel)), term.get(zoneLabel));
+    return zone === undefined ? undefined : `${key}|${zone}`;
+  }
+
   // Karpenter decides in batches and, inside one, counts each new NodeClaim at its largest candidate against the
   // NodePool's limits (scheduler.go subtractMax: "could cause a batch of pods to take multiple rounds"). Pods refused
   // for limits get another round once the batch's NodeClaims are launched, counted at the type they likely get.
@@ -555,9 +562,12 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
         const claim = claims[ci]!;
         if (claim.closed.has(key)) continue;
         if (shape.onePerNode && claim.workloads.has(shape.workload)) continue;
+        // Under a zone spread a refusal holds for the zone it was tried in: remember it per zone.
+        const zoneKey = pickZone ? spreadKey(key, pickZone, claim.requirements, term) : undefined;
+        if (pickZone && (zoneKey === undefined || claim.closed.has(zoneKey))) continue;
         const r = canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, !pickZone && claim.absorbed.has(key), pickZone);
         if (!("types" in r)) {
-          if (!pickZone) claim.closed.add(key);
+          claim.closed.add(zoneKey ?? key);
           continue;
         }
         commit(claim, r, pod, key);
@@ -570,8 +580,9 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
       // A new NodeClaim from the first NodePool (by weight) that can take the pod.
       const messages: { reason: PendingReason; message: string }[] = [];
       for (const template of templates) {
-        const cacheKey = `${key}|${template.index}|${template.limitsVersion}`;
-        const cached = pickZone ? undefined : failures.get(cacheKey);
+        const zoneKey = pickZone ? spreadKey(key, pickZone, template.requirements, term) : "";
+        const cacheKey = `${key}|${template.index}|${template.limitsVersion}|${zoneKey}`;
+        const cached = zoneKey === undefined ? undefined : failures.get(cacheKey);
         if (cached) {
           messages.push(cached);
           continue;
@@ -589,7 +600,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
           placed = true;
           break;
         }
-        if (!pickZone) failures.set(cacheKey, outcome);
+        if (zoneKey !== undefined) failures.set(cacheKey, outcome);
         messages.push(outcome);
       }
       if (!placed) lastFailure = combine(messages, templates.length === 0);
