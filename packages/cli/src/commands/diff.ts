@@ -53,18 +53,18 @@ export async function diff(options: DiffOptions): Promise<number> {
   const before = only(readRenderedAtRef(options.root, baseCommit));
   const after = only(options.head !== undefined ? readRenderedAtRef(options.root, options.head) : readRenderedWorkingTree(options.root));
   const d = diffRendered(before, after);
-  const capacity =
-    options.output === "markdown" && options.capacity !== false
-      ? await (await import("../diff/capacity.ts")).capacitySection(
-          options.root,
-          { rendered: before, commit: baseCommit },
-          { rendered: after, commit: options.head !== undefined ? resolveRef(options.root, options.head) : undefined },
-        )
-      : "";
+  const capacityModule = options.output === "markdown" && options.capacity !== false ? await import("../diff/capacity.ts") : undefined;
+  const capacitySection = await capacityModule?.capacitySection(
+    options.root,
+    { rendered: before, commit: baseCommit },
+    { rendered: after, commit: options.head !== undefined ? resolveRef(options.root, options.head) : undefined },
+  );
+  // at most half of a cut comment; all of it in the uncut one
+  const capacity = (limit: number) => (capacitySection && capacityModule ? capacityModule.renderCapacitySection(capacitySection, limit === Number.POSITIVE_INFINITY ? limit : Math.floor(limit / 2)) : "");
 
   const render = (limit: number) =>
     options.output === "markdown"
-      ? formatMarkdown(d, labels, { limit: limit - capacity.length, fullDiffUrl: options.url }) + capacity
+      ? formatMarkdown(d, labels, { limit: limit - capacity(limit).length, fullDiffUrl: options.url }) + capacity(limit)
       : options.output === "json"
         ? formatJson(d, labels)
         : formatText(d, labels, { color: options.color ?? (options.out === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR) });

@@ -8,6 +8,7 @@ import { checkCluster } from "@eks-gitops/config";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import eksworkshop from "../../../../clusters/eksworkshop/cluster.ts";
 import { diff } from "../commands/diff.ts";
+import { renderCapacitySection } from "./capacity.ts";
 import { renderCluster } from "../render.ts";
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -133,5 +134,20 @@ describe("Capacity at HPA max", () => {
 
   it("leaves no temporary overlay behind", () => {
     expect(readdirSync(join(repo, "clusters")).sort()).toEqual(["eksworkshop", "node_modules", "package.json"]);
+  });
+});
+
+describe("renderCapacitySection", () => {
+  const section = { clusters: ["#### a\n\nA\n", "#### b\n\nB\n", "#### c\n\nC\n"] };
+
+  it("keeps whole clusters within the budget and says how many were left out", () => {
+    const all = renderCapacitySection(section, Number.POSITIVE_INFINITY);
+    expect(all).toBe("\n## Capacity at HPA max\n\n#### a\n\nA\n\n#### b\n\nB\n\n#### c\n\nC\n\n");
+    const cut = renderCapacitySection(section, 180);
+    expect(cut).toBe(
+      "\n## Capacity at HPA max\n\n#### a\n\nA\n\n> [!NOTE]\n> 2 of 3 clusters left out to fit one comment: see the full diff artifact, or run `pnpm simulate --at max --output markdown`.\n\n",
+    );
+    expect(cut.length).toBeLessThanOrEqual(180);
+    expect(renderCapacitySection({ clusters: [] }, 100)).toBe("");
   });
 });

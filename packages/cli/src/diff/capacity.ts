@@ -92,30 +92,58 @@ async function simulateSide(root: string, name: string, side: CapacitySide, snap
   }
 }
 
+/** The section's parts: one Markdown block per cluster, so a comment near its size limit can leave whole clusters out. */
+export interface CapacitySection {
+  readonly clusters: readonly string[];
+}
+
 /**
- * Markdown, one part per cluster present on either side: base and head simulated with every HPA target at
+ * One block per cluster present on either side: base and head simulated with every HPA target at
  * maxReplicas (nodes Karpenter would add, NodePool limit headroom, Pending pods) and the head's chart.
  */
-export async function capacitySection(root: string, base: CapacitySide, head: CapacitySide): Promise<string> {
+export async function capacitySection(root: string, base: CapacitySide, head: CapacitySide): Promise<CapacitySection> {
   const names = new Set<string>();
   for (const m of [base.rendered, head.rendered]) for (const p of m.keys()) names.add(p.split("/")[1] ?? "");
   names.delete("");
-  if (names.size === 0) return "";
+  if (names.size === 0) return { clusters: [] };
   const capacity = await import("@eks-gitops/capacity");
   const [baseOverlays, headOverlays] = [overlaysAt(root, base.commit), overlaysAt(root, head.commit)];
-  const parts = ["", "## Capacity at HPA max", ""];
+  const clusters: string[] = [];
   for (const name of [...names].sort()) {
     const [b, h] = [await simulateSide(root, name, base, [head, base], baseOverlays), await simulateSide(root, name, head, [head, base], headOverlays)];
     if (!b.result && !h.result && !b.problem && !h.problem) continue;
     if (b.problem || h.problem) {
       // a side that could not be simulated would read as an added or removed cluster: say why instead
-      parts.push(`#### ${name}`, "");
-      if (b.problem === h.problem) parts.push(`> base and head: not simulated: ${h.problem}`, "");
-      else for (const [label, s] of [["base", b], ["head", h]] as const) if (s.problem) parts.push(`> ${label}: not simulated: ${s.problem}`, "");
+      const lines = [`#### ${name}`, ""];
+      if (b.problem === h.problem) lines.push(`> base and head: not simulated: ${h.problem}`);
+      else for (const [label, s] of [["base", b], ["head", h]] as const) if (s.problem) lines.push(`> ${label}: not simulated: ${s.problem}`, "");
+      clusters.push(`${lines.join("\n").trimEnd()}\n`);
       continue;
     }
     // compareSimulations starts with the cluster's own `#### <name>` heading; undefined on a side = no such cluster there
-    parts.push(capacity.compareSimulations(b.result, h.result, { ...(h.sweep ? { headSweep: h.sweep } : {}), cluster: name }).trimEnd(), "");
+    clusters.push(`${capacity.compareSimulations(b.result, h.result, { ...(h.sweep ? { headSweep: h.sweep } : {}), cluster: name }).trimEnd()}\n`);
   }
-  return parts.length > 3 ? `${parts.join("\n")}\n` : "";
+  return { clusters };
+}
+
+/**
+ * The section as Markdown within `budget` characters: whole clusters, in name order, and a notice naming how
+ * many were left out and where to see them. Empty when no cluster has an overlay.
+ */
+export function renderCapacitySection(section: CapacitySection, budget: number): string {
+  if (section.clusters.length === 0) return "";
+  const head = "\n## Capacity at HPA max\n";
+  const notice = (shown: number) =>
+    `\n> [!NOTE]\n> ${section.clusters.length - shown} of ${section.clusters.length} clusters left out to fit one comment: see the full diff artifact, or run \`pnpm simulate --at max --output markdown\`.\n`;
+  let out = head;
+  let shown = 0;
+  for (const [i, c] of section.clusters.entries()) {
+    const next = `${out}\n${c}`;
+    // room for the notice unless this is the last cluster
+    const reserve = i === section.clusters.length - 1 ? 0 : notice(i + 1).length;
+    if (next.length + reserve + 1 > budget) break;
+    out = next;
+    shown++;
+  }
+  return `${out}${shown < section.clusters.length ? notice(shown) : ""}\n`;
 }
