@@ -189,6 +189,19 @@ describe("Karpenter's packing", () => {
     expect(r.nodeClaims[0]!.zones).toEqual(["ap-southeast-1b"]);
   });
 
+  it("treats an unpriced offering as unavailable once the snapshot has prices for its capacity type", () => {
+    const spotPriced = {
+      ...snapshot,
+      instanceTypes: snapshot.instanceTypes.map((t) => ({
+        ...t,
+        offerings: t.offerings.map((o) => (o.capacityType === "spot" && t.name.startsWith("c5.") ? { ...o, price: 0.2 } : o)),
+      })),
+    };
+    const c = simulate(labInput(12), spotPriced).nodeClaims[0]!;
+    expect(c.instanceTypes.every((n) => n.startsWith("c5."))).toBe(true);
+    expect(c.instanceTypes.slice(0, 3)).toEqual(["c5.12xlarge", "c5.18xlarge", "c5.24xlarge"]);
+  });
+
   it("picks the cheapest-looking offering when the snapshot has prices", () => {
     const priced = {
       ...snapshot,

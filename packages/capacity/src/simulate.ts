@@ -164,6 +164,19 @@ function templateRequirements(pool: NodePoolInput, path: string): Requirements {
   return reqs;
 }
 
+const pricedCache = new WeakMap<InstanceTypeSnapshot, Set<string>>();
+
+/** Capacity types for which the snapshot carries prices. */
+function pricedCapacityTypes(snapshot: InstanceTypeSnapshot): Set<string> {
+  let set = pricedCache.get(snapshot);
+  if (!set) {
+    set = new Set();
+    for (const t of snapshot.instanceTypes) for (const o of t.offerings) if (o.price !== undefined) set.add(o.capacityType);
+    pricedCache.set(snapshot, set);
+  }
+  return set;
+}
+
 const templateTypesCache = new WeakMap<InstanceTypeSnapshot, Map<string, TemplateType[]>>();
 const resolvedCache = new WeakMap<InstanceTypeSnapshot, Map<string, { resolved: ResolvedInstanceType[]; labels: Map<string, string | undefined>[] }>>();
 
@@ -220,12 +233,15 @@ function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSnapshot, 
     let types = perSnapshotTypes.get(typesKey);
     if (!types) {
       const zones = new Set(nodeClass.zones && nodeClass.zones.length > 0 ? nodeClass.zones : snapshot.zones);
+      const priced = pricedCapacityTypes(snapshot);
       const al2023 = (nodeClass.amiFamily ?? "AL2023") === "AL2023";
       const found: TemplateType[] = [];
       resolved.forEach((r, ti) => {
         // a1 types cannot run AL2023 (aws/karpenter-provider-aws pkg/providers/instancetype/compatibility/compatibility.go).
         if (al2023 && r.info.name.startsWith("a1.")) return;
-        const offerings = r.info.offerings.filter((o) => zones.has(o.zone));
+        // Karpenter marks an offering without a price unavailable (offering/base_resolver.go); a snapshot only has
+        // prices when they were asked for, so this applies per capacity type that has any price at all.
+        const offerings = r.info.offerings.filter((o) => zones.has(o.zone) && (o.price !== undefined || !priced.has(o.capacityType)));
         const base = {
           resolved: r,
           name: r.info.name,
