@@ -102,6 +102,17 @@ describe("buildSimulationInput on eksworkshop", () => {
 });
 
 describe("buildSimulationInput details", () => {
+  it("finds the Karpenter chart's values in an ApplicationSet too", () => {
+    const input = structuredClone(eksworkshop) as Record<string, any>;
+    input.argocd.applicationSet = true;
+    input.karpenter.replicas = 3;
+    const c = checkCluster(input, "clusters/eksworkshop/cluster.ts");
+    const rendered = renderCluster(c);
+    expect([...rendered.values()].some((t) => t.includes("kind: ApplicationSet"))).toBe(true);
+    const w = buildSimulationInput(unrendered, rendered, { at: "max" }).input.workloads[0];
+    expect([w?.namespace, w?.name, w?.replicas, w?.requests]).toEqual(["kube-system", "karpenter", 3, { cpu: "1", memory: "1Gi" }]);
+  });
+
   it("aws-cn: kubelet and the root volume from the EC2NodeClass, taints of the node group", () => {
     const cn = checkCluster(awsCn, "clusters/aws-cn/cluster.ts");
     const { input } = buildSimulationInput({ name: cn.name, region: cn.region, nodeGroups: cn.nodeGroups, daemonSets: cn.daemonSets }, renderCluster(cn), { at: "max" });
