@@ -51,6 +51,12 @@ describe("the lab, reproduced: nginx-deployment at 12 replicas", () => {
   });
 
   it("9 Running on the 3 t3.2xlarge, 3 Pending until Karpenter's NodeClaim joins", () => {
+    expect(run.stdout.split("\n").slice(0, 4)).toEqual([
+      "Capacity simulation of eksworkshop (ap-southeast-1)",
+      "",
+      `Scenario: every HPA target at its maxReplicas; ${NGINX}=12`,
+      `  ${NGINX} at 12 replicas: 9 Running on existing nodes, 3 Pending (3 run once Karpenter's NodeClaims join)`,
+    ]);
     expect(run.stdout).toContain(`  ${NGINX}  12        9               3        3                  0\n`);
     expect(run.stdout).toContain("Node group podsubnet: 3 x t3.2xlarge on-demand (allocatable cpu 7910m, ephemeral-storage 17Gi, memory 29317Mi, pods 58)");
   });
@@ -74,6 +80,7 @@ describe("scaled back to 1 replica", () => {
   it("no NodeClaim, and the empty node is consolidated after 1m", () => {
     const run = cli(["--cluster", "eksworkshop", "--replicas", `${NGINX}=1`]);
     expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`\n  ${NGINX} at 1 replicas: 1 Running on existing nodes, 0 Pending\n`);
     expect(run.stdout).toContain("): 0 NodeClaim(s)\n");
     expect(run.stdout).toContain(
       `  default-1 is empty after ${NGINX} 12 -> 1: WhenEmptyOrUnderutilized deletes it after 1m (consolidateAfter; decision delete, reason Empty)\n`,
@@ -86,6 +93,7 @@ describe("outputs", () => {
   it("--at max is the default; --at min puts the HPA at minReplicas", () => {
     expect(cli(["--cluster", "eksworkshop"]).stdout).toContain(`  ${NGINX}  12 `);
     const min = cli(["--cluster", "eksworkshop", "--at", "min"]);
+    expect(min.stdout).toContain("\nScenario: every HPA target at its minReplicas\n");
     expect(min.stdout).toContain(`  ${NGINX}  3         3               0        0                  0\n`);
   });
 

@@ -155,7 +155,8 @@ export async function simulateClusters(options: SimulateOptions): Promise<number
       target && scenarioReplicas !== undefined && hpaMax !== undefined && scenarioReplicas < hpaMax
         ? capacity.scaleDown(input, snapshot, { workload: target, from: hpaMax, to: scenarioReplicas })
         : undefined;
-    const text = capacity.formatSimulation(result, output, { ...(sweep ? { sweep } : {}), ...(consolidation ? { consolidation } : {}) });
+    const report = capacity.formatSimulation(result, output, { ...(sweep ? { sweep } : {}), ...(consolidation ? { consolidation } : {}) });
+    const text = output === "json" ? report : withScenario(report, output, scenarioLines(scenario, [...(options.replicas?.keys() ?? [])].map((id) => capacity.summarizeWorkload(result, id))));
     runs.push({ config, result, sweep, text });
     for (const p of capacity.cannotRun(result)) {
       cannot++;
@@ -180,6 +181,21 @@ export async function simulateClusters(options: SimulateOptions): Promise<number
     }
   }
   return cannot > 0 ? EXIT.invalid : EXIT.ok;
+}
+
+/** What was simulated, in words, and one line per `--replicas` workload (Running on existing nodes, Pending). */
+function scenarioLines(scenario: Scenario, summaries: readonly string[]): string[] {
+  const at = { min: "minReplicas", max: "maxReplicas", current: "rendered replicas" }[scenario.at];
+  const named = [...(scenario.replicas ?? [])].map(([id, n]) => `${id}=${n}`);
+  return [`Scenario: every HPA target at its ${at}${named.length > 0 ? `; ${named.join(", ")}` : ""}`, ...summaries];
+}
+
+/** The scenario below the report's title line. */
+function withScenario(report: string, output: "text" | "markdown", lines: readonly string[]): string {
+  const eol = report.indexOf("\n");
+  if (eol < 0) return report;
+  const block = output === "markdown" ? `\n${lines.map((l, i) => (i === 0 ? `**${l}**` : `- ${l}`)).join("\n")}\n` : `\n${lines.map((l, i) => (i === 0 ? l : `  ${l}`)).join("\n")}\n`;
+  return `${report.slice(0, eol + 1)}${block}${report.slice(eol + 1)}`;
 }
 
 function writeAtomically(file: string, content: string): void {
