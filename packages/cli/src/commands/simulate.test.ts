@@ -71,6 +71,10 @@ describe("the lab, reproduced: nginx-deployment at 12 replicas", () => {
     expect(run.stdout).toContain("\n      c4.2xlarge: allocatable cpu 7910m, ephemeral-storage 17Gi, memory 13215Mi, pods 58\n");
   });
 
+  it("is the sample the root README shows", () => {
+    expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain(`$ pnpm simulate --cluster eksworkshop --replicas ${NGINX}=12\n${run.stdout}\`\`\`\n`);
+  });
+
   it("ends with the summary line", () => {
     expect(run.stdout.trimEnd().split("\n").at(-1)).toBe("3 existing node(s), 1 NodeClaim(s) Karpenter would add, 0 pod(s) that stay Pending");
   });
