@@ -11,6 +11,8 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   synth: { run: async (argv) => (await import("./commands/synth.ts")).synthCommand(argv), summary: "render overlays into clusters/<name>/rendered (--check to compare)" },
   validate: { run: async (argv) => (await import("./commands/validate.ts")).validateCommand(argv), summary: "validate rendered output (or any YAML/JSON) as the API server would, plus cross-object checks" },
   diff: { run: async (argv) => (await import("./commands/diff.ts")).diffCommand(argv), summary: "rendered-output diff between two revisions (--base REF, --output text|markdown|json)" },
+  capacity: { run: async (argv) => (await import("./commands/capacity.ts")).capacityCommand(argv), summary: "refresh: write a region's instance-type snapshot (clusters/<name>/capacity) from EC2" },
+  simulate: { run: async (argv) => (await import("./commands/simulate.ts")).simulateCommand(argv), summary: "what HPA and Karpenter will do: nodes, NodeClaims and Pending pods, offline" },
   bootstrap: { run: async (argv) => (await import("./commands/bootstrap.ts")).bootstrapCommand(argv), summary: "plan|apply|destroy the AWS-only parts (IAM roles, tags, node identity, add-ons)" },
 };
 

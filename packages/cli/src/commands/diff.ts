@@ -12,7 +12,8 @@ export const diffUsage = `Usage: eks-gitops diff [--base REF] [--head REF] [--ou
 Compares the committed rendered output (clusters/*/rendered) of two revisions.
   --base REF      old side (default: the merge base of HEAD with main)
   --head REF      new side (default: the working tree)
-  --output FMT    text (default), markdown (a pull-request comment, cut at ${GITHUB_COMMENT_LIMIT} characters) or json
+  --output FMT    text (default), markdown (a pull-request comment, cut at ${GITHUB_COMMENT_LIMIT} characters, with a
+                  "Capacity at HPA max" section per cluster: \`eks-gitops simulate\` of base and head) or json
   --full FILE     also write the complete, uncut output to FILE (the CI artifact)
   --url URL       link to the full diff, shown when the Markdown is cut
   --limit N       Markdown character limit (default ${GITHUB_COMMENT_LIMIT})
@@ -31,6 +32,8 @@ export interface DiffOptions {
   readonly full?: string;
   readonly url?: string;
   readonly limit?: number;
+  /** Markdown only: add the "Capacity at HPA max" section (capacity simulation of base and head). @default true */
+  readonly capacity?: boolean;
   /** ANSI colours in text output. @default stdout is a TTY and NO_COLOR is unset */
   readonly color?: boolean;
   readonly out?: (text: string) => void;
@@ -50,10 +53,18 @@ export async function diff(options: DiffOptions): Promise<number> {
   const before = only(readRenderedAtRef(options.root, baseCommit));
   const after = only(options.head !== undefined ? readRenderedAtRef(options.root, options.head) : readRenderedWorkingTree(options.root));
   const d = diffRendered(before, after);
+  const capacityModule = options.output === "markdown" && options.capacity !== false ? await import("../diff/capacity.ts") : undefined;
+  const capacitySection = await capacityModule?.capacitySection(
+    options.root,
+    { rendered: before, commit: baseCommit },
+    { rendered: after, commit: options.head !== undefined ? resolveRef(options.root, options.head) : undefined },
+  );
+  // at most half of a cut comment; all of it in the uncut one
+  const capacity = (limit: number) => (capacitySection && capacityModule ? capacityModule.renderCapacitySection(capacitySection, limit === Number.POSITIVE_INFINITY ? limit : Math.floor(limit / 2)) : "");
 
   const render = (limit: number) =>
     options.output === "markdown"
-      ? formatMarkdown(d, labels, { limit, fullDiffUrl: options.url })
+      ? formatMarkdown(d, labels, { limit: limit - capacity(limit).length, fullDiffUrl: options.url }) + capacity(limit)
       : options.output === "json"
         ? formatJson(d, labels)
         : formatText(d, labels, { color: options.color ?? (options.out === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR) });
