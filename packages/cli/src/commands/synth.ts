@@ -5,7 +5,7 @@ import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR, SYNTH_COMMAND, t
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { renderCluster, type RenderedTree } from "../render.ts";
 import { findRepoRoot } from "../repo.ts";
-import { compareTrees, isEmptyDifference, readTree, replaceTree } from "../tree.ts";
+import { compareTrees, isEmptyDifference, readTree, recoverRendered, replaceTree } from "../tree.ts";
 
 export const synthUsage = `Usage: eks-gitops synth [--cluster NAME]... [--check] [--root DIR]
 
@@ -35,6 +35,7 @@ export async function synth(options: SynthOptions): Promise<number> {
 
   let stale = 0;
   for (const { config, tree, dir } of rendered) {
+    if (!options.check) for (const note of recoverRendered(dir)) out(`recovered ${CLUSTERS_DIR}/${config.name}: ${note}`);
     const diff = compareTrees(readTree(dir), tree);
     const where = `${CLUSTERS_DIR}/${config.name}/${RENDERED_DIR}`;
     if (options.check) {
