@@ -89,8 +89,11 @@ function previousFrom(root: string, cwd: string, ref: string): (r: ParsedResourc
 
 function checkRef(root: string, ref: string): void {
   try {
-    execFileSync("git", ["-C", root, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { stdio: "ignore" });
-  } catch {
+    execFileSync("git", ["-C", root, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { stdio: ["ignore", "ignore", "pipe"] });
+  } catch (err) {
+    if (/not a git repository/i.test(String((err as { stderr?: Buffer }).stderr ?? ""))) {
+      throw new RunUsageError(`--base ${ref}: ${root} is not a git repository; --base reads the previously committed objects from git: run inside a clone, or drop --base`);
+    }
     throw new RunUsageError(`--base ${ref}: not a commit in ${root}; pass a branch, tag or commit (e.g. --base origin/main)`);
   }
 }
