@@ -49,6 +49,8 @@ export class AwsCallError extends Error {
     readonly code: string,
     readonly permission: string,
     readonly accessDenied: boolean,
+    /** The set-up is wrong (no credentials, an endpoint that is not the AWS API), not the call: exit 2. */
+    readonly setup = false,
   ) {
     super(message);
   }
@@ -75,12 +77,15 @@ export function createAwsClients(options: AwsClientOptions, caller: CallerRef): 
     sqs: new SQSClient(config),
     events: new EventBridgeClient(config),
   };
-  for (const client of Object.values(clients)) addErrorNaming(client, caller);
+  for (const client of Object.values(clients)) {
+    addErrorNaming(client, caller);
+    rejectNonApiAnswers(client);
+  }
   return clients;
 }
 
 interface StackClient {
-  middlewareStack: { add(mw: unknown, options: { step: "initialize"; name: string; priority?: "high" | "low" }): void };
+  middlewareStack: { add(mw: unknown, options: { step: "initialize" | "deserialize"; name: string; priority?: "high" | "low" }): void };
 }
 
 function addErrorNaming(client: StackClient, caller: CallerRef): void {
@@ -96,6 +101,61 @@ function addErrorNaming(client: StackClient, caller: CallerRef): void {
   );
 }
 
+/**
+ * Inside the SDK's deserializer: an HTML answer (a proxy's or a web server's 404 page) is not the AWS
+ * API, whatever its status; say so instead of letting the parser fail on it, and do not retry it.
+ */
+function rejectNonApiAnswers(client: StackClient): void {
+  client.middlewareStack.add(
+    (next: (args: unknown) => Promise<{ response?: unknown }>) => async (args: { request?: unknown }) => {
+      const result = await next(args);
+      const response = result.response as { statusCode?: number; headers?: Record<string, string> } | undefined;
+      const type = Object.entries(response?.headers ?? {}).find(([k]) => k.toLowerCase() === "content-type")?.[1] ?? "";
+      if (/\bhtml\b/i.test(type)) {
+        const r = (args.request ?? {}) as { protocol?: string; hostname?: string; port?: number; path?: string };
+        const url = `${r.protocol ?? "https:"}//${r.hostname ?? "?"}${r.port ? `:${r.port}` : ""}${r.path ?? "/"}`;
+        throw new NotAnApiAnswer(url, response?.statusCode ?? 0);
+      }
+      return result;
+    },
+    { step: "deserialize", name: "eksGitopsRejectNonApiAnswers", priority: "low" },
+  );
+}
+
+class NotAnApiAnswer extends Error {
+  override name = "NotAnApiAnswer";
+  constructor(
+    readonly url: string,
+    readonly status: number,
+  ) {
+    super(`${url} answered HTTP ${status} with an HTML page`);
+  }
+}
+
+/** Display name of each client's API. */
+const API_NAME: Record<string, string> = { STSClient: "STS", IAMClient: "IAM", EC2Client: "EC2", EKSClient: "EKS", SQSClient: "SQS", EventBridgeClient: "EventBridge" };
+
+/** The endpoint variable in effect for a service (per-service first, as the SDK reads them), for messages. */
+function endpointSetting(api: string): string {
+  const own = `AWS_ENDPOINT_URL_${api.toUpperCase()}`;
+  if (process.env[own]) return `${own} (${process.env[own]})`;
+  if (process.env.AWS_ENDPOINT_URL) return `AWS_ENDPOINT_URL (${process.env.AWS_ENDPOINT_URL})`;
+  return `the network path to AWS (a proxy?) or set ${own}`;
+}
+
+/** What the default credential chain tried, and how to get credentials. Never prints a secret. */
+function noCredentials(): string {
+  const env = process.env;
+  const profile = env.AWS_PROFILE || env.AWS_DEFAULT_PROFILE || "default";
+  const why = env.AWS_PROFILE ? "AWS_PROFILE" : env.AWS_DEFAULT_PROFILE ? "AWS_DEFAULT_PROFILE" : "the default profile";
+  const home = env.HOME ?? "~";
+  const files = `${env.AWS_CONFIG_FILE ?? `${home}/.aws/config`} and ${env.AWS_SHARED_CREDENTIALS_FILE ?? `${home}/.aws/credentials`}`;
+  return (
+    `no AWS credentials for profile '${profile}' (${why}; files ${files}, then the environment, SSO, web identity and instance metadata were tried); ` +
+    `run \`aws sso login --profile ${profile}\` or \`aws configure --profile ${profile}\`, or set AWS_PROFILE to a profile that has credentials`
+  );
+}
+
 /** Turns an SDK error into one line that says which call failed and, for AccessDenied, what to grant to whom. */
 export function describeAwsError(err: unknown, clientName: string, commandName: string, callerArn: string | undefined): unknown {
   if (err instanceof AwsCallError || !(err instanceof Error)) return err;
@@ -103,6 +163,21 @@ export function describeAwsError(err: unknown, clientName: string, commandName: 
   const action = commandName.replace(/Command$/, "");
   const prefix = SERVICE_PREFIX[clientName] ?? clientName.replace(/Client$/, "").toLowerCase();
   const permission = `${prefix}:${action}`;
+  const api = API_NAME[clientName] ?? clientName.replace(/Client$/, "");
+  if (err instanceof NotAnApiAnswer) {
+    return new AwsCallError(
+      `${prefix} ${action} failed: the endpoint ${err.url} does not serve the ${api} API (it answered HTTP ${err.status} with an HTML page); check ${endpointSetting(api)}`,
+      code,
+      permission,
+      false,
+      true,
+    );
+  }
+  if (err.name === "SyntaxError") {
+    // a JSON protocol's parser failed: whatever answered is not the AWS API
+    return new AwsCallError(`${prefix} ${action} failed: the endpoint does not serve the ${api} API (its answer is not JSON); check ${endpointSetting(api)}`, code, permission, false, true);
+  }
+  if (code === "CredentialsProviderError") return new AwsCallError(`${prefix} ${action} failed: ${noCredentials()}`, code, permission, false, true);
   if (ACCESS_DENIED.has(code) || /not authorized to perform/i.test(err.message)) {
     // IAM's own message says which action and resource; fall back to the API name when it does not.
     const said = /perform: ([a-z0-9-]+:[A-Za-z0-9]+)/.exec(err.message)?.[1] ?? permission;

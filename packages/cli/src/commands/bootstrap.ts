@@ -84,7 +84,7 @@ export async function bootstrapCommand(argv: readonly string[]): Promise<number>
     }
     if (err instanceof AwsCallError) {
       process.stderr.write(`eks-gitops bootstrap: ${err.message}\n`);
-      return EXIT.internal;
+      return err.setup ? EXIT.usage : EXIT.internal;
     }
     throw err;
   }
