@@ -54,6 +54,15 @@ describe("Secret values in the rendered diff", () => {
     expect(d.changes[0]!.hunks).toContain(`+# a Secret that cannot be parsed: content not shown (${Buffer.byteLength(broken)} bytes)`);
   });
 
+  it("also hides a Secret's last-applied-configuration annotation (it holds the whole object, values included)", () => {
+    const withAnnotation = (v: string) =>
+      `apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: '{"data":{"password":"${v}"}}'\n    team: web\ndata:\n  password: ${v}\n`;
+    const d = diffRendered(new Map([[P, withAnnotation(OLD_B64)]]), new Map([[P, withAnnotation(NEW_B64)]]));
+    for (const out of all(d)) for (const leak of LEAKS) expect(out).not.toContain(leak);
+    expect(d.changes[0]!.hunks).toContain('+    kubectl.kubernetes.io/last-applied-configuration: "(redacted: 52 bytes, changed)"');
+    expect(d.changes[0]!.hunks).toContain("     team: web");
+  });
+
   it("leaves other kinds alone (a ConfigMap's data is shown)", () => {
     const cm = (v: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  key: ${v}\n`;
     const d = diffRendered(new Map([["clusters/demo/rendered/x/core_v1_configmap_c.yaml", cm("one")]]), new Map([["clusters/demo/rendered/x/core_v1_configmap_c.yaml", cm("two")]]));

@@ -1,8 +1,13 @@
-// Secret values never reach the rendered diff: each value under a Secret's data/stringData becomes its length, marked when it changed.
+// Secret values never reach the rendered diff: each value under a Secret's data/stringData (and last-applied annotation) becomes its length, marked when it changed.
 import { isMap, isNode, isScalar, parseAllDocuments, Scalar, type Document } from "yaml";
 
-/** Fields of a Secret whose values are secret (core/v1 Secret: `data` base64, `stringData` plain). */
-const SECRET_FIELDS = ["data", "stringData"] as const;
+/**
+ * Maps of a Secret whose values are secret: `data` (base64), `stringData` (plain) and the annotations,
+ * of which only `kubectl.kubernetes.io/last-applied-configuration` is hidden (it is the whole object).
+ */
+const SECRET_FIELDS = [["data"], ["stringData"], ["metadata", "annotations"]] as const;
+const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+const isSecretKey = (field: readonly string[], key: string) => field[0] !== "metadata" || key === LAST_APPLIED;
 
 /** Cheap pre-check: only files that may hold a Secret are parsed. */
 const MAY_BE_SECRET = /\bSecret\b/;
@@ -21,11 +26,11 @@ function secretValues(docs: readonly Document.Parsed[]): (Values | undefined)[] 
     if (doc.get("kind") !== "Secret") return undefined;
     const values: Values = new Map();
     for (const field of SECRET_FIELDS) {
-      const map = doc.get(field, true);
+      const map = doc.getIn(field, true);
       if (!isMap(map)) continue;
       for (const pair of map.items) {
         const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        values.set(`${field}\0${key}`, JSON.stringify(plain(pair.value)));
+        if (isSecretKey(field, key)) values.set(`${field.join(".")}\0${key}`, JSON.stringify(plain(pair.value)));
       }
     }
     return values;
@@ -43,12 +48,13 @@ function redactSide(text: string, docs: readonly Document.Parsed[], own: readonl
     const mine = own[i];
     if (!mine) return;
     for (const field of SECRET_FIELDS) {
-      const map = doc.get(field, true);
+      const map = doc.getIn(field, true);
       if (!isMap(map)) continue;
       for (const pair of map.items) {
         const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        const theirs = other?.[i]?.get(`${field}\0${key}`);
-        const changed = theirs !== undefined && theirs !== mine.get(`${field}\0${key}`);
+        if (!isSecretKey(field, key)) continue;
+        const theirs = other?.[i]?.get(`${field.join(".")}\0${key}`);
+        const changed = theirs !== undefined && theirs !== mine.get(`${field.join(".")}\0${key}`);
         const value = plain(pair.value);
         const shown = new Scalar(`(redacted: ${byteLength(value)} bytes${changed ? ", changed" : ""})`);
         shown.type = Scalar.QUOTE_DOUBLE;
