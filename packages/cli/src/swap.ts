@@ -139,9 +139,10 @@ export function recoverSwap(dir: string, warn: (message: string) => void): strin
   for (const entry of existsSync(parent) ? readdirSync(parent).sort() : []) {
     const m = LEFTOVER.exec(entry);
     if (m && m[1] === name) found.push({ path: join(parent, entry), kind: m[2] as "tmp" | "old", pid: Number(m[3]), entry });
-    // the private lock file of a process killed while taking the lock
-    else if (entry.startsWith(`${name}.lock.`) && /^\d+$/.test(entry.slice(name.length + 6)) && !isAlive(Number(entry.slice(name.length + 6)))) {
-      rmSync(join(parent, entry), { force: true });
+    else {
+      // the private lock files of a process killed while it took the lock
+      const lock = /^(.*)\.lock\.(?:stale-)?(\d+)$/.exec(entry);
+      if (lock && lock[1] === name && !isAlive(Number(lock[2]))) rmSync(join(parent, entry), { force: true });
     }
   }
   const notes: string[] = [];

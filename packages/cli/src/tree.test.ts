@@ -106,6 +106,16 @@ describe("replaceTree after an interrupted swap (a synth killed part-way)", () =
     expect(readdirSync(base)).toEqual(["rendered"]);
   });
 
+  it("removes the lock's private files of a process killed while it took the lock", () => {
+    const dir = join(base, "rendered");
+    writeTree(dir, previous);
+    const pid = deadPid();
+    writeFileSync(`${dir}.lock.${pid}`, `${pid}\n`);
+    writeFileSync(`${dir}.lock.stale-${pid}`, "1\n");
+    recoverRendered(dir);
+    expect(readdirSync(base)).toEqual(["rendered"]);
+  });
+
   it("refuses to write while a live process holds the lock, naming it and the lock file", () => {
     const dir = join(base, "rendered");
     writeTree(dir, previous);
