@@ -108,6 +108,17 @@ describe("synth under SIGKILL", () => {
     ]);
   });
 
+  it("real synth processes killed at random steps of the write: a re-run always restores the committed tree", async () => {
+    const steps = ["locked", ...Array.from({ length: committed.size }, (_, i) => `wrote-file-${i + 1}`), "written", "moved-old", "moved-new", "removed-old"];
+    for (let trial = 0; trial < 2; trial++) {
+      const step = steps[Math.floor(Math.random() * steps.length)]!;
+      writeFileSync(join(rendered(), [...committed.keys()][trial]!), "edited\n"); // stale output, so synth writes
+      const child = spawnSync(process.execPath, [CLI, "synth", "--root", repo, "--cluster", "eksworkshop"], { cwd: repo, env: { ...process.env, [KILL_AT_ENV]: step }, encoding: "utf8" });
+      expect({ step, signal: child.signal }).toEqual({ step, signal: "SIGKILL" });
+      await rerunAndCheckClean();
+    }
+  });
+
   it.each(["locked", "wrote-file-1", "wrote-file-12", "written", "moved-old", "moved-new", "removed-old"])(
     "killed at step %s: recovery gives the old or the new tree, never a mix, and a re-run restores the committed one",
     async (step) => {
