@@ -104,6 +104,38 @@ describe("an endpoint that does not serve the AWS API", () => {
   });
 });
 
+describe("credentials AWS refuses", () => {
+  it("an invalid or expired key names where the credentials came from (key id masked) and the fix", async () => {
+    const saved = { ...process.env };
+    const SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY";
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: "AKIAIOSFODNN7EXAMPLE", AWS_SECRET_ACCESS_KEY: SECRET, AWS_ENDPOINT_URL: endpoint });
+    const xml = `<ErrorResponse><Error><Type>Sender</Type><Code>InvalidClientTokenId</Code><Message>The security token included in the request is invalid.</Message></Error><RequestId>r</RequestId></ErrorResponse>`;
+    const local = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(403, { "content-type": "text/xml" });
+        res.end(xml);
+      });
+    });
+    await new Promise<void>((r) => local.listen(0, "127.0.0.1", r));
+    const a = local.address();
+    process.env.AWS_ENDPOINT_URL = `http://127.0.0.1:${typeof a === "object" && a ? a.port : 0}`;
+    try {
+      const clients = createAwsClients({ region: "us-east-1", backoff: () => 1 }, { arn: undefined });
+      const err = (await clients.sts.send(new GetCallerIdentityCommand({})).catch((e: unknown) => e)) as AwsCallError;
+      expect(err.message).toBe(
+        "sts GetCallerIdentity failed: InvalidClientTokenId: AWS refused the credentials from AWS_ACCESS_KEY_ID (ending MPLE): The security token included in the request is invalid.; refresh them, or unset AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN to use a profile",
+      );
+      expect(err.setup).toBe(true);
+      expect(JSON.stringify({ m: err.message, s: err.stack })).not.toContain(SECRET);
+      expect(err.message).not.toContain("AKIAIOSFODNN7EXAMPLE");
+    } finally {
+      process.env = saved;
+      await new Promise<void>((r) => local.close(() => r()));
+    }
+  });
+});
+
 describe("no AWS credentials", () => {
   it("names the profile tried and the fix, exit 2", async () => {
     const r = await cli(["bootstrap", "plan", "--cluster", "eksworkshop", "--root", REPO], { AWS_PROFILE: "ops" });

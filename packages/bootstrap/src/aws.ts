@@ -143,10 +143,28 @@ function endpointSetting(api: string): string {
   return `the network path to AWS (a proxy?) or set ${own}`;
 }
 
+/** Error codes for credentials that exist but that AWS does not accept. */
+const CREDENTIALS_REFUSED = new Set(["InvalidClientTokenId", "SignatureDoesNotMatch", "ExpiredToken", "ExpiredTokenException", "UnrecognizedClientException", "InvalidAccessKeyId", "AuthFailure", "RequestExpired"]);
+
+function profileName(): string {
+  return process.env.AWS_PROFILE || process.env.AWS_DEFAULT_PROFILE || "default";
+}
+
+/** Where the default chain took the credentials from: the key id's last 4 characters only (as the AWS CLI shows it), never the secret key. */
+function credentialSource(): string {
+  if (process.env.AWS_ACCESS_KEY_ID) return `AWS_ACCESS_KEY_ID (ending ${process.env.AWS_ACCESS_KEY_ID.slice(-4)})`;
+  return `profile '${profileName()}'`;
+}
+
+function refreshHint(): string {
+  if (process.env.AWS_ACCESS_KEY_ID) return "refresh them, or unset AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN to use a profile";
+  return `run \`aws sso login --profile ${profileName()}\` (or \`aws configure --profile ${profileName()}\`), or set AWS_PROFILE to another profile`;
+}
+
 /** What the default credential chain tried, and how to get credentials. Never prints a secret. */
 function noCredentials(): string {
   const env = process.env;
-  const profile = env.AWS_PROFILE || env.AWS_DEFAULT_PROFILE || "default";
+  const profile = profileName();
   const why = env.AWS_PROFILE ? "AWS_PROFILE" : env.AWS_DEFAULT_PROFILE ? "AWS_DEFAULT_PROFILE" : "the default profile";
   const home = env.HOME ?? "~";
   const files = `${env.AWS_CONFIG_FILE ?? `${home}/.aws/config`} and ${env.AWS_SHARED_CREDENTIALS_FILE ?? `${home}/.aws/credentials`}`;
@@ -176,6 +194,9 @@ export function describeAwsError(err: unknown, clientName: string, commandName: 
   if (err.name === "SyntaxError") {
     // a JSON protocol's parser failed: whatever answered is not the AWS API
     return new AwsCallError(`${prefix} ${action} failed: the endpoint does not serve the ${api} API (its answer is not JSON); check ${endpointSetting(api)}`, code, permission, false, true);
+  }
+  if (CREDENTIALS_REFUSED.has(code)) {
+    return new AwsCallError(`${prefix} ${action} failed: ${code}: AWS refused the credentials from ${credentialSource()}: ${err.message.split("\n")[0]}; ${refreshHint()}`, code, permission, false, true);
   }
   if (code === "CredentialsProviderError") return new AwsCallError(`${prefix} ${action} failed: ${noCredentials()}`, code, permission, false, true);
   if (ACCESS_DENIED.has(code) || /not authorized to perform/i.test(err.message)) {
