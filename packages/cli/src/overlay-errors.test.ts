@@ -77,4 +77,12 @@ describe("an overlay that cannot be loaded", () => {
         "1 problem(s) in clusters/aws-cn/cluster.ts; nothing was written.\n",
     });
   });
+
+  it("calling process.exit(0) later (from a timer) ends the command with 2 and names the overlay, not 0", async () => {
+    const root = repoWith("exits-later", "aws-cn", (s) => `${s}\nsetTimeout(() => process.exit(0), 0);\n`);
+    writeFileSync(join(root, "clusters/eksworkshop/rendered/karpenter-nodepools/stale.yaml"), "kind: Old\n");
+    const r = await run(["synth", "--root", root, "--check"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("clusters/aws-cn/cluster.ts: called process.exit(0) after it was loaded; an overlay must not end the process: remove the call\n");
+  });
 });

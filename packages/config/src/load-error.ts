@@ -1,5 +1,9 @@
 // Why an overlay could not be imported, said so a person can act on it; and a guard against overlays that end the process.
 
+/** Overlays loaded by this process: absolute path -> path as shown. */
+const loaded = new Map<string, string>();
+let guarding = false;
+
 /** Thrown in place of process.exit() while an overlay is imported. */
 class OverlayExitError extends Error {
   constructor(readonly code: unknown) {
@@ -9,14 +13,17 @@ class OverlayExitError extends Error {
 }
 
 /**
- * Runs `load` (an overlay's import) with process.exit replaced by a throw, so an overlay that calls it
- * at the top level (or before its top-level await settles) fails to load instead of ending the command
- * with the exit code of its choosing. Exits scheduled for later (a timer) are not covered.
+ * Runs `load` (the import of overlay `file`) with process.exit replaced by a throw, so an overlay that
+ * calls it at the top level (or before its top-level await settles) fails to load instead of ending the
+ * command with the exit code of its choosing. Later calls are {@link guardLaterExits}' part.
  */
-export async function withoutProcessExit<T>(load: () => Promise<T>): Promise<T> {
+export async function withoutProcessExit<T>(file: string, load: () => Promise<T>): Promise<T> {
   const exit = process.exit;
   let called: OverlayExitError | undefined;
   process.exit = ((code?: unknown) => {
+    // from another overlay, loaded before (a timer it set): the guard of guardLaterExits names it
+    const stack = new Error().stack ?? "";
+    if ([...loaded.keys()].some((abs) => abs !== file && stack.includes(abs))) return exit.call(process, code as number);
     called = new OverlayExitError(code);
     throw called;
   }) as typeof process.exit;
@@ -29,6 +36,25 @@ export async function withoutProcessExit<T>(load: () => Promise<T>): Promise<T> 
   } finally {
     process.exit = exit;
   }
+}
+
+/**
+ * After an overlay is loaded, a process.exit() whose stack passes through it (a timer it set, a
+ * getter the renderer calls) ends the command with 2 and a message naming it, never with the code it
+ * asked for. Calls from anywhere else go through unchanged. Installed once, for the process's life.
+ */
+export function guardLaterExits(file: string, shown: string): void {
+  loaded.set(file, shown);
+  if (guarding) return;
+  guarding = true;
+  const exit = process.exit;
+  process.exit = ((code?: unknown) => {
+    const stack = new Error().stack ?? "";
+    const from = [...loaded].find(([abs]) => stack.includes(abs));
+    if (!from) return exit.call(process, code as number);
+    process.stderr.write(`${from[1]}: called process.exit(${code === undefined ? "" : String(code)}) after it was loaded; an overlay must not end the process: remove the call\n`);
+    return exit.call(process, 2);
+  }) as typeof process.exit;
 }
 
 /** esbuild's `file:line:column: ERROR: reason` lines (tsx reports TypeScript syntax errors through it). */
