@@ -18,6 +18,25 @@ export class RenderedLockedError extends UsageError {
   override name = "RenderedLockedError";
 }
 
+/** The file system refused a write (permissions, read-only or full disk): the user's to fix, exit 2. */
+export class RenderedWriteError extends UsageError {
+  override name = "RenderedWriteError";
+}
+
+const FIXES: Record<string, (parent: string) => string> = {
+  EACCES: (parent) => `check the permissions of ${parent}`,
+  EPERM: (parent) => `check the permissions of ${parent}`,
+  EROFS: (parent) => `${parent} is on a read-only file system`,
+  ENOSPC: () => "free some disk space",
+  EDQUOT: () => "free some disk space (quota)",
+};
+
+/** A file-system error of an environment the user controls as a RenderedWriteError naming `dir` (other errors unchanged). */
+export function asWriteError(dir: string, err: unknown): unknown {
+  const fix = FIXES[(err as NodeJS.ErrnoException).code ?? ""];
+  return fix ? new RenderedWriteError(`cannot write ${dir}: ${(err as Error).message}; ${fix(dirname(dir))} (nothing was changed)`) : err;
+}
+
 /** Test-only fault injection: `EKS_GITOPS_TEST_KILL_AT=<step>` kills this process with SIGKILL when the swap reaches <step>. */
 export const KILL_AT_ENV = "EKS_GITOPS_TEST_KILL_AT";
 

@@ -159,6 +159,22 @@ describe("synth under SIGKILL", () => {
     expect(outcomes.committed + outcomes.changed).toBe(RANDOM_TRIALS);
   });
 
+  it("a folder it may not write in: a RenderedWriteError (exit 2) naming it, the previous output untouched", () => {
+    const parent = join(work, "no-write");
+    const dir = join(parent, "rendered");
+    cpSync(rendered(), dir, { recursive: true });
+    chmodSync(parent, 0o555);
+    const asRoot = process.getuid?.() === 0;
+    const child = spawnSync(process.execPath, [driver, "once", dir, treesFile], { encoding: "utf8", ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+    chmodSync(parent, 0o755);
+    expect({ status: child.status, stderr: child.stderr }).toEqual({
+      status: 1,
+      stderr: `RenderedWriteError: cannot write ${dir}: EACCES: permission denied, open '${dir}.lock.${child.pid}'; check the permissions of ${parent} (nothing was changed)\n`,
+    });
+    expect(readTree(dir)).toEqual(committed);
+    expect(readdirSync(parent)).toEqual(["rendered"]);
+  });
+
   it("replaces a read-only rendered/ (and a read-only folder inside it) without a warning or a leftover", () => {
     const dir = join(work, "read-only", "rendered");
     cpSync(rendered(), dir, { recursive: true });

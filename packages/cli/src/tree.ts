@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import type { RenderedTree } from "./render.ts";
-import { lockRendered, reached, recoverSwap, removeFolder } from "./swap.ts";
+import { asWriteError, lockRendered, reached, recoverSwap, removeFolder } from "./swap.ts";
 
 /** Reads every file below `dir` as relative `/`-separated path -> content (empty map if missing). */
 export function readTree(dir: string): Map<string, string> {
@@ -57,11 +57,15 @@ const warnOnStderr = (message: string) => {
  * under `<dir>.lock`. Returns one line per action taken. See ./swap.ts.
  */
 export function recoverRendered(dir: string, options: ReplaceOptions = {}): string[] {
-  const release = lockRendered(dir);
   try {
-    return recoverSwap(dir, options.warn ?? warnOnStderr);
-  } finally {
-    release();
+    const release = lockRendered(dir);
+    try {
+      return recoverSwap(dir, options.warn ?? warnOnStderr);
+    } finally {
+      release();
+    }
+  } catch (err) {
+    throw asWriteError(dir, err);
   }
 }
 
@@ -73,13 +77,17 @@ export function recoverRendered(dir: string, options: ReplaceOptions = {}): stri
  */
 export function replaceTree(dir: string, tree: RenderedTree, options: ReplaceOptions = {}): void {
   const warn = options.warn ?? warnOnStderr;
-  const release = lockRendered(dir);
   try {
-    recoverSwap(dir, warn);
-    reached("locked");
-    swap(dir, tree, warn);
-  } finally {
-    release();
+    const release = lockRendered(dir);
+    try {
+      recoverSwap(dir, warn);
+      reached("locked");
+      swap(dir, tree, warn);
+    } finally {
+      release();
+    }
+  } catch (err) {
+    throw asWriteError(dir, err);
   }
 }
 

@@ -5,7 +5,14 @@ import { replaceTree } from "../tree.ts";
 const [mode, dir, treesFile] = process.argv.slice(2);
 if (!dir || !treesFile) throw new Error("usage: swap-driver once|loop DIR TREES.json");
 const trees = (JSON.parse(readFileSync(treesFile, "utf8")) as [string, string][][]).map((entries) => new Map(entries));
-if (mode === "once") replaceTree(dir, trees[0]!);
+if (mode === "once") {
+  try {
+    replaceTree(dir, trees[0]!);
+  } catch (err) {
+    writeSync(2, `${(err as Error).name}: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}
 else {
   for (let i = 0; ; i++) {
     replaceTree(dir, trees[i % trees.length]!);
