@@ -33,9 +33,11 @@ export async function synth(options: SynthOptions): Promise<number> {
     rendered.push({ config, tree: renderCluster(config), dir: join(options.root, CLUSTERS_DIR, name, RENDERED_DIR) });
   }
 
+  // what a killed synth left (see ../swap.ts) is finished or rolled back before the output is read
+  if (!options.check) for (const r of rendered) for (const note of recoverRendered(r.dir)) out(`recovered ${CLUSTERS_DIR}/${r.config.name}: ${note}`);
+
   let stale = 0;
   for (const { config, tree, dir } of rendered) {
-    if (!options.check) for (const note of recoverRendered(dir)) out(`recovered ${CLUSTERS_DIR}/${config.name}: ${note}`);
     const diff = compareTrees(readTree(dir), tree);
     const where = `${CLUSTERS_DIR}/${config.name}/${RENDERED_DIR}`;
     if (options.check) {
