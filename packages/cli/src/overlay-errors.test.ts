@@ -44,7 +44,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe("an overlay that cannot be loaded", () => {
+// independent repositories and processes: run side by side
+describe.concurrent("an overlay that cannot be loaded", () => {
   it("throwing a non-Error: exit 2 naming the file and what it threw", async () => {
     const root = repoWith("throws", "eksworkshop", (s) => `${s}\nthrow "x";\n`);
     const r = await run(["synth", "--root", root, "--check"]);

@@ -159,6 +159,24 @@ describe("synth under SIGKILL", () => {
     expect(outcomes.committed + outcomes.changed).toBe(RANDOM_TRIALS);
   });
 
+  it("exits 2 naming the process while a live synth holds the lock, and writes nothing", async () => {
+    writeFileSync(join(rendered(), [...committed.keys()][0]!), "edited\n");
+    writeFileSync(`${rendered()}.lock`, `${process.ppid}\n`);
+    const errors: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((s) => {
+      errors.push(String(s));
+      return true;
+    });
+    const code = await main(["synth", "--root", repo, "--cluster", "eksworkshop"]).finally(() => spy.mockRestore());
+    expect({ code, errors }).toEqual({
+      code: 2,
+      errors: [`eks-gitops: ${rendered()}.lock: another synth (process ${process.ppid}) is writing ${rendered()}; wait for it to finish (if no such process is running, delete ${rendered()}.lock)\n`],
+    });
+    expect(readTree(rendered()).get([...committed.keys()][0]!)).toBe("edited\n");
+    rmSync(`${rendered()}.lock`);
+    await rerunAndCheckClean();
+  });
+
   it("a folder it may not write in: a RenderedWriteError (exit 2) naming it, the previous output untouched", () => {
     const parent = join(work, "no-write");
     const dir = join(parent, "rendered");
