@@ -114,8 +114,9 @@ function swap(dir: string, tree: RenderedTree, warn: (message: string) => void):
     throw err;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
-    // the new output is in place: a previous folder that cannot be removed (e.g. read-only) is only a warning
-    const err = existsSync(old) ? removeFolder(old) : undefined;
+    // Only once `dir` is in place again: if even the roll-back failed, `old` is the previous output and
+    // the next run's recovery restores it. A previous folder that cannot be removed is only a warning.
+    const err = existsSync(old) && existsSync(dir) ? removeFolder(old) : undefined;
     if (err) warn(`cannot remove the previous output ${old}: ${err.message}; the next synth retries, or remove it by hand`);
   }
   reached("removed-old");
