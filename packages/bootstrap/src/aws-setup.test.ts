@@ -18,6 +18,7 @@ let server: Server;
 let endpoint: string;
 let requests = 0;
 let status = 404;
+let body = HTML;
 let home: string;
 
 beforeAll(async () => {
@@ -26,7 +27,7 @@ beforeAll(async () => {
     req.on("end", () => {
       requests++;
       res.writeHead(status, { "content-type": "text/html; charset=utf-8" });
-      res.end(HTML);
+      res.end(body);
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -41,6 +42,7 @@ afterAll(async () => {
 beforeEach(() => {
   requests = 0;
   status = 404;
+  body = HTML;
 });
 
 /** The eks-gitops CLI with nothing from this environment but PATH: no credentials, no profile files, no instance metadata. */
@@ -89,6 +91,22 @@ describe("an endpoint that does not serve the AWS API", () => {
         `eks DescribeCluster failed: the endpoint ${endpoint}/clusters/x does not serve the EKS API (it answered HTTP 200 with an HTML page); check AWS_ENDPOINT_URL (${endpoint})`,
       );
       expect(requests).toBe(2);
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it("an API answer merely labelled text/html (as moto's Flask answers are) is still read", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: "AKIAIOSFODNN7EXAMPLE", AWS_SECRET_ACCESS_KEY: "not-a-secret", AWS_ENDPOINT_URL: endpoint });
+    try {
+      status = 200;
+      body = JSON.stringify({ cluster: { name: "x", status: "ACTIVE" } });
+      const clients = createAwsClients({ region: "us-east-1", backoff: () => 1 }, { arn: undefined });
+      const out = await clients.eks.send(new DescribeClusterCommand({ name: "x" }));
+      expect(out.cluster?.status).toBe("ACTIVE");
+      body = "<GetCallerIdentityResponse><GetCallerIdentityResult><Account>133129065110</Account></GetCallerIdentityResult></GetCallerIdentityResponse>";
+      expect((await clients.sts.send(new GetCallerIdentityCommand({}))).Account).toBe("133129065110");
     } finally {
       process.env = saved;
     }

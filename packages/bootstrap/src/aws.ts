@@ -101,25 +101,41 @@ function addErrorNaming(client: StackClient, caller: CallerRef): void {
   );
 }
 
+/** An HTML document, not an API answer (whatever its content type says: moto labels JSON `text/html`). */
+const HTML_PAGE = /^\s*<(!doctype\s+html|html[\s>])/i;
+
 /**
- * Inside the SDK's deserializer: an HTML answer (a proxy's or a web server's 404 page) is not the AWS
- * API, whatever its status; say so instead of letting the parser fail on it, and do not retry it.
+ * Inside the SDK's deserializer: an HTML page (a proxy's or a web server's 404) is not the AWS API,
+ * whatever its status; say so instead of letting the parser fail on it (or read an empty answer from
+ * it), and do not retry it. Only answers labelled HTML are read ahead, and their body is handed on.
  */
 function rejectNonApiAnswers(client: StackClient): void {
   client.middlewareStack.add(
     (next: (args: unknown) => Promise<{ response?: unknown }>) => async (args: { request?: unknown }) => {
       const result = await next(args);
-      const response = result.response as { statusCode?: number; headers?: Record<string, string> } | undefined;
+      const response = result.response as { statusCode?: number; headers?: Record<string, string>; body?: unknown } | undefined;
       const type = Object.entries(response?.headers ?? {}).find(([k]) => k.toLowerCase() === "content-type")?.[1] ?? "";
-      if (/\bhtml\b/i.test(type)) {
+      if (!response || !/\bhtml\b/i.test(type)) return result;
+      const body = await readBody(response.body);
+      if (HTML_PAGE.test(body.subarray(0, 512).toString("utf8"))) {
         const r = (args.request ?? {}) as { protocol?: string; hostname?: string; port?: number; path?: string };
         const url = `${r.protocol ?? "https:"}//${r.hostname ?? "?"}${r.port ? `:${r.port}` : ""}${r.path ?? "/"}`;
-        throw new NotAnApiAnswer(url, response?.statusCode ?? 0);
+        throw new NotAnApiAnswer(url, response.statusCode ?? 0);
       }
+      // the SDK's body collector takes bytes as well as a stream
+      response.body = body;
       return result;
     },
     { step: "deserialize", name: "eksGitopsRejectNonApiAnswers", priority: "low" },
   );
+}
+
+async function readBody(body: unknown): Promise<Buffer> {
+  if (body instanceof Uint8Array) return Buffer.from(body);
+  if (body === undefined || body === null) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  for await (const chunk of body as AsyncIterable<Uint8Array | string>) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk));
+  return Buffer.concat(chunks);
 }
 
 class NotAnApiAnswer extends Error {

@@ -11,13 +11,14 @@ let url: string;
 let dir: string;
 let kubeconfig: string;
 let status = 404;
+let body = "<!DOCTYPE html><html><body><h1>Not Found</h1></body></html>";
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
       res.writeHead(status, { "content-type": "text/html" });
-      res.end("<!DOCTYPE html><html><body><h1>Not Found</h1></body></html>");
+      res.end(body);
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -36,6 +37,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   status = 404;
+  body = "<!DOCTYPE html><html><body><h1>Not Found</h1></body></html>";
 });
 
 describe("a kubeconfig server that answers with HTML", () => {

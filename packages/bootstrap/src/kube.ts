@@ -56,13 +56,18 @@ class NotKubernetesAnswer extends Error {
 
 /**
  * Without this, an HTML 404 reads as "no such object" (no aws-auth, no NodeClaims) and an HTML 200 as
- * an empty object: client-node only looks at the status and at JSON it can parse.
+ * an empty object: client-node only looks at the status and at JSON it can parse. Only answers labelled
+ * HTML are read ahead (their body is handed on), and only an HTML document is refused.
  */
 const rejectHtml: Middleware = {
   pre: (context) => Promise.resolve(context),
-  post: (response: ResponseContext) => {
+  post: async (response: ResponseContext) => {
     const type = Object.entries(response.headers).find(([k]) => k.toLowerCase() === "content-type")?.[1] ?? "";
-    return /\bhtml\b/i.test(type) ? Promise.reject(new NotKubernetesAnswer(response.httpStatusCode)) : Promise.resolve(response);
+    if (!/\bhtml\b/i.test(type)) return response;
+    const text = await response.body.text();
+    if (/^\s*<(!doctype\s+html|html[\s>])/i.test(text.slice(0, 512))) throw new NotKubernetesAnswer(response.httpStatusCode);
+    response.body = { text: () => Promise.resolve(text), binary: () => Promise.resolve(Buffer.from(text)) };
+    return response;
   },
 };
 
