@@ -3,6 +3,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } fr
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { loadAll } from "js-yaml";
 import { FAST_CORE_SCHEMA } from "./yaml-schema.ts";
+import { jsonSyntaxMessage } from "./json-position.ts";
 import type { Document } from "yaml";
 import { yamlLib } from "./yaml-lib.ts";
 import type { Finding, IamDocument, LoadedDocuments, ParsedResource, UnreadableDocument } from "./types.ts";
@@ -281,7 +282,7 @@ export function loadDocuments(paths: readonly string[], options: ReadOptions = {
       try {
         iam.push({ file: shown, index: 0, iamKind, object: JSON.parse(text) });
       } catch (err) {
-        unreadable.push(parseError(shown, 0, "parse:syntax", `invalid JSON: ${(err as Error).message}`));
+        unreadable.push(parseError(shown, 0, "parse:syntax", jsonSyntaxMessage(text, err as Error)));
       }
       continue;
     }

@@ -7,6 +7,7 @@ import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
 import { listClusters, loadCluster } from "@eks-gitops/config/load";
 import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
 import { loadDocuments, parseText, type ReadOptions } from "./reader.ts";
+import { missingRenderedOutput } from "./missing-output.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";
 import { clusterLayer } from "./schema/cluster.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromDocuments, typesFromPaths } from "./schema/registry.ts";
@@ -88,8 +89,11 @@ function previousFrom(root: string, cwd: string, ref: string): (r: ParsedResourc
 
 function checkRef(root: string, ref: string): void {
   try {
-    execFileSync("git", ["-C", root, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { stdio: "ignore" });
-  } catch {
+    execFileSync("git", ["-C", root, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { stdio: ["ignore", "ignore", "pipe"] });
+  } catch (err) {
+    if (/not a git repository/i.test(String((err as { stderr?: Buffer }).stderr ?? ""))) {
+      throw new RunUsageError(`--base ${ref}: ${root} is not a git repository; --base reads the previously committed objects from git: run inside a clone, or drop --base`);
+    }
     throw new RunUsageError(`--base ${ref}: not a commit in ${root}; pass a branch, tag or commit (e.g. --base origin/main)`);
   }
 }
@@ -107,11 +111,14 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   // shown paths are relative to the repository root: stable in CI and what GitHub annotations need
   const cwd = options.read?.cwd ?? root;
   const paths = options.paths && options.paths.length > 0 ? [...options.paths] : defaultPaths(root);
-  if (paths.length === 0) throw new RunUsageError(`nothing to validate: no paths given and no ${CLUSTERS_DIR}/*/${RENDERED_DIR} under ${root}; run \`pnpm synth\` first or pass files`);
+  // with no paths, an overlay without rendered output is an error, not silently skipped
+  const missing = options.paths && options.paths.length > 0 ? [] : missingRenderedOutput(root);
+  if (paths.length === 0 && missing.length === 0) throw new RunUsageError(`nothing to validate: no paths given and no ${CLUSTERS_DIR}/*/${RENDERED_DIR} under ${root}; run \`pnpm synth\` first or pass files`);
   for (const p of paths) if (p !== "-" && !existsSync(p)) throw new RunUsageError(`no such file or folder: ${p}`);
   if (options.base) checkRef(root, options.base);
 
-  const documents = loadDocuments(paths, { ...options.read, cwd });
+  const loaded = loadDocuments(paths, { ...options.read, cwd });
+  const documents = missing.length > 0 ? { ...loaded, unreadable: [...loaded.unreadable, ...missing] } : loaded;
   phase("read");
 
   const facts: Record<string, OverlayFacts> = {};

@@ -69,7 +69,7 @@ export async function bootstrapCommand(argv: readonly string[]): Promise<number>
     });
     if (result.status === "failed") {
       process.stderr.write(`eks-gitops bootstrap: ${result.error?.message ?? "a step failed"}\n`);
-      return EXIT.internal;
+      return result.error instanceof AwsCallError && result.error.setup ? EXIT.usage : EXIT.internal;
     }
     return result.status === "ok" ? EXIT.ok : EXIT.invalid;
   } catch (err) {
@@ -84,7 +84,7 @@ export async function bootstrapCommand(argv: readonly string[]): Promise<number>
     }
     if (err instanceof AwsCallError) {
       process.stderr.write(`eks-gitops bootstrap: ${err.message}\n`);
-      return EXIT.internal;
+      return err.setup ? EXIT.usage : EXIT.internal;
     }
     throw err;
   }

@@ -1,9 +1,10 @@
 // `eks-gitops diff`: what a change does to the rendered output, per cluster and component, IAM first.
-import { renameSync, writeFileSync } from "node:fs";
+import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { diffRendered } from "../diff/changes.ts";
 import { formatJson, formatMarkdown, formatText, GITHUB_COMMENT_LIMIT, type DiffLabels } from "../diff/format.ts";
-import { defaultBase, readRenderedAtRef, readRenderedWorkingTree, resolveCommit } from "../diff/git.ts";
+import { checkRepository, defaultBase, readRenderedAtRef, readRenderedWorkingTree, resolveCommit } from "../diff/git.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
 
@@ -42,6 +43,7 @@ export interface DiffOptions {
 /** Always exits 0 when it could compare: a diff informs, the checks decide. */
 export async function diff(options: DiffOptions): Promise<number> {
   const out = options.out ?? ((t: string) => process.stdout.write(t));
+  checkRepository(options.root);
   const baseCommit = options.base !== undefined ? resolveRef(options.root, options.base) : defaultBase(options.root);
   const short = (c: string) => c.slice(0, 12);
   const labels: DiffLabels = {
@@ -82,9 +84,16 @@ function resolveRef(root: string, ref: string): string {
 }
 
 function writeAtomically(file: string, content: string): void {
+  if (!existsSync(dirname(resolve(file)))) throw new UsageError(`--full ${file}: cannot write it: the folder ${dirname(file)} does not exist; create it first`);
   const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, content);
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    // a folder in the way, no permission, a full disk: the user's to fix, not an internal error
+    throw new UsageError(`--full ${file}: cannot write it: ${(err as Error).message}`);
+  }
 }
 
 export async function diffCommand(argv: readonly string[]): Promise<number> {

@@ -5,7 +5,7 @@ import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR, SYNTH_COMMAND, t
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { renderCluster, type RenderedTree } from "../render.ts";
 import { findRepoRoot } from "../repo.ts";
-import { compareTrees, isEmptyDifference, readTree, replaceTree } from "../tree.ts";
+import { compareTrees, isEmptyDifference, readTree, recoverRendered, replaceTree } from "../tree.ts";
 
 export const synthUsage = `Usage: eks-gitops synth [--cluster NAME]... [--check] [--root DIR]
 
@@ -32,6 +32,9 @@ export async function synth(options: SynthOptions): Promise<number> {
     const config = await loadCluster(options.root, name);
     rendered.push({ config, tree: renderCluster(config), dir: join(options.root, CLUSTERS_DIR, name, RENDERED_DIR) });
   }
+
+  // what a killed synth left (see ../swap.ts) is finished or rolled back before the output is read
+  if (!options.check) for (const r of rendered) for (const note of recoverRendered(r.dir)) out(`recovered ${CLUSTERS_DIR}/${r.config.name}: ${note}`);
 
   let stale = 0;
   for (const { config, tree, dir } of rendered) {
