@@ -6,6 +6,7 @@ import { join, relative, resolve, sep } from "node:path";
 import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
 import { listClusters, loadCluster } from "@eks-gitops/config/load";
 import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
+import type { FetchOptions } from "./catalog/fetch.ts";
 import { loadDocuments, parseText, type ReadOptions } from "./reader.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";
 import { clusterLayer } from "./schema/cluster.ts";
@@ -26,6 +27,8 @@ export interface RunOptions {
   readonly catalog?: boolean;
   readonly mirror?: string;
   readonly cacheDir?: string;
+  /** Progress of catalog downloads (the first run downloads the pinned schemas). */
+  readonly onProgress?: FetchOptions["onProgress"];
   /** Versions for files outside any overlay. @default the newest pinned */
   readonly versions?: CatalogVersions;
   /** Git ref of the previous rendered output; enables `oldSelf` rules. */
@@ -162,7 +165,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       entry.kinds.set(`${r.apiVersion}\u0000${r.kind}`, { apiVersion: r.apiVersion, kind: r.kind });
     }
     for (const [key, { versions, kinds }] of wanted) {
-      const layer: SchemaLayer = await catalogLayer(versions, { mirror: options.mirror, cacheDir: options.cacheDir }, kinds.values());
+      const layer: SchemaLayer = await catalogLayer(versions, { mirror: options.mirror, cacheDir: options.cacheDir, onProgress: options.onProgress }, kinds.values());
       registries.set(key, shared.with([layer]));
     }
   }

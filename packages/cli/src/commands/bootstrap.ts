@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { AwsCallError, bootstrap, DiscoveryRefusal, RenderedIamError, type Action } from "@eks-gitops/bootstrap";
 import { EXIT, UsageError } from "../exit-codes.ts";
+import { discoveryProgress, progressLine } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
 
 export const bootstrapUsage = `Usage: eks-gitops bootstrap plan|apply|destroy --cluster NAME [options]
@@ -54,6 +55,7 @@ export async function bootstrapCommand(argv: readonly string[]): Promise<number>
   if (values.output !== "text" && values.output !== "json") throw new UsageError(`--output must be text or json, not '${values.output}'`);
   if (values.force && action !== "destroy") throw new UsageError("--force only applies to destroy");
 
+  const discovery = discoveryProgress(progressLine());
   try {
     const result = await bootstrap({
       root: values.root ?? findRepoRoot(),
@@ -66,7 +68,8 @@ export async function bootstrapCommand(argv: readonly string[]): Promise<number>
       color: values.output === "text" && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
       ...(values.kubeconfig ? { kubeconfig: values.kubeconfig } : {}),
       ...(values.context ? { context: values.context } : {}),
-    });
+      onDiscoveryProgress: discovery.onProgress,
+    }).finally(discovery.finish);
     if (result.status === "failed") {
       process.stderr.write(`eks-gitops bootstrap: ${result.error?.message ?? "a step failed"}\n`);
       return EXIT.internal;

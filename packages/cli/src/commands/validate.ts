@@ -12,6 +12,7 @@ import {
   runValidation,
 } from "@eks-gitops/validate";
 import { EXIT, UsageError } from "../exit-codes.ts";
+import { progressLine, schemaDownloadProgress } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
 
 export const validateUsage = `Usage: eks-gitops validate [paths...] [options]
@@ -66,6 +67,7 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
   const output = values.output as OutputFormat;
   if (!OUTPUT_FORMATS.includes(output)) throw new UsageError(`--output ${values.output}: must be one of ${OUTPUT_FORMATS.join(", ")}`);
   const root = values.root ?? findRepoRoot();
+  const download = schemaDownloadProgress(progressLine());
   try {
     const { report, timings } = await runValidation({
       root,
@@ -76,7 +78,8 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
       cacheDir: values["cache-dir"],
       versions: { kubernetes: values["kubernetes-version"], karpenter: values["karpenter-version"] },
       base: values.base,
-    });
+      onProgress: download.onProgress,
+    }).finally(download.finish);
     const started = performance.now();
     process.stdout.write(formatReport(report, output, { color: process.stdout.isTTY === true && !process.env.NO_COLOR, verbose: values.verbose }));
     if (values.timings) {
