@@ -61,6 +61,16 @@ const CASES: Case[] = [
     expect: (r) => expect(r.stdout).toMatch(/^\n> [^\n]+\n> [^\n]+\n\nUsage: eks-gitops <command> \[options\]\n/),
   },
   {
+    typed: "pnpm -s eks-gitops --version",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/^eks-gitops \d+\.\d+\.\d+\n$/),
+  },
+  {
+    typed: "pnpm -s synth --chek",
+    status: 2,
+    expect: (r) => expect(r.stderr).toBe("eks-gitops: synth --chek: unknown option; did you mean --check? (eks-gitops synth --help lists the options)\n"),
+  },
+  {
     typed: "pnpm -s eks-gitops",
     status: 2,
     expect: (r) => expect(r.stdout).toMatch(/^Usage: eks-gitops <command> \[options\]\n/),

@@ -111,7 +111,7 @@ describe("eks-gitops synth", () => {
     expect(await main(["synth", "--root", root, "--cluster", "nope"])).toBe(2);
     expect(err.join("")).toContain("clusters/nope/cluster.ts: (root): no such overlay; known overlays: aws-cn, eksworkshop");
     expect(await main(["synth", "--colour"])).toBe(2);
-    expect(err.join("")).toContain("Unknown option '--colour'");
+    expect(err.join("")).toContain("eks-gitops: synth --colour: unknown option (eks-gitops synth --help lists the options)\n");
     expect(await main(["frobnicate"])).toBe(2);
   });
 

@@ -1,6 +1,7 @@
 // `eks-gitops bootstrap plan|apply|destroy --cluster NAME`: the AWS-only parts of the lab (see @eks-gitops/bootstrap).
-import { parseArgs } from "node:util";
 import { AwsCallError, bootstrap, DiscoveryRefusal, RenderedIamError, type Action } from "@eks-gitops/bootstrap";
+import { parseCommandArgs } from "../args.ts";
+import { colorEnabled } from "../color.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { discoveryProgress, progressLine } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
@@ -27,8 +28,7 @@ AWS_ENDPOINT_URL_<SERVICE>. Exit codes: 0 ok, 1 refused (see the plan's reasons)
 const ACTIONS: readonly Action[] = ["plan", "apply", "destroy"];
 
 export async function bootstrapCommand(argv: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
+  const { values, positionals } = parseCommandArgs("bootstrap", argv, {
     options: {
       cluster: { type: "string" },
       yes: { type: "boolean", default: false },
@@ -65,7 +65,7 @@ export async function bootstrapCommand(argv: readonly string[]): Promise<number>
       fix: values.fix,
       force: values.force,
       output: values.output,
-      color: values.output === "text" && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+      color: values.output === "text" && colorEnabled(),
       ...(values.kubeconfig ? { kubeconfig: values.kubeconfig } : {}),
       ...(values.context ? { context: values.context } : {}),
       onDiscoveryProgress: discovery.onProgress,

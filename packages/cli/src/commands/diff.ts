@@ -1,9 +1,10 @@
 // `eks-gitops diff`: what a change does to the rendered output, per cluster and component, IAM first.
 import { renameSync, writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { diffRendered } from "../diff/changes.ts";
 import { formatJson, formatMarkdown, formatText, GITHUB_COMMENT_LIMIT, type DiffLabels } from "../diff/format.ts";
 import { defaultBase, readRenderedAtRef, readRenderedWorkingTree, resolveCommit } from "../diff/git.ts";
+import { parseCommandArgs } from "../args.ts";
+import { colorEnabled } from "../color.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
 
@@ -56,7 +57,7 @@ export async function diff(options: DiffOptions): Promise<number> {
       ? formatMarkdown(d, labels, { limit, fullDiffUrl: options.url })
       : options.output === "json"
         ? formatJson(d, labels)
-        : formatText(d, labels, { color: options.color ?? (options.out === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR) });
+        : formatText(d, labels, { color: options.color ?? (options.out === undefined && colorEnabled()) });
   if (options.full !== undefined) writeAtomically(options.full, render(Number.POSITIVE_INFINITY));
   out(render(options.limit ?? GITHUB_COMMENT_LIMIT));
   return EXIT.ok;
@@ -77,8 +78,7 @@ function writeAtomically(file: string, content: string): void {
 }
 
 export async function diffCommand(argv: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: [...argv],
+  const { values } = parseCommandArgs("diff", argv, {
     options: {
       base: { type: "string" },
       head: { type: "string" },

@@ -1,7 +1,7 @@
 // `eks-gitops synth`: render overlays to clusters/<name>/rendered (or, with --check, compare).
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR, SYNTH_COMMAND, type ClusterConfig } from "@eks-gitops/config";
+import { parseCommandArgs } from "../args.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { renderCluster, type RenderedTree } from "../render.ts";
 import { findRepoRoot } from "../repo.ts";
@@ -62,8 +62,7 @@ export async function synth(options: SynthOptions): Promise<number> {
 }
 
 export async function synthCommand(argv: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: [...argv],
+  const { values } = parseCommandArgs("synth", argv, {
     options: {
       cluster: { type: "string", multiple: true },
       check: { type: "boolean", default: false },
