@@ -19,6 +19,8 @@ export interface RunOptions {
   readonly root: string;
   /** Files, folders or `-`. @default every clusters/<name>/rendered of the root */
   readonly paths?: readonly string[];
+  /** Documents already in memory (synth's render, see validate-render.ts), validated instead of `paths`. */
+  readonly documents?: LoadedDocuments;
   /** --crd FILE|DIR (highest priority). */
   readonly crd?: readonly string[];
   /** Ask the current kubeconfig's cluster (CRDs and /openapi/v3). @default false */
@@ -109,12 +111,12 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   const root = resolve(options.root);
   // shown paths are relative to the repository root: stable in CI and what GitHub annotations need
   const cwd = options.read?.cwd ?? root;
-  const paths = options.paths && options.paths.length > 0 ? [...options.paths] : defaultPaths(root);
-  if (paths.length === 0) throw new RunUsageError(`nothing to validate: no paths given and no ${CLUSTERS_DIR}/*/${RENDERED_DIR} under ${root}; run \`pnpm synth\` first or pass files`);
+  const paths = options.documents ? [] : options.paths && options.paths.length > 0 ? [...options.paths] : defaultPaths(root);
+  if (paths.length === 0 && !options.documents) throw new RunUsageError(`nothing to validate: no paths given and no ${CLUSTERS_DIR}/*/${RENDERED_DIR} under ${root}; run \`pnpm synth\` first or pass files`);
   for (const p of paths) if (p !== "-" && !existsSync(p)) throw new RunUsageError(`no such file or folder: ${p}`);
   if (options.base) checkRef(root, options.base);
 
-  const documents = loadDocuments(paths, { ...options.read, cwd });
+  const documents = options.documents ?? loadDocuments(paths, { ...options.read, cwd });
   phase("read");
 
   const facts: Record<string, OverlayFacts> = {};

@@ -4,21 +4,33 @@ import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR, SYNTH_COMMAND, t
 import { parseCommandArgs } from "../args.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { renderCluster, type RenderedTree } from "../render.ts";
+import { colorEnabled } from "../color.ts";
+import { progressLine, schemaDownloadProgress } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
+import { type SynthValidateOptions, validateBeforeWrite } from "../synth-validate.ts";
 import { compareTrees, isEmptyDifference, readTree, replaceTree } from "../tree.ts";
 
-export const synthUsage = `Usage: eks-gitops synth [--cluster NAME]... [--check] [--root DIR]
+export const synthUsage = `Usage: eks-gitops synth [--cluster NAME]... [--check] [--no-validate] [--root DIR]
 
-Renders every overlay (or the named ones) into clusters/<name>/rendered/.
+Renders every overlay (or the named ones) into clusters/<name>/rendered/. The render is first validated
+in memory as \`eks-gitops validate\` does (schemas, CEL, cross-object, IAM): an invalid one is not
+written (exit 1, with the findings).
   --cluster NAME  only this overlay (repeatable)
   --check         render in memory and exit 1 if the committed output differs
+  --no-validate   write without validating first
   --root DIR      repository root (default: found from the current directory)`;
 
 export interface SynthOptions {
   readonly root: string;
   readonly clusters?: readonly string[];
   readonly check?: boolean;
+  /** Validate what would be written before writing it. @default true */
+  readonly validate?: boolean;
   readonly out?: (line: string) => void;
+  /** Where the findings of a rejected render go. @default stderr */
+  readonly err?: (text: string) => void;
+  readonly color?: boolean;
+  readonly onProgress?: SynthValidateOptions["onProgress"];
 }
 
 /** Loads and renders every selected overlay before writing any (all-or-nothing), then writes or compares. */
@@ -33,9 +45,24 @@ export async function synth(options: SynthOptions): Promise<number> {
     rendered.push({ config, tree: renderCluster(config), dir: join(options.root, CLUSTERS_DIR, name, RENDERED_DIR) });
   }
 
+  const diffs = rendered.map(({ tree, dir }) => compareTrees(readTree(dir), tree));
+  if (!options.check && options.validate !== false) {
+    // every render validated before anything is written (also an unchanged one: exit 0 means valid output)
+    const result = await validateBeforeWrite(
+      rendered.map((r) => ({ cluster: r.config.name, tree: r.tree })),
+      { root: options.root, color: options.color, onProgress: options.onProgress },
+    );
+    if (!result.ok) {
+      (options.err ?? ((t: string) => process.stderr.write(t)))(
+        `${result.text}the render is invalid: nothing was written. Fix the overlay, or write it anyway with \`${SYNTH_COMMAND} --no-validate\`.\n`,
+      );
+      return EXIT.invalid;
+    }
+  }
+
   let stale = 0;
-  for (const { config, tree, dir } of rendered) {
-    const diff = compareTrees(readTree(dir), tree);
+  for (const [i, { config, tree, dir }] of rendered.entries()) {
+    const diff = diffs[i] as ReturnType<typeof compareTrees>;
     const where = `${CLUSTERS_DIR}/${config.name}/${RENDERED_DIR}`;
     if (options.check) {
       if (isEmptyDifference(diff)) {
@@ -66,6 +93,8 @@ export async function synthCommand(argv: readonly string[]): Promise<number> {
     options: {
       cluster: { type: "string", multiple: true },
       check: { type: "boolean", default: false },
+      // Node 20's parseArgs has no --no-<flag> negation
+      "no-validate": { type: "boolean", default: false },
       root: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -76,5 +105,17 @@ export async function synthCommand(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${synthUsage}\n`);
     return EXIT.ok;
   }
-  return synth({ root: values.root ?? findRepoRoot(), clusters: values.cluster, check: values.check });
+  const download = schemaDownloadProgress(progressLine());
+  try {
+    return await synth({
+      root: values.root ?? findRepoRoot(),
+      clusters: values.cluster,
+      check: values.check,
+      validate: !values["no-validate"],
+      color: colorEnabled(process.stderr),
+      onProgress: download.onProgress,
+    });
+  } finally {
+    download.finish();
+  }
 }
