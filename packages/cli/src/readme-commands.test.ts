@@ -112,13 +112,13 @@ const CASES: Case[] = [
   {
     typed: "pnpm -s validate clusters/aws-cn/rendered",
     status: 0,
-    expect: (r) => expect(r.stdout).toMatch(/\nSummary: 22 resources found - Valid: 22, Invalid: 0, Errors: 0, Skipped: 0/),
+    expect: (r) => expect(r.stdout).toMatch(/\nSummary: 23 resources found - Valid: 23, Invalid: 0, Errors: 0, Skipped: 0/),
   },
   {
     typed: "pnpm -s validate aws-cn/rendered",
     in: "clusters",
     status: 0,
-    expect: (r) => expect(r.stdout).toMatch(/\nSummary: 22 resources found - Valid: 22, Invalid: 0, Errors: 0, Skipped: 0/),
+    expect: (r) => expect(r.stdout).toMatch(/\nSummary: 23 resources found - Valid: 23, Invalid: 0, Errors: 0, Skipped: 0/),
   },
   {
     typed: "pnpm -s validate rendered/iam",
@@ -153,7 +153,7 @@ const CASES: Case[] = [
     status: 0,
     expect: (r) => {
       const report = JSON.parse(r.stdout) as { summary: { resources: number; invalid: number } };
-      expect(report.summary.resources).toBe(24);
+      expect(report.summary.resources).toBe(25);
       expect(report.summary.invalid).toBe(0);
     },
   },

@@ -24,7 +24,7 @@ function committed(cluster: string): Map<string, string> {
 describe("validateRender", () => {
   it("reports the committed render as valid, under its clusters/<name>/rendered paths", async () => {
     const report = await validateRender([{ cluster: "eksworkshop", files: committed("eksworkshop") }], { root: REPO });
-    expect(report.summary).toMatchObject({ resources: 24, invalid: 0, error: 0 });
+    expect(report.summary).toMatchObject({ resources: 25, invalid: 0, error: 0 });
     expect(report.resources.map((r) => r.file)).toContain("clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml");
     // the IAM lint ran on the rendered policies
     expect(report.resources.some((r) => r.kind === "IAM:policy" && r.findings.some((f) => f.rule === "iam:RESOURCE_STAR_SCOPABLE"))).toBe(true);
