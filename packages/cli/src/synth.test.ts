@@ -135,6 +135,23 @@ describe("eks-gitops synth", () => {
     expect(err.join("")).toContain('label "karpenter.sh/nodepool" is restricted');
   });
 
+  it("exits 2 and writes nothing when the schemas for the validation cannot be had", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "synth-no-schemas-"));
+    vi.stubEnv("EKS_GITOPS_MIRROR", join(empty, "mirror"));
+    vi.stubEnv("XDG_CACHE_HOME", join(empty, "cache"));
+    try {
+      rmSync(join(root, "clusters/aws-cn/rendered/iam/index.json"));
+      expect(await main(["synth", "--root", root, "--cluster", "aws-cn"])).toBe(2);
+      expect(err.join("")).toMatch(
+        /^eks-gitops: synth: cannot validate the render: cannot read .*\/mirror\/\S+: ENOENT; is the mirror complete\?; nothing was written \(--no-validate writes without validating\)\n$/,
+      );
+      expect(existsSync(join(root, "clusters/aws-cn/rendered/iam/index.json"))).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it("exits 2 for an unknown overlay and for unknown flags", async () => {
     expect(await main(["synth", "--root", root, "--cluster", "nope"])).toBe(2);
     expect(err.join("")).toContain("clusters/nope/cluster.ts: (root): no such overlay; known overlays: aws-cn, eksworkshop");

@@ -45,7 +45,6 @@ export async function synth(options: SynthOptions): Promise<number> {
     rendered.push({ config, tree: renderCluster(config), dir: join(options.root, CLUSTERS_DIR, name, RENDERED_DIR) });
   }
 
-  const diffs = rendered.map(({ tree, dir }) => compareTrees(readTree(dir), tree));
   if (!options.check && options.validate !== false) {
     // every render validated before anything is written (also an unchanged one: exit 0 means valid output)
     const result = await validateBeforeWrite(
@@ -61,8 +60,8 @@ export async function synth(options: SynthOptions): Promise<number> {
   }
 
   let stale = 0;
-  for (const [i, { config, tree, dir }] of rendered.entries()) {
-    const diff = diffs[i] as ReturnType<typeof compareTrees>;
+  for (const { config, tree, dir } of rendered) {
+    const diff = compareTrees(readTree(dir), tree);
     const where = `${CLUSTERS_DIR}/${config.name}/${RENDERED_DIR}`;
     if (options.check) {
       if (isEmptyDifference(diff)) {
@@ -115,6 +114,12 @@ export async function synthCommand(argv: readonly string[]): Promise<number> {
       color: colorEnabled(process.stderr),
       onProgress: download.onProgress,
     });
+  } catch (err) {
+    // the pinned schemas could not be had (offline without a mirror, a bad mirror): a setup problem, not a bug
+    if (err instanceof Error && err.name === "CatalogError") {
+      throw new UsageError(`synth: cannot validate the render: ${err.message}; nothing was written (--no-validate writes without validating)`);
+    }
+    throw err;
   } finally {
     download.finish();
   }
