@@ -36,6 +36,8 @@ export const CHART_APPS = {
 
 /** The app-of-apps of a cluster; named `<cluster>-root`. */
 export const ROOT_APP = "root";
+/** The AppProject of the app-of-apps (only Argo CD objects in the Argo CD namespace); named `<cluster>-bootstrap`. */
+export const BOOTSTRAP_PROJECT = "bootstrap";
 
 /** Label on an Argo CD cluster Secret that the ApplicationSet's cluster generator selects (value: the overlay name). */
 export const CLUSTER_SECRET_LABEL = "eks-gitops.io/cluster";

@@ -15,6 +15,7 @@ export { lintIamDocuments } from "./iam.ts";
 export type { IamOutcome } from "./iam.ts";
 export { runValidation, defaultPaths, RunUsageError, type Timings } from "./run.ts";
 export type { RunOptions } from "./run.ts";
+export { validateRender, type RenderedOverlay, type ValidateRenderOptions } from "./validate-render.ts";
 export { formatReport, formatText, formatJson, formatJunit, formatSarif, formatGithub, OUTPUT_FORMATS } from "./output/format.ts";
 export type { OutputFormat, FormatOptions } from "./output/format.ts";
 export { clusterLayer, ClusterSchemaError } from "./schema/cluster.ts";

@@ -6,6 +6,7 @@ import { join, relative, resolve, sep } from "node:path";
 import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
 import { listClusters, loadCluster } from "@eks-gitops/config/load";
 import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
+import type { FetchOptions } from "./catalog/fetch.ts";
 import { loadDocuments, parseText, type ReadOptions } from "./reader.ts";
 import { missingRenderedOutput } from "./missing-output.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";
@@ -19,6 +20,8 @@ export interface RunOptions {
   readonly root: string;
   /** Files, folders or `-`. @default every clusters/<name>/rendered of the root */
   readonly paths?: readonly string[];
+  /** Documents already in memory (synth's render, see validate-render.ts), validated instead of `paths`. */
+  readonly documents?: LoadedDocuments;
   /** --crd FILE|DIR (highest priority). */
   readonly crd?: readonly string[];
   /** Ask the current kubeconfig's cluster (CRDs and /openapi/v3). @default false */
@@ -27,6 +30,8 @@ export interface RunOptions {
   readonly catalog?: boolean;
   readonly mirror?: string;
   readonly cacheDir?: string;
+  /** Progress of catalog downloads (the first run downloads the pinned schemas). */
+  readonly onProgress?: FetchOptions["onProgress"];
   /** Versions for files outside any overlay. @default the newest pinned */
   readonly versions?: CatalogVersions;
   /** Git ref of the previous rendered output; enables `oldSelf` rules. */
@@ -110,14 +115,14 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   const root = resolve(options.root);
   // shown paths are relative to the repository root: stable in CI and what GitHub annotations need
   const cwd = options.read?.cwd ?? root;
-  const paths = options.paths && options.paths.length > 0 ? [...options.paths] : defaultPaths(root);
+  const paths = options.documents ? [] : options.paths && options.paths.length > 0 ? [...options.paths] : defaultPaths(root);
   // with no paths, an overlay without rendered output is an error, not silently skipped
-  const missing = options.paths && options.paths.length > 0 ? [] : missingRenderedOutput(root);
-  if (paths.length === 0 && missing.length === 0) throw new RunUsageError(`nothing to validate: no paths given and no ${CLUSTERS_DIR}/*/${RENDERED_DIR} under ${root}; run \`pnpm synth\` first or pass files`);
+  const missing = options.documents || (options.paths && options.paths.length > 0) ? [] : missingRenderedOutput(root);
+  if (paths.length === 0 && !options.documents && missing.length === 0) throw new RunUsageError(`nothing to validate: no paths given and no ${CLUSTERS_DIR}/*/${RENDERED_DIR} under ${root}; run \`pnpm synth\` first or pass files`);
   for (const p of paths) if (p !== "-" && !existsSync(p)) throw new RunUsageError(`no such file or folder: ${p}`);
   if (options.base) checkRef(root, options.base);
 
-  const loaded = loadDocuments(paths, { ...options.read, cwd });
+  const loaded = options.documents ?? loadDocuments(paths, { ...options.read, cwd });
   const documents = missing.length > 0 ? { ...loaded, unreadable: [...loaded.unreadable, ...missing] } : loaded;
   phase("read");
 
@@ -169,7 +174,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       entry.kinds.set(`${r.apiVersion}\u0000${r.kind}`, { apiVersion: r.apiVersion, kind: r.kind });
     }
     for (const [key, { versions, kinds }] of wanted) {
-      const layer: SchemaLayer = await catalogLayer(versions, { mirror: options.mirror, cacheDir: options.cacheDir }, kinds.values());
+      const layer: SchemaLayer = await catalogLayer(versions, { mirror: options.mirror, cacheDir: options.cacheDir, onProgress: options.onProgress }, kinds.values());
       registries.set(key, shared.with([layer]));
     }
   }

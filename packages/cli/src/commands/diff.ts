@@ -1,10 +1,11 @@
 // `eks-gitops diff`: what a change does to the rendered output, per cluster and component, IAM first.
 import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { diffRendered } from "../diff/changes.ts";
 import { formatJson, formatMarkdown, formatText, GITHUB_COMMENT_LIMIT, type DiffLabels } from "../diff/format.ts";
 import { checkRepository, defaultBase, readRenderedAtRef, readRenderedWorkingTree, resolveCommit } from "../diff/git.ts";
+import { parseCommandArgs } from "../args.ts";
+import { colorEnabled } from "../color.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
 
@@ -69,7 +70,7 @@ export async function diff(options: DiffOptions): Promise<number> {
       ? formatMarkdown(d, labels, { limit: limit - capacity(limit).length, fullDiffUrl: options.url }) + capacity(limit)
       : options.output === "json"
         ? formatJson(d, labels)
-        : formatText(d, labels, { color: options.color ?? (options.out === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR) });
+        : formatText(d, labels, { color: options.color ?? (options.out === undefined && colorEnabled()) });
   if (options.full !== undefined) writeAtomically(options.full, render(Number.POSITIVE_INFINITY));
   out(render(options.limit ?? GITHUB_COMMENT_LIMIT));
   return EXIT.ok;
@@ -97,8 +98,7 @@ function writeAtomically(file: string, content: string): void {
 }
 
 export async function diffCommand(argv: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: [...argv],
+  const { values } = parseCommandArgs("diff", argv, {
     options: {
       base: { type: "string" },
       head: { type: "string" },

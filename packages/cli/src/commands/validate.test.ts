@@ -1,17 +1,16 @@
-// `eks-gitops validate` end to end: exit codes, output formats, default paths, --crd and --base (mirror only, no internet).
+// `eks-gitops validate` end to end: exit codes, output formats, default paths, --crd and --base (schemas from the
+// product's cache, else $EKS_GITOPS_MIRROR when one is configured, else upstream).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { main } from "../bin.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../../..");
-// the shared mirror beside the clone (CI) or beside its worktree folder
-const MIRROR = process.env.EKS_GITOPS_MIRROR ?? [resolve(ROOT, "../shared/mirror"), resolve(ROOT, "../../shared/mirror")].find((p) => existsSync(p)) ?? "";
-const CACHE = join(tmpdir(), "eks-gitops-validate-test-cache");
 const NODEPOOL = readFileSync(join(ROOT, "clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml"), "utf8");
-const common = ["--mirror", MIRROR, "--cache-dir", CACHE];
+// the defaults a user gets: --mirror from $EKS_GITOPS_MIRROR, the cache in ~/.cache/eks-gitops/schemas
+const common: string[] = [];
 
 let out = "";
 let err = "";

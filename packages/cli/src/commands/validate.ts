@@ -1,5 +1,4 @@
 // `eks-gitops validate`: check rendered output (or any Kubernetes YAML/JSON) as the API server would, plus cross-object checks.
-import { parseArgs } from "node:util";
 import { ConfigError } from "@eks-gitops/config/errors";
 import {
   CatalogError,
@@ -11,7 +10,10 @@ import {
   RunUsageError,
   runValidation,
 } from "@eks-gitops/validate";
+import { parseCommandArgs } from "../args.ts";
+import { colorEnabled } from "../color.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
+import { progressLine, schemaDownloadProgress } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
 
 export const validateUsage = `Usage: eks-gitops validate [paths...] [options]
@@ -40,8 +42,7 @@ Options:
 Exit codes: 0 all valid, 1 something invalid or unreadable, 2 usage, 3 internal error.`;
 
 export async function validateCommand(argv: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
+  const { values, positionals } = parseCommandArgs("validate", argv, {
     options: {
       output: { type: "string", short: "o", default: "text" },
       crd: { type: "string", multiple: true },
@@ -66,6 +67,7 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
   const output = values.output as OutputFormat;
   if (!OUTPUT_FORMATS.includes(output)) throw new UsageError(`--output ${values.output}: must be one of ${OUTPUT_FORMATS.join(", ")}`);
   const root = values.root ?? findRepoRoot();
+  const download = schemaDownloadProgress(progressLine());
   try {
     const { report, timings } = await runValidation({
       root,
@@ -76,9 +78,10 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
       cacheDir: values["cache-dir"],
       versions: { kubernetes: values["kubernetes-version"], karpenter: values["karpenter-version"] },
       base: values.base,
-    });
+      onProgress: download.onProgress,
+    }).finally(download.finish);
     const started = performance.now();
-    process.stdout.write(formatReport(report, output, { color: process.stdout.isTTY === true && !process.env.NO_COLOR, verbose: values.verbose }));
+    process.stdout.write(formatReport(report, output, { color: colorEnabled(), verbose: values.verbose }));
     if (values.timings) {
       const all = [...timings, { phase: "output", ms: performance.now() - started }];
       process.stderr.write(`timings: ${all.map((t) => `${t.phase} ${t.ms.toFixed(0)} ms`).join(", ")}; process ${(performance.now() / 1000).toFixed(2)} s since start\n`);

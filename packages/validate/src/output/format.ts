@@ -1,4 +1,5 @@
 // Report formatters: text (grep-able lines + summary), json (the stable contract), junit, sarif, github annotations.
+import { createColors } from "picocolors";
 import type { Finding, Report, ResourceResult } from "../types.ts";
 
 export const OUTPUT_FORMATS = ["text", "json", "junit", "sarif", "github"] as const;
@@ -22,7 +23,8 @@ function summaryLine(report: Report): string {
 
 /** One line per finding: `file#index kind/ns/name path: message [rule]`. */
 export function formatText(report: Report, options: FormatOptions = {}): string {
-  const paint = (code: string, s: string) => (options.color ? `\u001b[${code}m${s}\u001b[0m` : s);
+  const colors = createColors(options.color === true);
+  const paint = (code: "31" | "32" | "33", s: string) => ({ "31": colors.red, "32": colors.green, "33": colors.yellow })[code](s);
   const lines: string[] = [];
   for (const r of report.resources) {
     if (r.findings.length === 0) {
