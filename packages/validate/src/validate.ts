@@ -8,6 +8,7 @@ import { findingsFromAjv, isBlocking } from "./schema/errors.ts";
 import { makeDeref, type SchemaNode, type TypeSchema } from "./schema/model.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import { type CelTask, walk, type WalkResult } from "./schema/walk.ts";
+import { withQuoteHint } from "./yaml11.ts";
 import type { CrossObjectChecks, Finding, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
 
 export const CEL_SKIPPED_MESSAGE = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
@@ -103,7 +104,7 @@ export class ObjectValidator {
       // ajv runs without `verbose` (it would embed whole schemas in the generated code): the offending value is looked up here
       for (const e of errors) if (!("data" in e)) e.data = valueAtPointer(value, e.instancePath);
       blocked = errors.some(isBlocking);
-      findings.push(...findingsFromAjv(errors));
+      findings.push(...findingsFromAjv(errors).map(withQuoteHint));
     }
     if (type.flavour !== "jsonschema") findings.push(...checkObjectMeta(value));
     if (result.tasks.length > 0) {
