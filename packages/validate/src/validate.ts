@@ -9,6 +9,7 @@ import { makeDeref, type SchemaNode, type TypeSchema } from "./schema/model.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import { type CelTask, walk, type WalkResult } from "./schema/walk.ts";
 import { withQuoteHint } from "./yaml11.ts";
+import { crdDocumentFindings, schemaUnusable, unusableFinding } from "./schema/unusable.ts";
 import type { CrossObjectChecks, Finding, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
 
 export const CEL_SKIPPED_MESSAGE = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
@@ -26,6 +27,12 @@ export interface ValidateOptions {
 }
 
 const identity = (n: SchemaNode) => n;
+
+class SchemaUnusable extends Error {
+  constructor(readonly finding: Finding) {
+    super(finding.message);
+  }
+}
 
 /**
  * Copy for built-in kinds: Go's decoder turns a JSON null into the field's zero value, so an object
@@ -149,15 +156,25 @@ export async function validateDocuments(docs: LoadedDocuments, options: Validate
       findings = [missingSchema(r, registry)];
       status = "error";
     } else {
+      const unusable = schemaUnusable(type);
       try {
+        if (unusable) throw new SchemaUnusable(unusable);
         findings = validator.validate(r.object, type, registry, options.previous?.(r));
         status = statusOf(findings);
       } catch (err) {
-        // one pathological document (e.g. nested beyond the stack) must not stop the others
-        if (!(err instanceof RangeError)) throw err;
-        findings = [{ severity: "error", path: "", message: `cannot validate: ${err.message} (document nested too deeply?)`, rule: "parse:too-deep" }];
+        // one pathological document (e.g. nested beyond the stack) or schema must not stop the others
+        if (err instanceof SchemaUnusable) findings = [err.finding];
+        else if (err instanceof RangeError) findings = [{ severity: "error", path: "", message: `cannot validate: ${err.message} (document nested too deeply?)`, rule: "parse:too-deep" }];
+        else if (type.flavour !== "builtin") findings = [unusableFinding(type, `compiling it failed: ${(err as Error)?.message?.split("\n")[0] ?? String(err)}`)];
+        else throw err;
         status = "error";
       }
+    }
+    // a CRD among the documents whose schema the API server would refuse
+    const crdProblems = crdDocumentFindings(r.object);
+    if (crdProblems.length > 0) {
+      findings = [...findings, ...crdProblems];
+      if (status === "valid") status = "invalid";
     }
     const result = { file: r.file, index: r.index, apiVersion: r.apiVersion, kind: r.kind, name: r.name, namespace: r.namespace, status, findings };
     results.set(key(r.file, r.index), { result, findings });
