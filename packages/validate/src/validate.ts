@@ -9,6 +9,7 @@ import { makeDeref, type SchemaNode, type TypeSchema } from "./schema/model.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import { type CelTask, walk, type WalkResult } from "./schema/walk.ts";
 import { withQuoteHint } from "./yaml11.ts";
+import { redactResults } from "./redact.ts";
 import { crdDocumentFindings, schemaUnusable, unusableFinding } from "./schema/unusable.ts";
 import type { CrossObjectChecks, Finding, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
 
@@ -197,9 +198,11 @@ export async function validateDocuments(docs: LoadedDocuments, options: Validate
       if (entry.result.status === "valid" && f.severity === "error") results.set(key(f.file, f.index), { ...entry, result: { ...entry.result, status: "invalid" } });
     }
   }
-  const resources = [...results.values()]
+  const sorted = [...results.values()]
     .map(({ result, findings }) => ({ ...result, findings }))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
+  // no Secret value is ever printed, in any format
+  const resources = redactResults(docs.resources, sorted);
   return {
     summary: summarize(resources),
     resources,
