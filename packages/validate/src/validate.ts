@@ -101,6 +101,8 @@ export class ObjectValidator {
     let old: unknown;
     if (previous && structural) old = walk(previous, type.root, "", undefined, { defaults: true, cel: false, deref }, { findings: [], tasks: [] });
     const result: WalkResult = { findings: [], tasks: [] as CelTask[] };
+    // the API server's CEL cost estimates, once per schema: rules over the limits are reported, not run
+    if (structural) this.cel.checkCosts(type.root, type.schemaPointer ?? "");
     let value: Record<string, unknown>;
     if (structural) value = walk(object, type.root, "", old, opts, result) as Record<string, unknown>;
     else value = (type.flavour === "builtin" ? cloneWithoutNulls(object) : object) as Record<string, unknown>;
@@ -172,7 +174,7 @@ export async function validateDocuments(docs: LoadedDocuments, options: Validate
       }
     }
     // a CRD among the documents whose schema the API server would refuse
-    const crdProblems = crdDocumentFindings(r.object);
+    const crdProblems = crdDocumentFindings(r.object, validator.cel);
     if (crdProblems.length > 0) {
       findings = [...findings, ...crdProblems];
       if (status === "valid") status = "invalid";

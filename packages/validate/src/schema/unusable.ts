@@ -2,7 +2,7 @@
 // get one error naming the schema and the problem instead of aborting the run; the CRD document gets the problems.
 import type { Finding } from "../types.ts";
 import { checkCrdSchemas, checkSchema, schemaFieldPath } from "./check.ts";
-import type { TypeSchema } from "./model.ts";
+import type { SchemaNode, TypeSchema } from "./model.ts";
 import { isCrd } from "./sources.ts";
 
 const problems = new WeakMap<TypeSchema, Finding | null>();
@@ -33,8 +33,17 @@ export function schemaUnusable(type: TypeSchema): Finding | undefined {
   return found ?? undefined;
 }
 
-/** Findings for a CRD document whose schemas have problems (empty for anything else). */
-export function crdDocumentFindings(object: Readonly<Record<string, unknown>>): Finding[] {
+/** Findings for a CRD document whose schemas have problems, CEL rules over the API server's cost limits included (empty for anything else). */
+export function crdDocumentFindings(object: Readonly<Record<string, unknown>>, cel?: { checkCosts(root: SchemaNode, base: string): readonly { pointer: string; message: string }[] }): Finding[] {
   if (!isCrd(object)) return [];
-  return checkCrdSchemas(object).map((p) => ({ severity: "error", path: p.pointer, message: p.message, rule: "crd:schema" }));
+  const problems = checkCrdSchemas(object);
+  const findings: Finding[] = problems.map((p) => ({ severity: "error", path: p.pointer, message: p.message, rule: "crd:schema" }));
+  if (problems.length > 0 || !cel) return findings;
+  const versions = (object.spec as { versions?: unknown } | undefined)?.versions;
+  (Array.isArray(versions) ? versions : []).forEach((v, i) => {
+    const root = (v as { schema?: { openAPIV3Schema?: SchemaNode } } | null)?.schema?.openAPIV3Schema;
+    if (!root) return;
+    for (const p of cel.checkCosts(root, `/spec/versions/${i}/schema/openAPIV3Schema`)) findings.push({ severity: "error", path: p.pointer, message: p.message, rule: "crd:cel-cost" });
+  });
+  return findings;
 }
