@@ -149,3 +149,17 @@ describe("filesystem (items 8, 9, 10)", () => {
     expect(out.trim()).toBe(`"stdin is over 3145728 bytes (stopped reading at ${4 * 1024 * 1024}), over the 3145728-byte limit; split it or raise --max-file-bytes" true`);
   });
 });
+
+describe("a damaged IAM index.json (found by the fuzz suite)", () => {
+  it.each([
+    [{ roles: [{}] }, "/roles/0/arn", "arn must be a string"],
+    [{ roles: [{ arn: 5, trustPolicyFile: "t.json", inlinePolicies: [] }] }, "/roles/0/arn", "arn must be a string"],
+    [{ roles: [{ arn: "arn:aws:iam::1:role/r", trustPolicyFile: "t.json" }] }, "/roles/0/inlinePolicies", "inlinePolicies must be a list"],
+    [{ roles: [{ arn: "arn:aws:iam::1:role/r", trustPolicyFile: "t.json", inlinePolicies: [{}] }] }, "/roles/0/inlinePolicies/0/file", "file must be a string"],
+    [{ roles: [], queue: {} }, "/queue/policyFile", "policyFile must be a string"],
+  ])("%j is a finding at %s", async (index, path, message) => {
+    const { lintIamDocuments } = await import("../iam.ts");
+    const out = lintIamDocuments([{ file: "iam/index.json", index: 0, iamKind: "index", object: index }]);
+    expect(out.get("iam/index.json")).toEqual({ status: "invalid", findings: [{ severity: "error", path, message, rule: "iam:index" }] });
+  });
+});
