@@ -111,7 +111,10 @@ export function aliasExpansion(values: readonly unknown[], textLength: number): 
     // scalars count too (a long string by its length): an alias of a 100,000-item list of scalars is as costly
     // to walk, copy and print as one of objects
     if (--left < 0) return false;
-    if (typeof v !== "object" || v === null) return typeof v !== "string" || (left -= v.length >> 6) >= 0;
+    if (typeof v !== "object" || v === null) {
+      if (typeof v === "string") left -= v.length >> 6;
+      return left >= 0;
+    }
     if (Array.isArray(v)) {
       for (const x of v) if (!count(x)) return false;
     } else {

@@ -16,6 +16,11 @@ const { values } = parseArgs({
   options: { runs: { type: "string", default: "5000" }, seed: { type: "string", default: "14" }, timeout: { type: "string", default: "10" }, child: { type: "string" } },
 });
 const runs = Number(values.runs);
+/**
+ * The child's V8 heap limit: garbage of earlier inputs is collected before the heap grows past it, so the peak
+ * memory measured is what one input needs; an input that needs more ends the child (reported as a failure).
+ */
+const HEAP_MB = 320;
 const seed = Number(values.seed);
 
 if (values.child !== undefined) {
@@ -41,7 +46,7 @@ if (values.child !== undefined) {
   let from = 0;
   while (from < runs) {
     const next = await new Promise<number>((resolveNext) => {
-      const child: ChildProcess = fork(import.meta.filename, ["--runs", String(runs), "--seed", String(seed), "--child", String(from)], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+      const child: ChildProcess = fork(import.meta.filename, ["--runs", String(runs), "--seed", String(seed), "--child", String(from)], { execArgv: [...process.execArgv, `--max-old-space-size=${HEAP_MB}`], stdio: ["ignore", "inherit", "inherit", "ipc"] });
       let current: { index: number; label: string } | undefined;
       let timer: NodeJS.Timeout | undefined;
       let ended = false;

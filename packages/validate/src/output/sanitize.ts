@@ -5,9 +5,10 @@ import type { Finding, Report, ResourceResult } from "../types.ts";
 
 // C0 (tab and newline included: every format is one line per finding), DEL, C1, U+2028/2029, bidi embeddings,
 // overrides and isolates, and lone surrogates (not representable in UTF-8 output)
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-const escape = (c: string) => {
+const visible = (c: string) => {
   const code = c.charCodeAt(0);
   if (c === "\n") return "\\n";
   if (c === "\r") return "\\r";
@@ -18,7 +19,7 @@ const escape = (c: string) => {
 /** `s` with every unsafe character as a visible escape (`\n`, `\x1b`, `\u202e`). */
 export function safeText(s: string): string {
   UNSAFE.lastIndex = 0;
-  return UNSAFE.test(s) ? s.replace(UNSAFE, escape) : s;
+  return UNSAFE.test(s) ? s.replace(UNSAFE, visible) : s;
 }
 
 const safeFinding = (f: Finding): Finding => ({

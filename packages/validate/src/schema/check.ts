@@ -93,7 +93,7 @@ export function checkSchema(root: unknown, base: string, limit = 20): SchemaProb
     for (const k of BRANCHES) {
       if (node[k] === undefined) continue;
       if (!Array.isArray(node[k])) bad(k, `Invalid value: ${show(node[k])}: must be a list of schemas`);
-      else (node[k] as unknown[]).forEach((b, i) => stack.push([b, `${at}/${k}/${i}`]));
+      else for (const [i, b] of (node[k] as unknown[]).entries()) stack.push([b, `${at}/${k}/${i}`]);
     }
     if (node.not !== undefined) stack.push([node.not, `${at}/not`]);
   }
