@@ -78,3 +78,15 @@ describe("run-time cost (per rule and per object)", () => {
     expect(findings[0]?.message).toBe('Invalid value: "object": validation failed due to running out of cost budget, no further validation rules will be run');
   });
 });
+
+describe("time guard", () => {
+  it("stops an object's remaining rules once its CEL time is used up", () => {
+    const { type } = thing({ type: "object", properties: { l: { type: "array", items: { type: "string" } } }, "x-kubernetes-validations": [{ rule: "self.l.size() >= 0" }, { rule: "false" }] });
+    const validator = new ObjectValidator();
+    expect(validator.validate(object(["a"]), type).map((f) => f.rule)).toEqual(["cel:false"]);
+    validator.cel.timeLimitMs = -1;
+    expect(validator.validate(object(["a"]), type)).toEqual([
+      { severity: "error", path: "/spec", message: 'Invalid value: "object": CEL evaluation of this object took over -0.001 s, no further validation rules will be run', rule: "cel:self.l.size() >= 0" },
+    ]);
+  });
+});

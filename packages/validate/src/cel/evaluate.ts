@@ -70,6 +70,12 @@ export class CelEvaluator {
   private readonly costs = new WeakMap<ValidationRule, RuleCost>();
   private readonly costChecked = new WeakMap<SchemaNode, CostProblem[]>();
   readonly stats: CelStats = { evaluated: 0, transitionSkipped: 0 };
+  /**
+   * Wall-time guard per object, behind the cost checks (whose estimates may miss a slow library call): once one
+   * object's rules have run this long, its remaining rules are reported as not run. A rule already running is not
+   * interrupted (cel-js evaluates synchronously).
+   */
+  timeLimitMs = 5_000;
 
   constructor(env: Environment = createCelEnvironment()) {
     this.env = env;
@@ -168,6 +174,7 @@ export class CelEvaluator {
     const findings: Finding[] = [];
     // the run-time cost of this object's rules so far (API server: RuntimeCELCostBudget per object)
     let spent = 0;
+    const started = performance.now();
     for (const task of tasks) {
       // the memo key of this task's value, computed once for all its rules (null: not memoisable)
       let key: string | null | undefined;
@@ -183,6 +190,10 @@ export class CelEvaluator {
         if (transition && (!task.hasOld || rule.optionalOldSelf === true)) {
           this.stats.transitionSkipped++;
           continue;
+        }
+        if (performance.now() - started > this.timeLimitMs) {
+          findings.push({ severity: "error", path: task.path, message: `Invalid value: "${task.type}": CEL evaluation of this object took over ${this.timeLimitMs / 1000} s, no further validation rules will be run`, rule: info.id });
+          return findings;
         }
         const cost = this.costs.get(rule);
         if (cost) {
