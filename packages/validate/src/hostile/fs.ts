@@ -52,7 +52,7 @@ export function collectPaths(paths: readonly string[]): { files: string[]; probl
       return;
     }
     walking.add(real);
-    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith(".")) walk(full);
