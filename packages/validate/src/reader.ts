@@ -3,7 +3,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { loadAll } from "js-yaml";
 import type { Document } from "yaml";
 import { collectPaths, readRegularFile, readStdinLimited, tooLarge } from "./hostile/fs.ts";
-import { MAX_NESTING_DEPTH, nestingDepth, scanJson } from "./hostile/json.ts";
+import { MAX_NESTING_DEPTH, mayNestDeeperThan, nestingDepth, scanJson } from "./hostile/json.ts";
 import { documentProblem, MAY_HAVE_COMPLEX_KEY } from "./hostile/yaml-doc.ts";
 import { YAML11_SCHEMA, yaml11Tag } from "./yaml11.ts";
 import { yamlLib } from "./yaml-lib.ts";
@@ -188,8 +188,10 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   }
   const expansion = values && ANCHOR.test(source.text) ? aliasExpansion(values, source.text.length) : undefined;
   if (values && !expansion?.includes("too-large")) {
+    const deep = mayNestDeeperThan(source.text, MAX_NESTING_DEPTH);
     for (const [index, value] of values.entries()) {
       if (expansion?.[index] === "cyclic") unreadable.push(parseError(file, index, "parse:alias-cycle", "an alias refers to the anchor it is inside: the document would be infinite"));
+      else if (deep && nestingDepth(value) > MAX_NESTING_DEPTH) unreadable.push(parseError(file, index, "parse:too-deep", `document is nested more than ${MAX_NESTING_DEPTH} levels deep`));
       else classify(value, file, index, resources, unreadable);
     }
     return { resources, unreadable };

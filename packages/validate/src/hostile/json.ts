@@ -76,3 +76,24 @@ export function nestingDepth(value: unknown, limit = MAX_NESTING_DEPTH): number 
   }
   return deepest;
 }
+
+/**
+ * Whether a YAML or JSON text can hold a value nested more than `limit` levels: each level needs an opening
+ * bracket, or indentation or a `- ` on its line, so depth is at most the longest line plus the brackets (and
+ * aliases, which the expansion budget already bounds). Spares measuring the depth of every ordinary document.
+ */
+export function mayNestDeeperThan(text: string, limit: number): boolean {
+  if (text.length <= limit) return false;
+  let brackets = 0;
+  let longest = 0;
+  let lineStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b || c === 0x2a /* * */) brackets++;
+    else if (c === 0x0a) {
+      if (i - lineStart > longest) longest = i - lineStart;
+      lineStart = i + 1;
+    }
+  }
+  return Math.max(longest, text.length - lineStart) + brackets > limit;
+}

@@ -163,3 +163,17 @@ describe("a damaged IAM index.json (found by the fuzz suite)", () => {
     expect(out.get("iam/index.json")).toEqual({ status: "invalid", findings: [{ severity: "error", path, message, rule: "iam:index" }] });
   });
 });
+
+describe("nesting depth on the fast path", () => {
+  it("a block-nested YAML document past what the parsers' stacks allow is parse:too-deep, with its line", () => {
+    const lines = Array.from({ length: 1100 }, (_, i) => `${" ".repeat(i + 1)}k:`).join("\n");
+    const text = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n${lines} v\n`;
+    expect(parse(text).unreadable[0]?.findings[0]).toMatchObject({ rule: "parse:too-deep", message: expect.stringMatching(/^document is nested too deeply to read \(line \d+, column \d+\)$/) });
+  });
+
+  it("ordinary long files are not measured", async () => {
+    const { mayNestDeeperThan } = await import("./json.ts");
+    expect(mayNestDeeperThan(`${NS}data:\n${Array.from({ length: 500 }, (_, i) => `  k${i}: v`).join("\n")}\n`, MAX_NESTING_DEPTH)).toBe(false);
+    expect(mayNestDeeperThan(`${"[".repeat(1001)}${"]".repeat(1001)}`, MAX_NESTING_DEPTH)).toBe(true);
+  });
+});
