@@ -200,7 +200,7 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   const { LineCounter, parseAllDocuments } = yamlLib();
   const lines = new LineCounter();
   try {
-    docs = parseAllDocuments(source.text, { uniqueKeys: true, prettyErrors: false, lineCounter: lines, customTags: (tags) => [yaml11Tag, ...tags] }) as readonly Document[];
+    docs = parseAllDocuments(source.text, { uniqueKeys: true, prettyErrors: false, lineCounter: lines, customTags: (tags) => [yaml11Tag, ...tags], merge: true }) as readonly Document[];
   } catch (err) {
     unreadable.push(parseError(file, 0, "parse:syntax", `cannot parse: ${(err as Error).message}`));
     return { resources, unreadable };

@@ -25,6 +25,13 @@ describe("resolveYaml11", () => {
     expect(resources[0]?.object.data).toEqual({ a: true, b: "yes", c: "on", true: 1, d: 493, e: "0755" });
   });
 
+  it("merges YAML 1.1 merge keys, as kubectl does, on both paths", () => {
+    const text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\nx: &d {p: '1', q: '2'}\ndata: {<<: *d, q: '3'}\n";
+    expect(parseText({ file: "a.yaml", text }).resources[0]?.object.data).toEqual({ p: "1", q: "3" });
+    // a complex-key look-alike sends the text through yaml
+    expect(parseText({ file: "a.yaml", text: `${text}z: '[x]: y'\n` }).resources[0]?.object.data).toEqual({ p: "1", q: "3" });
+  });
+
   it("the slow path (yaml) resolves the same way", () => {
     // a duplicate-free text with a complex-key look-alike goes through yaml
     const { resources } = parseText({ file: "a.yaml", text: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {a: yes, d: 0755, s: '[x]: y'}\n" });

@@ -95,10 +95,13 @@ const yaml11Scalar = new Type("tag:yaml.org,2002:eks-gitops-yaml11-scalar", {
 });
 
 // js-yaml exports its built-in types at run time; @types/js-yaml does not declare them
-const { types } = jsYaml as unknown as { types: Record<"null" | "bool" | "int" | "float", Type> };
+const { types } = jsYaml as unknown as { types: Record<"null" | "bool" | "int" | "float" | "merge", Type> };
 
-/** js-yaml schema: plain scalars as kubectl resolves them; explicit `!!null`, `!!bool`, `!!int`, `!!float`, `!!str` tags work. */
-export const YAML11_SCHEMA: Schema = FAILSAFE_SCHEMA.extend({ implicit: [yaml11Scalar], explicit: [types.null, types.bool, types.int, types.float] });
+/**
+ * js-yaml schema: plain scalars as kubectl resolves them, and YAML 1.1 merge keys (`<<: *defaults`, which
+ * go-yaml v2 merges too); explicit `!!null`, `!!bool`, `!!int`, `!!float`, `!!str` tags work.
+ */
+export const YAML11_SCHEMA: Schema = FAILSAFE_SCHEMA.extend({ implicit: [yaml11Scalar, types.merge], explicit: [types.null, types.bool, types.int, types.float] });
 
 /** The same rules as a custom tag of the `yaml` library (used where js-yaml cannot read a text). */
 export const yaml11Tag = {
