@@ -226,7 +226,8 @@ function expectedCrossObjectCodes(text: string): string[] {
 function writeCorpus(dir: string, items: readonly { name: string; object: KubernetesObject }[]) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  for (const { name, object } of items) writeFileSync(join(dir, name), stringify(object));
+  // YAML 1.1 quoting ("on", "y", "0755" quoted): every validator reads YAML as kubectl does (sigs.k8s.io/yaml)
+  for (const { name, object } of items) writeFileSync(join(dir, name), stringify(object, { version: "1.1" }));
 }
 
 function listFiles(dir: string): string[] {

@@ -155,7 +155,15 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   const shared = new SchemaRegistry();
   if (options.crd && options.crd.length > 0) {
     for (const p of options.crd) if (!existsSync(p)) throw new RunUsageError(`--crd ${p}: no such file or folder`);
-    shared.addLayer(`--crd ${options.crd.join(", ")}`, typesFromPaths(options.crd));
+    let types: ReturnType<typeof typesFromPaths>;
+    try {
+      types = typesFromPaths(options.crd);
+    } catch (err) {
+      // an unreadable, binary, unparsable or cyclic --crd file is a bad option, named in the message
+      const message = (err as Error)?.message ?? String(err);
+      throw new RunUsageError(message.startsWith("--crd ") ? message : `--crd ${message}`);
+    }
+    shared.addLayer(`--crd ${options.crd.join(", ")}`, types);
   }
   shared.addLayer("CRDs among the documents", typesFromDocuments(documents.resources));
   if (options.fromCluster) shared.pushLayer(await clusterLayer(documents.resources.map((r) => r.apiVersion)));

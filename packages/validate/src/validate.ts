@@ -8,6 +8,9 @@ import { findingsFromAjv, isBlocking } from "./schema/errors.ts";
 import { makeDeref, type SchemaNode, type TypeSchema } from "./schema/model.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import { type CelTask, walk, type WalkResult } from "./schema/walk.ts";
+import { withQuoteHint } from "./yaml11.ts";
+import { redactResults } from "./redact.ts";
+import { crdDocumentFindings, schemaUnusable, unusableFinding } from "./schema/unusable.ts";
 import type { CrossObjectChecks, Finding, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
 
 export const CEL_SKIPPED_MESSAGE = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
@@ -27,6 +30,12 @@ export interface ValidateOptions {
 }
 
 const identity = (n: SchemaNode) => n;
+
+class SchemaUnusable extends Error {
+  constructor(readonly finding: Finding) {
+    super(finding.message);
+  }
+}
 
 /**
  * Copy for built-in kinds: Go's decoder turns a JSON null into the field's zero value, so an object
@@ -94,6 +103,8 @@ export class ObjectValidator {
     let old: unknown;
     if (previous && structural) old = walk(previous, type.root, "", undefined, { defaults: true, cel: false, deref }, { findings: [], tasks: [] });
     const result: WalkResult = { findings: [], tasks: [] as CelTask[] };
+    // the API server's CEL cost estimates, once per schema: rules over the limits are reported, not run
+    if (structural) this.cel.checkCosts(type.root, type.schemaPointer ?? "");
     let value: Record<string, unknown>;
     if (structural) value = walk(object, type.root, "", old, opts, result) as Record<string, unknown>;
     else value = (type.flavour === "builtin" ? cloneWithoutNulls(object) : object) as Record<string, unknown>;
@@ -105,7 +116,7 @@ export class ObjectValidator {
       // ajv runs without `verbose` (it would embed whole schemas in the generated code): the offending value is looked up here
       for (const e of errors) if (!("data" in e)) e.data = valueAtPointer(value, e.instancePath);
       blocked = errors.some(isBlocking);
-      findings.push(...findingsFromAjv(errors));
+      findings.push(...findingsFromAjv(errors).map(withQuoteHint));
     }
     if (stages.native !== false) {
       const native = nativeFindings(value, type, findings);
@@ -153,15 +164,25 @@ export async function validateDocuments(docs: LoadedDocuments, options: Validate
       findings = [missingSchema(r, registry)];
       status = "error";
     } else {
+      const unusable = schemaUnusable(type);
       try {
+        if (unusable) throw new SchemaUnusable(unusable);
         findings = validator.validate(r.object, type, registry, options.previous?.(r), { native: options.native });
         status = statusOf(findings);
       } catch (err) {
-        // one pathological document (e.g. nested beyond the stack) must not stop the others
-        if (!(err instanceof RangeError)) throw err;
-        findings = [{ severity: "error", path: "", message: `cannot validate: ${err.message} (document nested too deeply?)`, rule: "parse:too-deep" }];
+        // one pathological document (e.g. nested beyond the stack) or schema must not stop the others
+        if (err instanceof SchemaUnusable) findings = [err.finding];
+        else if (err instanceof RangeError) findings = [{ severity: "error", path: "", message: `cannot validate: ${err.message} (document nested too deeply?)`, rule: "parse:too-deep" }];
+        else if (type.flavour !== "builtin") findings = [unusableFinding(type, `compiling it failed: ${(err as Error)?.message?.split("\n")[0] ?? String(err)}`)];
+        else throw err;
         status = "error";
       }
+    }
+    // a CRD among the documents whose schema the API server would refuse
+    const crdProblems = crdDocumentFindings(r.object, validator.cel);
+    if (crdProblems.length > 0) {
+      findings = [...findings, ...crdProblems];
+      if (status === "valid") status = "invalid";
     }
     const result = { file: r.file, index: r.index, apiVersion: r.apiVersion, kind: r.kind, name: r.name, namespace: r.namespace, status, findings };
     results.set(key(r.file, r.index), { result, findings });
@@ -184,9 +205,11 @@ export async function validateDocuments(docs: LoadedDocuments, options: Validate
       if (entry.result.status === "valid" && f.severity === "error") results.set(key(f.file, f.index), { ...entry, result: { ...entry.result, status: "invalid" } });
     }
   }
-  const resources = [...results.values()]
+  const sorted = [...results.values()]
     .map(({ result, findings }) => ({ ...result, findings }))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
+  // no Secret value is ever printed, in any format
+  const resources = redactResults(docs.resources, sorted);
   return {
     summary: summarize(resources),
     resources,

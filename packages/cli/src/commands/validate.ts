@@ -37,6 +37,7 @@ Options:
   --base GIT_REF       evaluate oldSelf (transition) rules against the object committed at GIT_REF
   -v, --verbose        text output: also list valid resources
   --timings            print the wall time of each phase to stderr
+  --max-file-bytes N   larger files (and stdin) are an error, unread (default 16777216)
   --root DIR           repository root (default: found from the current directory)
 
 Exit codes: 0 all valid, 1 something invalid or unreadable, 2 usage, 3 internal error.`;
@@ -54,6 +55,7 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
       base: { type: "string" },
       verbose: { type: "boolean", short: "v", default: false },
       timings: { type: "boolean", default: false },
+      "max-file-bytes": { type: "string" },
       root: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -66,6 +68,10 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
   }
   const output = values.output as OutputFormat;
   if (!OUTPUT_FORMATS.includes(output)) throw new UsageError(`--output ${values.output}: must be one of ${OUTPUT_FORMATS.join(", ")}`);
+  const maxFileBytes = values["max-file-bytes"] === undefined ? undefined : Number(values["max-file-bytes"]);
+  if (maxFileBytes !== undefined && !(Number.isSafeInteger(maxFileBytes) && maxFileBytes > 0)) {
+    throw new UsageError(`--max-file-bytes ${values["max-file-bytes"]}: must be a positive whole number of bytes`);
+  }
   const root = values.root ?? findRepoRoot();
   const download = schemaDownloadProgress(progressLine());
   try {
@@ -78,6 +84,7 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
       cacheDir: values["cache-dir"],
       versions: { kubernetes: values["kubernetes-version"], karpenter: values["karpenter-version"] },
       base: values.base,
+      ...(maxFileBytes ? { read: { maxFileBytes } } : {}),
       onProgress: download.onProgress,
     }).finally(download.finish);
     const started = performance.now();

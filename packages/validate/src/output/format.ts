@@ -1,6 +1,7 @@
 // Report formatters: text (grep-able lines + summary), json (the stable contract), junit, sarif, github annotations.
 import { createColors } from "picocolors";
 import type { Finding, Report, ResourceResult } from "../types.ts";
+import { sanitizeReport } from "./sanitize.ts";
 
 export const OUTPUT_FORMATS = ["text", "json", "junit", "sarif", "github"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -22,7 +23,9 @@ function summaryLine(report: Report): string {
 }
 
 /** One line per finding: `file#index kind/ns/name path: message [rule]`. */
-export function formatText(report: Report, options: FormatOptions = {}): string {
+export function formatText(unsafe: Report, options: FormatOptions = {}): string {
+  // names, paths and messages come from the input: no control character reaches the output raw
+  const report = sanitizeReport(unsafe);
   const colors = createColors(options.color === true);
   const paint = (code: "31" | "32" | "33", s: string) => ({ "31": colors.red, "32": colors.green, "33": colors.yellow })[code](s);
   const lines: string[] = [];
@@ -42,7 +45,9 @@ export function formatText(report: Report, options: FormatOptions = {}): string 
 }
 
 /** The stable JSON contract: `{summary, resources}` with exactly the documented fields. */
-export function formatJson(report: Report): string {
+export function formatJson(unsafe: Report): string {
+  // names, paths and messages come from the input: no control character reaches the output raw
+  const report = sanitizeReport(unsafe);
   const resources = report.resources.map((r) => ({
     file: r.file,
     index: r.index,
@@ -59,7 +64,9 @@ export function formatJson(report: Report): string {
 const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 
 /** JUnit XML: one testsuite per file, one testcase per resource. */
-export function formatJunit(report: Report): string {
+export function formatJunit(unsafe: Report): string {
+  // names, paths and messages come from the input: no control character reaches the output raw
+  const report = sanitizeReport(unsafe);
   const byFile = new Map<string, ResourceResult[]>();
   for (const r of report.resources) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
   const out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="eks-gitops validate" tests="${report.summary.resources}" failures="${report.summary.invalid}" errors="${report.summary.error}" skipped="${report.summary.skipped}">`];
@@ -81,7 +88,9 @@ export function formatJunit(report: Report): string {
 }
 
 /** SARIF 2.1.0: one result per finding, located by file (and the JSON path in the message). */
-export function formatSarif(report: Report): string {
+export function formatSarif(unsafe: Report): string {
+  // names, paths and messages come from the input: no control character reaches the output raw
+  const report = sanitizeReport(unsafe);
   const rules = new Map<string, { id: string }>();
   const results = report.resources.flatMap((r) =>
     r.findings.map((f) => {
@@ -107,7 +116,9 @@ const ghData = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").repla
 const ghProp = (s: string) => ghData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
 
 /** GitHub Actions workflow annotations (`::error file=...::message`), then the summary line. */
-export function formatGithub(report: Report): string {
+export function formatGithub(unsafe: Report): string {
+  // names, paths and messages come from the input: no control character reaches the output raw
+  const report = sanitizeReport(unsafe);
   const lines: string[] = [];
   for (const r of report.resources) {
     for (const f of r.findings) {

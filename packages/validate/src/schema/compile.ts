@@ -25,6 +25,11 @@ const re2Engine = Object.assign(
       // ajv keys its compiled-pattern cache by toString()
       toString: () => `re2:${pattern}`,
       test(s: string): boolean {
+        // long values are not memoised: each would hold its whole text in the memo
+        if (s.length > 512) {
+          re ??= RE2JS.compile(pattern);
+          return re.test(s);
+        }
         let hit = memo.get(s);
         if (hit === undefined) {
           re ??= RE2JS.compile(pattern);
