@@ -13,7 +13,15 @@ export default defineCluster({
     version: "1.14.1",
     interruptionQueue: true,
   },
-  nodeClasses: [{ name: "graviton", amiSelectorTerms: [{ alias: "al2023@latest" }], tags: { team: "platform" } }],
+  nodeClasses: [
+    {
+      name: "graviton",
+      amiSelectorTerms: [{ alias: "al2023@latest" }],
+      tags: { team: "platform" },
+      kubelet: { maxPods: 110, systemReserved: { cpu: "100m", memory: "100Mi" }, evictionHard: { "memory.available": "5%", "nodefs.available": "10%" } },
+      blockDeviceMappings: [{ deviceName: "/dev/xvda", rootVolume: true, ebs: { volumeSize: "50Gi", volumeType: "gp3" } }],
+    },
+  ],
   nodePools: [
     {
       name: "graviton-on-demand",
@@ -44,6 +52,22 @@ export default defineCluster({
       service: { name: "web", type: "ClusterIP", port: 80 },
       autoscaling: { minReplicas: 2, maxReplicas: 20, targetCpuUtilizationPercent: 60 },
     },
+  ],
+  // System node group for cluster add-ons (and the Karpenter controller, which tolerates CriticalAddonsOnly).
+  nodeGroups: [
+    {
+      name: "system",
+      instanceType: "m7g.large",
+      count: 2,
+      capacityType: "ON_DEMAND",
+      labels: { role: "system" },
+      taints: [{ key: "CriticalAddonsOnly", value: "true", effect: "NoSchedule" }],
+    },
+  ],
+  daemonSets: [
+    { name: "aws-node", requests: { cpu: "50m" }, tolerations: [{ operator: "Exists" }] },
+    { name: "kube-proxy", requests: { cpu: "100m" }, tolerations: [{ operator: "Exists" }] },
+    { name: "ebs-csi-node", requests: { cpu: "30m", memory: "120Mi" }, tolerations: [{ operator: "Exists" }] },
   ],
   argocd: {
     repoURL: "https://git.example.cn/platform/eks-karpenter-gitops.git",

@@ -80,6 +80,19 @@ export default defineCluster({
       },
     },
   ],
+  // The existing On-Demand managed node group (eksctl; its role name in aws-auth starts `nodegroup-podsu`). EKS labels
+  // its nodes eks.amazonaws.com/capacityType: ON_DEMAND (what nlb-app-ondemand's affinity selects) and
+  // eks.amazonaws.com/nodegroup: podsubnet; the overlay derives both from `capacityType` and `name`.
+  nodeGroups: [{ name: "podsubnet", instanceType: "t3.2xlarge", count: 3, capacityType: "ON_DEMAND" }],
+  // The 4 DaemonSet pods every node runs, 450m CPU and 153Mi in all (the lab's NodeClaim: 3 x 2 CPU + 450m = 6450m).
+  daemonSets: [
+    // vpc-cni add-on: the aws-node and aws-eks-nodeagent containers, 25m each.
+    { name: "aws-node", requests: { cpu: "50m" }, tolerations: [{ operator: "Exists" }] },
+    { name: "kube-proxy", requests: { cpu: "100m" }, tolerations: [{ operator: "Exists" }] },
+    // amazon-cloudwatch-observability add-on.
+    { name: "cloudwatch-agent", namespace: "amazon-cloudwatch", requests: { cpu: "250m", memory: "128Mi" }, tolerations: [{ operator: "Exists" }] },
+    { name: "fluent-bit", namespace: "amazon-cloudwatch", requests: { cpu: "50m", memory: "25Mi" }, tolerations: [{ operator: "Exists" }] },
+  ],
   addons: ["metrics-server"],
   argocd: {
     repoURL: "https://github.com/example-org/eks-karpenter-gitops.git",

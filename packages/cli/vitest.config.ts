@@ -1,3 +1,4 @@
-import { defineProject } from "vitest/config";
+import { configDefaults, defineProject } from "vitest/config";
 
-export default defineProject({ test: { name: "cli", include: ["src/**/*.test.ts"] } });
+// Tests against the moto AWS emulator run with `pnpm e2e` (vitest.e2e.config.ts).
+export default defineProject({ test: { name: "cli", include: ["src/**/*.test.ts"], exclude: [...configDefaults.exclude, "src/**/*.emulator.test.ts"] } });

@@ -185,13 +185,40 @@ describe("root app-of-apps", () => {
   it("syncs the rendered argocd folder from the overlay's repository and revision", () => {
     expect(rootApp.metadata.name).toBe("eksworkshop-root");
     expect(rootApp.metadata.namespace).toBe("argocd");
-    expect(spec(rootApp).project).toBe("default");
+    expect(spec(rootApp).project).toBe("eksworkshop-bootstrap");
     expect(spec(rootApp).source).toEqual({
       repoURL: "https://github.com/example-org/eks-karpenter-gitops.git",
       targetRevision: "main",
       path: "clusters/eksworkshop/rendered/argocd",
     });
     expect(spec(rootApp).destination).toEqual({ server: "https://kubernetes.default.svc", namespace: "argocd" });
+  });
+});
+
+describe("the root app's own AppProject (rendered/bootstrap/, applied by hand)", () => {
+  it("allows only Applications and AppProjects in the argocd namespace, from this repository; no cluster-scoped kind", () => {
+    const { bootstrap } = buildArgoCdObjects(config, components);
+    expect(bootstrap.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(["AppProject/eksworkshop-bootstrap", "Application/eksworkshop-root"]);
+    const project = bootstrap[0] as ArgoObject;
+    expect(project.metadata).toEqual({ name: "eksworkshop-bootstrap", namespace: "argocd", finalizers: ["resources-finalizer.argocd.argoproj.io"] });
+    expect(spec(project)).toEqual({
+      description: "The app-of-apps of EKS cluster eksworkshop: only Argo CD objects in argocd, from https://github.com/example-org/eks-karpenter-gitops.git",
+      sourceRepos: ["https://github.com/example-org/eks-karpenter-gitops.git"],
+      destinations: [{ server: "https://kubernetes.default.svc", namespace: "argocd" }],
+      namespaceResourceWhitelist: [
+        { group: "argoproj.io", kind: "AppProject" },
+        { group: "argoproj.io", kind: "Application" },
+      ],
+    });
+    expect("clusterResourceWhitelist" in spec(project)).toBe(false);
+    // never the built-in project, which allows everything until an install locks it down
+    expect([...objects, ...bootstrap].filter((o) => o.kind === "Application").map((o) => spec(o).project)).not.toContain("default");
+  });
+
+  it("lists exactly the kinds the root app syncs: an ApplicationSet for a fleet", () => {
+    const fleet = { ...config, argocd: { ...config.argocd, applicationSet: true } };
+    const project = buildArgoCdObjects(fleet, components).bootstrap[0] as ArgoObject;
+    expect(spec(project).namespaceResourceWhitelist.map((k: { kind: string }) => k.kind)).toEqual(["AppProject", "ApplicationSet"]);
   });
 });
 

@@ -1,6 +1,5 @@
 // The rendered Argo CD objects (and the ApplicationSet variant) against the Argo CD v3.5.1 CRDs, via @eks-gitops/validate.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCluster } from "@eks-gitops/config";
@@ -10,9 +9,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildArgoCdObjects } from "./build.ts";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
-/** $EKS_GITOPS_MIRROR (CI sets it), else a `shared/mirror` beside the checkout or its parent. */
-const mirror =
-  process.env.EKS_GITOPS_MIRROR ?? [join(root, "../shared/mirror"), join(root, "../../shared/mirror")].find((p) => existsSync(p));
 
 type Obj = Record<string, unknown> & { apiVersion: string; kind: string };
 let registry: SchemaRegistry;
@@ -25,8 +21,8 @@ const check = (o: Obj): string[] => {
 };
 
 beforeAll(async () => {
-  if (mirror === undefined) throw new Error("no schema mirror: set EKS_GITOPS_MIRROR to the upstream schema mirror folder");
-  registry = new SchemaRegistry().with([await catalogLayer({ argocd: "3.5.1" }, { mirror, cacheDir: join(tmpdir(), "eks-gitops-argocd-test-cache") })]);
+  // the product's path: the pinned CRDs from its cache, else from $EKS_GITOPS_MIRROR or upstream, SHA-256-checked
+  registry = new SchemaRegistry().with([await catalogLayer({ argocd: "3.5.1" }, {})]);
 }, 120_000);
 
 const renderedArgoFiles = ["aws-cn", "eksworkshop"].flatMap((cluster) =>
@@ -38,7 +34,8 @@ const renderedArgoFiles = ["aws-cn", "eksworkshop"].flatMap((cluster) =>
 
 describe("Argo CD v3.5.1 CRDs", () => {
   it("cover every committed file in rendered/argocd and rendered/bootstrap", () => {
-    expect(renderedArgoFiles).toHaveLength(13);
+    // rendered/argocd: the project and the Applications (5 + 4); rendered/bootstrap: the root app and its project (2 + 2)
+    expect(renderedArgoFiles).toHaveLength(15);
   });
 
   it.each(renderedArgoFiles)("%s is valid", (file) => {
@@ -50,9 +47,9 @@ describe("Argo CD v3.5.1 CRDs", () => {
   it("accept the ApplicationSet variant", async () => {
     const config = await loadCluster(root, "eksworkshop");
     const fleet = { ...config, argocd: { ...config.argocd, applicationSet: true } };
-    const { objects, root: rootApp } = buildArgoCdObjects(fleet, buildKubernetesComponents(config));
+    const { objects, bootstrap } = buildArgoCdObjects(fleet, buildKubernetesComponents(config));
     expect(objects.map((o) => o.kind)).toEqual(["AppProject", "ApplicationSet"]);
-    for (const o of [...objects, rootApp]) expect(check(o as unknown as Obj), `${o.kind}/${o.metadata.name}`).toEqual([]);
+    for (const o of [...objects, ...bootstrap]) expect(check(o as unknown as Obj), `${o.kind}/${o.metadata.name}`).toEqual([]);
   }, 120_000);
 
   it("reject a misspelled sync option field and a whitelist entry without a kind", async () => {

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DISCOVERY_TAG, MANAGED_BY } from "@eks-gitops/config";
 import type { AwsClients } from "./aws.ts";
 import { kubeAccess } from "./kube.ts";
+import { DISCOVERY_STEPS } from "./discover.ts";
 import { bootstrap, type BootstrapOptions } from "./run.ts";
 import { startFakeApiServer, type FakeApiServer } from "./testing/fake-apiserver.ts";
 import { CLUSTER, MOTO_ACCOUNT, REGION, type Seeded, seedLab, TEST_MANAGED_POLICY, testClients, useEmulatorEnv, writeOverlay } from "./testing/lab.ts";
@@ -89,6 +90,7 @@ async function run(action: BootstrapOptions["action"], o: { fix?: boolean; force
       return k.updateAwsAuth(edit);
     },
   };
+  const progress: string[] = [];
   const result = await bootstrap({
     root: o.overlayRoot ?? root,
     cluster: CLUSTER,
@@ -99,8 +101,9 @@ async function run(action: BootstrapOptions["action"], o: { fix?: boolean; force
     clients,
     kube: access,
     out: (l) => lines.push(l),
+    onDiscoveryProgress: (p) => progress.push(`${p.done}/${p.total} ${p.step}`),
   });
-  return { result, calls, lines, writes: calls.filter((c) => !isReadOnly(c.split(":")[1]!)) };
+  return { result, calls, lines, progress, writes: calls.filter((c) => !isReadOnly(c.split(":")[1]!)) };
 }
 
 const state = () => readState(testClients(), { vpcIds: [seeded.vpcId, seeded.otherVpcId], eks: eksState, kube });
@@ -125,8 +128,12 @@ describe("bootstrap against moto server", { timeout: 60_000 }, () => {
   afterEach(restoreWorld, 60_000);
 
   it("plan lists every change and makes no mutating call", async () => {
-    const { result, calls, writes, lines } = await run("plan");
+    const { result, calls, writes, lines, progress } = await run("plan");
     expect(result.status, lines.join("\n")).toBe("ok");
+    // discovery reports each of its reads once, counting up to all of them
+    expect(progress.slice(0, 2)).toEqual([`1/${DISCOVERY_STEPS.length} caller identity`, `2/${DISCOVERY_STEPS.length} cluster`]);
+    expect(progress.map((p) => p.split(" ")[0])).toEqual(DISCOVERY_STEPS.map((_, i) => `${i + 1}/${DISCOVERY_STEPS.length}`));
+    expect(progress.map((p) => p.replace(/^\S+ /, "")).sort()).toEqual([...DISCOVERY_STEPS].sort());
     expect(writes).toEqual([]);
     expect(calls).toContain("STS:GetCallerIdentity");
     expect(calls).toContain("EKS:DescribeCluster");

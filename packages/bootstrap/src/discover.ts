@@ -125,15 +125,50 @@ export function usesAccessEntry(mode: AuthenticationMode): boolean {
 }
 
 /** Reads everything the plan compares. Only Describe/Get/List calls. Throws DiscoveryRefusal on a mismatch. */
-export async function discover(clients: AwsClients, desired: Desired, caller: CallerRef, env: NodeJS.ProcessEnv = process.env): Promise<Actual> {
+/** How far discovery has come: `done` of `total` reads, `step` the one that just finished. */
+export interface DiscoveryProgress {
+  readonly step: string;
+  readonly done: number;
+  readonly total: number;
+}
+
+/** The reads discovery makes, in the order they are reported (the last nine run concurrently). */
+export const DISCOVERY_STEPS = [
+  "caller identity",
+  "cluster",
+  "node groups",
+  "discovery tags",
+  "OIDC provider",
+  "IAM roles",
+  "add-ons",
+  "access entry",
+  "pod identity",
+  "interruption queue",
+  "customer-managed policies",
+] as const;
+
+export async function discover(
+  clients: AwsClients,
+  desired: Desired,
+  caller: CallerRef,
+  env: NodeJS.ProcessEnv = process.env,
+  onProgress?: (progress: DiscoveryProgress) => void,
+): Promise<Actual> {
   const { config } = desired;
   const problems: string[] = [];
+  let done = 0;
+  // discovery is dozens of calls, seconds against a real account: say which read finished
+  const step = <T>(name: (typeof DISCOVERY_STEPS)[number], p: Promise<T>): Promise<T> =>
+    p.then((v) => {
+      onProgress?.({ step: name, done: ++done, total: DISCOVERY_STEPS.length });
+      return v;
+    });
 
   const envRegion = env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
   if (envRegion && envRegion !== config.region) {
     problems.push(`region: AWS_REGION is '${envRegion}' but ${config.sourceFile} says '${config.region}'; unset it or use the overlay of that region`);
   }
-  const id = await clients.sts.send(new GetCallerIdentityCommand({}));
+  const id = await step("caller identity", clients.sts.send(new GetCallerIdentityCommand({})));
   caller.arn = id.Arn;
   const callerInfo = { account: id.Account ?? "", arn: id.Arn ?? "" };
   if (callerInfo.account !== config.account) {
@@ -141,7 +176,7 @@ export async function discover(clients: AwsClients, desired: Desired, caller: Ca
   }
   if (problems.length > 0) throw new DiscoveryRefusal(problems);
 
-  const described = await orUndefined(clients.eks.send(new DescribeClusterCommand({ name: config.name })));
+  const described = await step("cluster", orUndefined(clients.eks.send(new DescribeClusterCommand({ name: config.name }))));
   const c = described?.cluster;
   if (!c) throw new DiscoveryRefusal([`cluster: no EKS cluster '${config.name}' in account ${config.account} region ${config.region}`]);
   const expectedArn = `arn:${config.partition}:eks:${config.region}:${config.account}:cluster/${config.name}`;
@@ -163,7 +198,7 @@ export async function discover(clients: AwsClients, desired: Desired, caller: Ca
   const sgId = c.resourcesVpcConfig?.clusterSecurityGroupId;
   const tagFilter: Filter[] = [{ Name: `tag:${DISCOVERY_TAG}`, Values: [config.name] }];
   const [nodegroupsAndTargets, discoveryTagged, oidcProviderExists, roles, addons, accessEntry, podIdentityAssociations, queueAndRules, customerPolicies] = await Promise.all([
-    (async () => {
+    step("node groups", (async () => {
       const nodegroups = await readNodegroups(clients, config.name);
       const subnetIds = [...new Set(nodegroups.flatMap((n) => n.subnets))].sort();
       const [subnets, groups] = await Promise.all([
@@ -171,23 +206,32 @@ export async function discover(clients: AwsClients, desired: Desired, caller: Ca
         sgId ? describeGroups(clients, [{ Name: "group-id", Values: [sgId] }]) : Promise.resolve([]),
       ]);
       return { nodegroups, discoveryTargets: [...subnets, ...groups] };
-    })(),
-    Promise.all([describeSubnets(clients, tagFilter), describeGroups(clients, tagFilter)]).then(([a, b]) => [...a, ...b]),
-    config.karpenter.identity !== "irsa"
-      ? Promise.resolve(true)
-      : orUndefined(clients.iam.send(new GetOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: config.oidcProviderArn }))).then((r) => r !== undefined),
-    Promise.all(desired.roles.map(async (want) => [want.name, await readRole(clients, want.name)] as const)).then((e) => Object.fromEntries(e)),
-    readAddons(clients, config),
-    usesAccessEntry(mode)
-      ? orUndefined(clients.eks.send(new DescribeAccessEntryCommand({ clusterName: config.name, principalArn: config.nodeRole.arn }))).then((e) =>
-          e?.accessEntry ? { type: e.accessEntry.type ?? "", tags: { ...(e.accessEntry.tags ?? {}) } } : undefined,
-        )
-      : Promise.resolve(undefined),
-    config.karpenter.identity === "pod-identity" ? readPodIdentity(clients, config) : Promise.resolve([]),
-    readQueue(clients, desired),
-    Promise.all(
-      desired.roles.flatMap((r) => r.customerManagedPolicies).map(async (p) => [p.arn, await readCustomerPolicy(clients, p.arn)] as const),
-    ).then((e) => Object.fromEntries(e)),
+    })()),
+    step("discovery tags", Promise.all([describeSubnets(clients, tagFilter), describeGroups(clients, tagFilter)]).then(([a, b]) => [...a, ...b])),
+    step(
+      "OIDC provider",
+      config.karpenter.identity !== "irsa"
+        ? Promise.resolve(true)
+        : orUndefined(clients.iam.send(new GetOpenIDConnectProviderCommand({ OpenIDConnectProviderArn: config.oidcProviderArn }))).then((r) => r !== undefined),
+    ),
+    step("IAM roles", Promise.all(desired.roles.map(async (want) => [want.name, await readRole(clients, want.name)] as const)).then((e) => Object.fromEntries(e))),
+    step("add-ons", readAddons(clients, config)),
+    step(
+      "access entry",
+      usesAccessEntry(mode)
+        ? orUndefined(clients.eks.send(new DescribeAccessEntryCommand({ clusterName: config.name, principalArn: config.nodeRole.arn }))).then((e) =>
+            e?.accessEntry ? { type: e.accessEntry.type ?? "", tags: { ...(e.accessEntry.tags ?? {}) } } : undefined,
+          )
+        : Promise.resolve(undefined),
+    ),
+    step("pod identity", config.karpenter.identity === "pod-identity" ? readPodIdentity(clients, config) : Promise.resolve([])),
+    step("interruption queue", readQueue(clients, desired)),
+    step(
+      "customer-managed policies",
+      Promise.all(
+        desired.roles.flatMap((r) => r.customerManagedPolicies).map(async (p) => [p.arn, await readCustomerPolicy(clients, p.arn)] as const),
+      ).then((e) => Object.fromEntries(e)),
+    ),
   ]);
   const { nodegroups, discoveryTargets } = nodegroupsAndTargets;
   const { queue, rules } = queueAndRules;

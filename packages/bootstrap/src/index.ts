@@ -6,7 +6,7 @@ export type { AwsClients, AwsClientOptions, CallerRef } from "./aws.ts";
 export { QUEUE_TARGET_ID, readDesired, RenderedIamError } from "./desired.ts";
 export type { Desired, DesiredQueue, DesiredRole } from "./desired.ts";
 export { discover, DiscoveryRefusal } from "./discover.ts";
-export type { Actual } from "./discover.ts";
+export type { Actual, DiscoveryProgress } from "./discover.ts";
 export { executePlan } from "./execute.ts";
 export { kubeAccess } from "./kube.ts";
 export type { KubeAccess } from "./kube.ts";

@@ -1,7 +1,18 @@
 // Kubernetes access through @kubernetes/client-node: aws-auth with optimistic concurrency, and NodeClaim counts.
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { ApiException, CoreV1Api, CustomObjectsApi, KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
+import {
+  ApiException,
+  type Configuration,
+  CoreV1Api,
+  createConfiguration,
+  CustomObjectsApi,
+  KubeConfig,
+  type Middleware,
+  type ResponseContext,
+  ServerConfiguration,
+  type V1ConfigMap,
+} from "@kubernetes/client-node";
 import { stringify } from "yaml";
 import { AWS_AUTH, type AwsAuthEdit } from "./aws-auth.ts";
 
@@ -35,14 +46,45 @@ export interface KubeAccessOptions {
 
 const status = (err: unknown): number | undefined => (err instanceof ApiException ? err.code : undefined);
 
+/** An answer that is an HTML page (a web server's or a proxy's), whatever its status: not the Kubernetes API. */
+class NotKubernetesAnswer extends Error {
+  override name = "NotKubernetesAnswer";
+  constructor(readonly status: number) {
+    super(`the endpoint does not serve the Kubernetes API (it answered HTTP ${status} with an HTML page); check the server of the kubeconfig context (--kubeconfig, --context)`);
+  }
+}
+
+/**
+ * Without this, an HTML 404 reads as "no such object" (no aws-auth, no NodeClaims) and an HTML 200 as
+ * an empty object: client-node only looks at the status and at JSON it can parse. Only answers labelled
+ * HTML are read ahead (their body is handed on), and only an HTML document is refused.
+ */
+const rejectHtml: Middleware = {
+  pre: (context) => Promise.resolve(context),
+  post: async (response: ResponseContext) => {
+    const type = Object.entries(response.headers).find(([k]) => k.toLowerCase() === "content-type")?.[1] ?? "";
+    if (!/\bhtml\b/i.test(type)) return response;
+    const text = await response.body.text();
+    if (/^\s*<(!doctype\s+html|html[\s>])/i.test(text.slice(0, 512))) throw new NotKubernetesAnswer(response.httpStatusCode);
+    response.body = { text: () => Promise.resolve(text), binary: () => Promise.resolve(Buffer.from(text)) };
+    return response;
+  },
+};
+
+/** kc.makeApiClient(), plus the HTML check. */
+function makeClient<T>(kc: KubeConfig, server: string, Api: new (configuration: Configuration) => T): T {
+  return new Api(createConfiguration({ baseServer: new ServerConfiguration(server, {}), authMethods: { default: kc }, promiseMiddleware: [rejectHtml] }));
+}
+
 export function kubeAccess(options: KubeAccessOptions): KubeAccess {
   const kc = new KubeConfig();
   if (options.kubeconfig) kc.loadFromFile(options.kubeconfig);
   else kc.loadFromDefault();
   if (options.context) kc.setCurrentContext(options.context);
   const server = kc.getCurrentCluster()?.server ?? "(no cluster in kubeconfig)";
-  const core = kc.makeApiClient(CoreV1Api);
-  const custom = kc.makeApiClient(CustomObjectsApi);
+  if (!kc.getCurrentCluster()) throw new Error(`kubeconfig: no current cluster${options.context ? ` for context '${options.context}'` : ""}; pass --kubeconfig or --context`);
+  const core = makeClient(kc, server, CoreV1Api);
+  const custom = makeClient(kc, server, CustomObjectsApi);
   const maxRetries = options.maxConflictRetries ?? 5;
   const now = options.now ?? (() => new Date());
 
@@ -106,6 +148,6 @@ export function kubeAccess(options: KubeAccessOptions): KubeAccess {
 
 function kubeError(err: unknown, what: string, server: string): Error {
   const code = status(err);
-  const detail = err instanceof ApiException ? `HTTP ${code}` : (err as Error).message;
+  const detail = err instanceof ApiException ? `HTTP ${code}` : err instanceof Error ? err.message : String(err);
   return new Error(`Kubernetes API ${server}: cannot ${what}: ${detail}`);
 }

@@ -1,4 +1,5 @@
 // Plan and result output: `[+] [~] [-]` lines grouped with IAM first and a summary line, or JSON for machines.
+import { createColors } from "picocolors";
 import type { StepResult } from "./execute.ts";
 import type { Group, Plan } from "./plan.ts";
 
@@ -18,12 +19,8 @@ export interface Colors {
 }
 
 export const NO_COLOR: Colors = { add: (s) => s, change: (s) => s, remove: (s) => s, dim: (s) => s };
-export const ANSI: Colors = {
-  add: (s) => `\u001b[32m${s}\u001b[0m`,
-  change: (s) => `\u001b[33m${s}\u001b[0m`,
-  remove: (s) => `\u001b[31m${s}\u001b[0m`,
-  dim: (s) => `\u001b[2m${s}\u001b[0m`,
-};
+const paint = createColors(true);
+export const ANSI: Colors = { add: paint.green, change: paint.yellow, remove: paint.red, dim: paint.dim };
 
 /** Counts per marker, e.g. `2 to add, 1 to change, 0 to remove`. */
 export function summarize(plan: Plan): string {

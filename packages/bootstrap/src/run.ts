@@ -5,7 +5,7 @@ import { loadCluster } from "@eks-gitops/config";
 import { hasRole } from "./aws-auth.ts";
 import { type AwsClients, type CallerRef, createAwsClients } from "./aws.ts";
 import { type Desired, readDesired } from "./desired.ts";
-import { type Actual, discover, effectiveAuthMode } from "./discover.ts";
+import { type Actual, type DiscoveryProgress, discover, effectiveAuthMode } from "./discover.ts";
 import { executePlan, type StepResult } from "./execute.ts";
 import { type KubeAccess, kubeAccess } from "./kube.ts";
 import { type KubeFacts, type Plan, planApply, planDestroy } from "./plan.ts";
@@ -42,6 +42,8 @@ export interface BootstrapOptions {
   readonly out?: (line: string) => void;
   readonly color?: boolean;
   readonly env?: NodeJS.ProcessEnv;
+  /** Called as discovery's reads finish (the CLI shows it on a terminal). */
+  readonly onDiscoveryProgress?: (progress: DiscoveryProgress) => void;
 }
 
 export interface BootstrapResult {
@@ -59,7 +61,7 @@ export async function bootstrap(options: BootstrapOptions): Promise<BootstrapRes
   const desired = readDesired(options.root, config);
   const caller: CallerRef = { arn: undefined };
   const clients = options.clients ?? createAwsClients({ region: config.region }, caller);
-  const actual = await discover(clients, desired, caller, options.env ?? process.env);
+  const actual = await discover(clients, desired, caller, options.env ?? process.env, options.onDiscoveryProgress);
 
   let kube = options.kube;
   const needKube = options.action === "destroy" || effectiveAuthMode(config, actual) === "CONFIG_MAP";

@@ -4,6 +4,12 @@
 // sources through tsx's loader. Either way, cluster overlays (clusters/<name>/cluster.ts) are TypeScript:
 // the loader for them is registered on first use.
 import { bundledEntry, runBundle } from "./bundle.js";
+import { invocationDir } from "./invocation-dir.js";
+
+// Root scripts (`pnpm validate clusters/aws-cn/rendered`) run in the repository root: work from the folder
+// the command was typed in, as a directly run command would.
+const typedIn = invocationDir();
+if (typedIn) process.chdir(typedIn);
 
 let tsLoader;
 /** Registers tsx once; @eks-gitops/config calls it (through a global) before importing a cluster.ts. */

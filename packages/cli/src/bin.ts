@@ -1,7 +1,9 @@
 // Entry point of the eks-gitops command: dispatches to a subcommand and maps errors to exit codes.
 // the errors module alone: importing the package index would load the overlay checks (zod) on every start
 import { ConfigError } from "@eks-gitops/config/errors";
+import { closestOption } from "./args.ts";
 import { EXIT, UsageError } from "./exit-codes.ts";
+import cliPackage from "../package.json" with { type: "json" };
 
 type Command = (argv: readonly string[]) => Promise<number>;
 
@@ -11,13 +13,22 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   synth: { run: async (argv) => (await import("./commands/synth.ts")).synthCommand(argv), summary: "render overlays into clusters/<name>/rendered (--check to compare)" },
   validate: { run: async (argv) => (await import("./commands/validate.ts")).validateCommand(argv), summary: "validate rendered output (or any YAML/JSON) as the API server would, plus cross-object checks" },
   diff: { run: async (argv) => (await import("./commands/diff.ts")).diffCommand(argv), summary: "rendered-output diff between two revisions (--base REF, --output text|markdown|json)" },
+  capacity: { run: async (argv) => (await import("./commands/capacity.ts")).capacityCommand(argv), summary: "refresh: write a region's instance-type snapshot (clusters/<name>/capacity) from EC2" },
+  simulate: { run: async (argv) => (await import("./commands/simulate.ts")).simulateCommand(argv), summary: "what HPA and Karpenter will do: nodes, NodeClaims and Pending pods, offline" },
   bootstrap: { run: async (argv) => (await import("./commands/bootstrap.ts")).bootstrapCommand(argv), summary: "plan|apply|destroy the AWS-only parts (IAM roles, tags, node identity, add-ons)" },
 };
 
 const usage = () =>
   `Usage: eks-gitops <command> [options]\n\nCommands:\n${Object.entries(COMMANDS)
     .map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`)
-    .join("\n")}\n\nRun 'eks-gitops <command> --help' for a command's options.`;
+    .join("\n")}\n\nOptions: -h, --help; -V, --version\nRun 'eks-gitops <command> --help' for a command's options.`;
+
+/** `valdiate` -> `validate`, `--verison` -> `--version`: the closest command or top-level option, if near. */
+function closestCommand(typed: string): string | undefined {
+  const names = typed.startsWith("-") ? { help: {}, version: {} } : Object.fromEntries(Object.keys(COMMANDS).map((n) => [n, {}]));
+  const near = closestOption(typed, names);
+  return near && (typed.startsWith("-") ? near : near.replace(/^--/, ""));
+}
 
 /** Runs one command line; returns the exit code. Never throws. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -26,9 +37,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${usage()}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
+  if (name === "--version" || name === "-V") {
+    process.stdout.write(`eks-gitops ${cliPackage.version}\n`);
+    return EXIT.ok;
+  }
   const command = COMMANDS[name];
   if (!command) {
-    process.stderr.write(`eks-gitops: unknown command '${name}'\n${usage()}\n`);
+    const near = closestCommand(name);
+    process.stderr.write(`eks-gitops: unknown ${name.startsWith("-") ? "option" : "command"} '${name}'${near ? `; did you mean '${near}'?` : ""}\n${usage()}\n`);
     return EXIT.usage;
   }
   try {

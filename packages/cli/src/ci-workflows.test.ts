@@ -27,6 +27,7 @@ const files = readdirSync(dir).filter((f) => f.endsWith(".yml")).sort();
 const read = (f: string) => readFileSync(join(dir, f), "utf8");
 
 interface Step {
+  readonly id?: string;
   readonly name?: string;
   readonly uses?: string;
   readonly run?: string;
@@ -47,11 +48,35 @@ describe("workflow files", () => {
   });
 
   it("actionlint catches a typo in a key and in an expression", async () => {
-    const broken = read("release.yml").replace("runs-on:", "runs_on:").replace("secrets.GITHUB_TOKEN", "secret.GITHUB_TOKEN");
+    const text = read("release.yml");
+    const lineOf = (needle: string) => text.slice(0, text.indexOf(needle)).split("\n").length;
+    const broken = text.replace("runs-on:", "runs_on:").replace("secrets.GITHUB_TOKEN", "secret.GITHUB_TOKEN");
     const messages = (await runLint(broken, "release.yml")).map((r) => `${r.line}: ${r.kind}: ${r.message.split(". ")[0]}`);
-    expect(messages).toContain('21: syntax-check: unexpected key "runs_on" for "job" section');
-    expect(messages).toContain('19: syntax-check: "runs-on" section is missing in job "version"');
-    expect(messages).toContain('44: expression: undefined variable "secret"');
+    expect(messages).toContain(`${lineOf("runs-on:")}: syntax-check: unexpected key "runs_on" for "job" section`);
+    expect(messages).toContain(`${lineOf("  version:")}: syntax-check: "runs-on" section is missing in job "version"`);
+    expect(messages).toContain(`${lineOf("secrets.GITHUB_TOKEN")}: expression: undefined variable "secret"`);
+  });
+
+  it("pin every action by a full commit SHA, with its tag in a comment (Renovate updates both)", () => {
+    const uses = files.flatMap((f) => read(f).split("\n").filter((l) => /^\s*(-\s+)?uses:/.test(l)).map((l) => `${f}: ${l.trim()}`));
+    expect(uses.length).toBeGreaterThan(10);
+    for (const u of uses) expect(u).toMatch(/uses: [\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+(\.\d+)*$/);
+    const pinned = new Map(uses.map((u) => [u.replace(/^.*uses: /, "").split("@")[0], u.replace(/^.*@/, "")]));
+    // one version of each action across both workflows
+    for (const [action, pin] of pinned) expect(uses.filter((u) => u.includes(`uses: ${action}@`)).every((u) => u.endsWith(pin)), action).toBe(true);
+    expect(pinned.get("github/codeql-action/upload-sarif")).toMatch(/ # v4\./);
+  });
+
+  it("renovate.json pins actions by digest and groups the npm pins", () => {
+    const renovate = JSON.parse(readFileSync(join(root, "renovate.json"), "utf8")) as {
+      extends: string[];
+      packageRules: { matchManagers?: string[]; matchDepTypes?: string[]; pinDigests?: boolean; groupName?: string; rangeStrategy?: string }[];
+    };
+    expect(renovate.extends).toContain("helpers:pinGitHubActionDigests");
+    const actions = renovate.packageRules.find((r) => r.matchManagers?.includes("github-actions"));
+    expect(actions).toMatchObject({ pinDigests: true, groupName: "GitHub Actions" });
+    const npm = renovate.packageRules.find((r) => r.matchManagers?.includes("npm"));
+    expect(npm).toMatchObject({ rangeStrategy: "pin", groupName: "npm pins" });
   });
 
   it("only calls root scripts that exist", () => {
@@ -63,7 +88,7 @@ describe("workflow files", () => {
     for (const s of called) expect(scripts, `pnpm ${s}`).toContain(s);
   });
 
-  it("installs the pinned pnpm (packageManager) and Node 20 everywhere", () => {
+  it("installs the pinned pnpm (packageManager) everywhere", () => {
     for (const f of files) {
       for (const s of steps(f, f === "release.yml" ? "version" : "check")) {
         if (s.uses?.startsWith("pnpm/action-setup@")) expect(s.with?.version, f).toBeUndefined();
@@ -75,6 +100,18 @@ describe("workflow files", () => {
 });
 
 describe("pull-request workflow", () => {
+  it("tests every supported Node (22, 24, and 20 while .ci/run uses it); annotations and code scanning once", () => {
+    const wf = parse(read("pull-request.yml")) as { env: Record<string, string>; jobs: Record<string, { strategy?: { matrix: { node: string[] } } }> };
+    expect(wf.jobs.check?.strategy?.matrix.node).toEqual(["20", "22", "24"]);
+    expect(wf.env.NODE_VERSION).toBe("22");
+    const once = steps("pull-request.yml", "check").filter((s) => s.run?.includes("pnpm validate --output github") || s.run?.includes("--output sarif") || s.uses?.includes("upload-sarif"));
+    expect(once).toHaveLength(3);
+    for (const s of once) expect(s.if).toContain("matrix.node == env.NODE_VERSION");
+    const setup = steps("pull-request.yml", "check").find((s) => s.uses?.startsWith("actions/setup-node@"));
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JS template.
+    expect(setup?.with?.["node-version"]).toBe("${{ matrix.node }}");
+  });
+
   it("checks the render, validates with annotations and SARIF, and tests, with a turbo cache", () => {
     const check = runs("pull-request.yml", "check");
     expect(check).toContain("pnpm install --frozen-lockfile");
@@ -171,5 +208,19 @@ describe("release workflow", () => {
     const action = steps("release.yml", "version").find((s) => s.uses?.startsWith("changesets/action@"));
     expect(action?.with?.version).toBe("pnpm changeset version");
     expect(action?.with?.publish).toBeUndefined();
+  });
+
+  it("opens the version pull request with a GitHub App's token, so that its CI runs (GITHUB_TOKEN would start none)", () => {
+    const all = steps("release.yml", "version");
+    const app = all.find((s) => s.uses?.startsWith("actions/create-github-app-token@"));
+    // biome-ignore-start lint/suspicious/noTemplateCurlyInString: GitHub Actions expressions, not JS templates.
+    expect(app).toMatchObject({ id: "app-token", if: "${{ vars.RELEASE_APP_CLIENT_ID != '' }}" });
+    expect(app?.with).toMatchObject({ "client-id": "${{ vars.RELEASE_APP_CLIENT_ID }}", "private-key": "${{ secrets.RELEASE_APP_PRIVATE_KEY }}" });
+    const token = "${{ steps.app-token.outputs.token || secrets.GITHUB_TOKEN }}";
+    // biome-ignore-end lint/suspicious/noTemplateCurlyInString: GitHub Actions expressions, not JS templates.
+    // the branch is pushed with checkout's stored credentials, the pull request opened with GITHUB_TOKEN: both the app's
+    expect(all.find((s) => s.uses?.startsWith("actions/checkout@"))?.with?.token).toBe(token);
+    expect(all.find((s) => s.uses?.startsWith("changesets/action@"))?.env?.GITHUB_TOKEN).toBe(token);
+    expect(all.indexOf(app as Step)).toBe(0);
   });
 });

@@ -1,6 +1,9 @@
 // Public API of @eks-gitops/cli (for tests and other tools).
 export { main } from "./bin.ts";
+export { buildSimulationInput } from "./capacity/input.ts";
+export type { BuiltInput, ReplicaPoint, Scenario, UnrenderedCapacity } from "./capacity/input.ts";
 export { diff } from "./commands/diff.ts";
+export { simulateClusters } from "./commands/simulate.ts";
 export { synth } from "./commands/synth.ts";
 export { diffRendered } from "./diff/changes.ts";
 export type { ObjectChange, RenderedDiff } from "./diff/changes.ts";

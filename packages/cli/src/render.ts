@@ -25,7 +25,7 @@ export function renderCluster(config: ClusterConfig): RenderedTree {
 
   const argo = buildArgoCdObjects(config, components);
   addObjects(COMPONENTS.argocd, argo.objects);
-  addObjects(COMPONENTS.bootstrap, [argo.root]);
+  addObjects(COMPONENTS.bootstrap, argo.bootstrap);
 
   for (const [name, doc] of iamFiles(buildIamDocuments(config))) add(`${COMPONENTS.iam}/${name}`, toJson(doc));
 

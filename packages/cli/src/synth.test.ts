@@ -91,7 +91,8 @@ describe("eks-gitops synth", () => {
     expect(await main(["synth", "--root", root, "--cluster", "eksworkshop"])).toBe(0);
     expect(existsSync(join(dir, "karpenter-nodepools/stale.yaml"))).toBe(false);
     expect(readTree(dir)).toEqual(readTree(join(REPO, "clusters/eksworkshop/rendered")));
-    expect(readdirNames(join(root, "clusters/eksworkshop"))).toEqual(["cluster.ts", "rendered"]);
+    // no temporary folder left behind; the instance-type snapshot beside rendered/ is not synth's and stays
+    expect(readdirNames(join(root, "clusters/eksworkshop"))).toEqual(["capacity", "cluster.ts", "rendered"]);
   });
 
   it("exits 2 on a bad overlay, names file and field, and writes nothing for any overlay", async () => {
@@ -107,11 +108,56 @@ describe("eks-gitops synth", () => {
     expect(readTree(join(root, "clusters/aws-cn/rendered"))).toEqual(before);
   });
 
+  it("validates the render before writing: an invalid one exits 1 with the findings and writes nothing", async () => {
+    // the overlay checks accept the key; the NodePool CRD's CEL rules reject it
+    const file = join(root, "clusters/eksworkshop/cluster.ts");
+    writeFileSync(file, readFileSync(file, "utf8").replace('{ key: "kubernetes.io/os", operator: "In", values: ["linux"] },', '{ key: "karpenter.sh/nodepool", operator: "In", values: ["x"] },'));
+    // aws-cn is stale (a file missing) and its render valid: still not written while eksworkshop's is invalid
+    rmSync(join(root, "clusters/aws-cn/rendered/iam/index.json"));
+    const before = { aws: readTree(join(root, "clusters/aws-cn/rendered")), eks: readTree(join(root, "clusters/eksworkshop/rendered")) };
+    expect(await main(["synth", "--root", root])).toBe(1);
+    const text = err.join("");
+    expect(text).toContain(
+      'clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml#0 NodePool/default invalid /spec/template/spec/requirements/1/key: Invalid value: "string": label "karpenter.sh/nodepool" is restricted [cel:self != "karpenter.sh/nodepool"]',
+    );
+    expect(text).toMatch(/\nSummary: 48 resources found - Valid: 47, Invalid: 1, Errors: 0, Skipped: 0[^\n]*\n/);
+    expect(text.endsWith("the render is invalid: nothing was written. Fix the overlay, or write it anyway with `pnpm synth --no-validate`.\n")).toBe(true);
+    expect(out.join("")).toBe("");
+    expect(readTree(join(root, "clusters/aws-cn/rendered"))).toEqual(before.aws);
+    expect(readTree(join(root, "clusters/eksworkshop/rendered"))).toEqual(before.eks);
+
+    // --no-validate writes it (and `pnpm validate` would then report it)
+    expect(await main(["synth", "--root", root, "--no-validate"])).toBe(0);
+    expect(readFileSync(join(root, "clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml"), "utf8")).toContain("key: karpenter.sh/nodepool");
+    expect(existsSync(join(root, "clusters/aws-cn/rendered/iam/index.json"))).toBe(true);
+    // a later synth, with nothing left to write, still says the render is invalid
+    err.length = 0;
+    expect(await main(["synth", "--root", root, "--cluster", "eksworkshop"])).toBe(1);
+    expect(err.join("")).toContain('label "karpenter.sh/nodepool" is restricted');
+  });
+
+  it("exits 2 and writes nothing when the schemas for the validation cannot be had", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "synth-no-schemas-"));
+    vi.stubEnv("EKS_GITOPS_MIRROR", join(empty, "mirror"));
+    vi.stubEnv("XDG_CACHE_HOME", join(empty, "cache"));
+    try {
+      rmSync(join(root, "clusters/aws-cn/rendered/iam/index.json"));
+      expect(await main(["synth", "--root", root, "--cluster", "aws-cn"])).toBe(2);
+      expect(err.join("")).toMatch(
+        /^eks-gitops: synth: cannot validate the render: cannot read .*\/mirror\/\S+: ENOENT; is the mirror complete\?; nothing was written \(--no-validate writes without validating\)\n$/,
+      );
+      expect(existsSync(join(root, "clusters/aws-cn/rendered/iam/index.json"))).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it("exits 2 for an unknown overlay and for unknown flags", async () => {
     expect(await main(["synth", "--root", root, "--cluster", "nope"])).toBe(2);
     expect(err.join("")).toContain("clusters/nope/cluster.ts: (root): no such overlay; known overlays: aws-cn, eksworkshop");
     expect(await main(["synth", "--colour"])).toBe(2);
-    expect(err.join("")).toContain("Unknown option '--colour'");
+    expect(err.join("")).toContain("eks-gitops: synth --colour: unknown option (eks-gitops synth --help lists the options)\n");
     expect(await main(["frobnicate"])).toBe(2);
   });
 

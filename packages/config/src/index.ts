@@ -4,5 +4,5 @@ export * from "./aws.ts";
 export * from "./errors.ts";
 export * from "./layout.ts";
 export { checkCluster, defineCluster, DISCOVERY_TAG } from "./resolve.ts";
-export type { ClusterConfig, ResolvedNodeClass, ResolvedNodePool, ResolvedWorkload, RoleRef } from "./resolve.ts";
+export type { ClusterConfig, ResolvedDaemonSet, ResolvedNodeClass, ResolvedNodeGroup, ResolvedNodePool, ResolvedWorkload, RoleRef } from "./resolve.ts";
 export { clusterFile, listClusters, loadCluster } from "./load.ts";

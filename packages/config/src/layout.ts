@@ -36,6 +36,19 @@ export const CHART_APPS = {
 
 /** The app-of-apps of a cluster; named `<cluster>-root`. */
 export const ROOT_APP = "root";
+/** The AppProject of the app-of-apps (only Argo CD objects in the Argo CD namespace); named `<cluster>-bootstrap`. */
+export const BOOTSTRAP_PROJECT = "bootstrap";
 
 /** Label on an Argo CD cluster Secret that the ApplicationSet's cluster generator selects (value: the overlay name). */
 export const CLUSTER_SECRET_LABEL = "eks-gitops.io/cluster";
+
+/** Folder, inside an overlay folder, holding the instance-type snapshots `eks-gitops simulate` reads. */
+export const CAPACITY_DIR = "capacity";
+
+/** File name of a region's instance-type snapshot inside `clusters/<name>/capacity/`. */
+export function instanceTypesFile(region: string): string {
+  return `instance-types.${region}.json`;
+}
+
+/** The command that writes an instance-type snapshot. */
+export const CAPACITY_REFRESH_COMMAND = "pnpm eks-gitops capacity refresh";

@@ -4,6 +4,7 @@ import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ConfigError } from "./errors.ts";
 import { CLUSTER_FILE, CLUSTERS_DIR } from "./layout.ts";
+import { describeLoadError, guardLaterExits, withoutProcessExit } from "./load-error.ts";
 import type { ClusterConfig } from "./resolve.ts";
 
 /** Overlay names under `<root>/clusters`, sorted (folders that hold a cluster.ts). */
@@ -57,9 +58,10 @@ export async function loadCluster(root: string, name: string): Promise<ClusterCo
   }
   let mod: { default?: unknown };
   try {
-    mod = await importTypeScript(pathToFileURL(file).href);
+    guardLaterExits(file, shown);
+    mod = await withoutProcessExit(file, () => importTypeScript(pathToFileURL(file).href));
   } catch (err) {
-    throw new ConfigError(shown, [{ path: "", message: `cannot load: ${(err as Error).message.split("\n")[0]}` }]);
+    throw new ConfigError(shown, [{ path: "", message: `cannot load: ${describeLoadError(err)}` }]);
   }
   if (mod.default === undefined) {
     throw new ConfigError(shown, [{ path: "", message: "must `export default defineCluster({...})`" }]);

@@ -4,7 +4,9 @@ import { ConfigError, formatPath } from "./errors.ts";
 import { clusterSchema } from "./schema.ts";
 import type {
   AmiSelectorTerm,
+  BlockDeviceMappingInput,
   ClusterInput,
+  KubeletInput,
   DisruptionBudget,
   NodeRequirement,
   Partition,
@@ -12,6 +14,7 @@ import type {
   ResourceList,
   SelectorTerm,
   Taint,
+  Toleration,
 } from "./types.ts";
 
 /** Karpenter's discovery tag key on subnets and security groups. */
@@ -41,6 +44,29 @@ export interface ResolvedNodeClass {
   readonly subnetSelectorTerms: readonly SelectorTerm[];
   readonly securityGroupSelectorTerms: readonly SelectorTerm[];
   readonly tags: Readonly<Record<string, string>>;
+  /** As declared; undefined renders no `spec.kubelet` (Karpenter's defaults apply). */
+  readonly kubelet: KubeletInput | undefined;
+  /** As declared, with volumeType gp3, encrypted and deleteOnTermination true filled in; undefined renders none (the AMI family's). */
+  readonly blockDeviceMappings: readonly BlockDeviceMappingInput[] | undefined;
+}
+
+export interface ResolvedNodeGroup {
+  readonly name: string;
+  readonly instanceType: string;
+  readonly count: number;
+  readonly capacityType: "ON_DEMAND" | "SPOT" | "CAPACITY_BLOCK";
+  /** The declared labels plus `eks.amazonaws.com/capacityType` and `eks.amazonaws.com/nodegroup`. */
+  readonly labels: Readonly<Record<string, string>>;
+  readonly taints: readonly Taint[];
+  /** undefined: ENI-limited. */
+  readonly maxPods: number | undefined;
+}
+
+export interface ResolvedDaemonSet {
+  readonly name: string;
+  readonly namespace: string;
+  readonly requests: ResourceList;
+  readonly tolerations: readonly Toleration[];
 }
 
 export interface ResolvedWorkload {
@@ -108,6 +134,8 @@ export interface ClusterConfig {
   readonly nodeClasses: readonly ResolvedNodeClass[];
   readonly nodePools: readonly ResolvedNodePool[];
   readonly workloads: readonly ResolvedWorkload[];
+  readonly nodeGroups: readonly ResolvedNodeGroup[];
+  readonly daemonSets: readonly ResolvedDaemonSet[];
   readonly addons: readonly string[];
   readonly argocd: {
     readonly repoURL: string;
@@ -181,6 +209,12 @@ function resolve(c: ClusterInput, sourceFile: string): ClusterConfig {
       subnetSelectorTerms: n.subnetSelectorTerms ?? discovery,
       securityGroupSelectorTerms: n.securityGroupSelectorTerms ?? discovery,
       tags: n.tags ?? {},
+      kubelet: n.kubelet,
+      blockDeviceMappings: n.blockDeviceMappings?.map((b) => ({
+        deviceName: b.deviceName,
+        rootVolume: b.rootVolume ?? false,
+        ebs: { ...b.ebs, volumeType: b.ebs.volumeType ?? "gp3", encrypted: b.ebs.encrypted ?? true, deleteOnTermination: b.ebs.deleteOnTermination ?? true },
+      })),
     })),
     nodePools: c.nodePools.map((p) => ({
       name: p.name,
@@ -232,6 +266,24 @@ function resolve(c: ClusterInput, sourceFile: string): ClusterConfig {
         },
       };
     }),
+    nodeGroups: (c.nodeGroups ?? []).map((g) => {
+      const capacityType = g.capacityType ?? "ON_DEMAND";
+      return {
+        name: g.name,
+        instanceType: g.instanceType,
+        count: g.count,
+        capacityType,
+        labels: { ...g.labels, "eks.amazonaws.com/capacityType": capacityType, "eks.amazonaws.com/nodegroup": g.name },
+        taints: g.taints ?? [],
+        maxPods: g.maxPods,
+      };
+    }),
+    daemonSets: (c.daemonSets ?? []).map((d) => ({
+      name: d.name,
+      namespace: d.namespace ?? "kube-system",
+      requests: d.requests ?? {},
+      tolerations: d.tolerations ?? [],
+    })),
     addons: c.addons ?? ["metrics-server"],
     argocd: {
       repoURL: c.argocd.repoURL,

@@ -103,6 +103,41 @@ const nodePool = z.strictObject({
   weight: z.number().int().min(1).max(100).optional(),
 });
 
+const percent = z.string().regex(/^([0-9]+(\.[0-9]+)?)%$/);
+const reserved = z.strictObject({ cpu: quantity.optional(), memory: quantity.optional(), "ephemeral-storage": quantity.optional(), pid: quantity.optional() });
+const evictionValue = z.union([percent, quantity], { error: "must be a quantity such as '100Mi' or a percentage such as '10%'" });
+
+// Field ranges as the karpenter.k8s.aws/v1 EC2NodeClass CRD declares them (aws/karpenter-provider-aws pkg/apis/v1/ec2nodeclass.go).
+const kubelet = z.strictObject({
+  maxPods: z.number().int().min(0).optional(),
+  podsPerCore: z.number().int().min(0).optional(),
+  kubeReserved: reserved.optional(),
+  systemReserved: reserved.optional(),
+  evictionHard: z
+    .strictObject({
+      "memory.available": evictionValue.optional(),
+      "nodefs.available": evictionValue.optional(),
+      "nodefs.inodesFree": evictionValue.optional(),
+      "imagefs.available": evictionValue.optional(),
+      "imagefs.inodesFree": evictionValue.optional(),
+      "pid.available": evictionValue.optional(),
+    })
+    .optional(),
+});
+
+const blockDeviceMapping = z.strictObject({
+  deviceName: z.string().regex(/^\/dev\/[a-z0-9]+$/, "must be a device name such as '/dev/xvda'"),
+  rootVolume: z.boolean().optional(),
+  ebs: z.strictObject({
+    volumeSize: quantity.refine((q) => !/^0*(\.0*)?[a-zA-Z]*$/.test(q), "must be larger than zero"),
+    volumeType: z.enum(["standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"]).optional(),
+    encrypted: z.boolean().optional(),
+    deleteOnTermination: z.boolean().optional(),
+    iops: z.number().int().positive().optional(),
+    throughput: z.number().int().min(125).max(2000).optional(),
+  }),
+});
+
 const nodeClass = z.strictObject({
   name: dnsSubdomain,
   role: z.string().regex(IAM_ROLE_NAME, "must be an IAM role name").optional(),
@@ -110,6 +145,16 @@ const nodeClass = z.strictObject({
   subnetSelectorTerms: z.array(selectorTerm).min(1).max(30).readonly().optional(),
   securityGroupSelectorTerms: z.array(selectorTerm).min(1).max(30).readonly().optional(),
   tags: z.record(z.string().min(1), z.string()).optional(),
+  kubelet: kubelet.optional(),
+  blockDeviceMappings: z
+    .array(blockDeviceMapping)
+    .min(1)
+    .max(50)
+    .readonly()
+    .superRefine((m, ctx) => {
+      if (m.filter((b) => b.rootVolume).length > 1) ctx.addIssue({ code: "custom", message: "at most one mapping may set 'rootVolume: true'" });
+    })
+    .optional(),
 });
 
 const resourceList = z.strictObject({ cpu: quantity.optional(), memory: quantity.optional() });
@@ -157,6 +202,38 @@ const workload = z
       ctx.addIssue({ code: "custom", path: ["resources", "requests", "cpu"], message: "a CPU-utilisation autoscaler needs a CPU request (or limit) on the container" });
   });
 
+const taint = z.strictObject({ key: labelKey, value: z.string().optional(), effect: z.enum(["NoSchedule", "PreferNoSchedule", "NoExecute"]) });
+
+const toleration = z
+  .strictObject({
+    key: labelKey.optional(),
+    operator: z.enum(["Equal", "Exists"]).optional(),
+    value: z.string().optional(),
+    effect: z.enum(["NoSchedule", "PreferNoSchedule", "NoExecute"]).optional(),
+  })
+  .superRefine((t, ctx) => {
+    if (t.operator === "Exists" && t.value !== undefined) ctx.addIssue({ code: "custom", path: ["value"], message: "must be unset with operator 'Exists'" });
+    if ((t.operator ?? "Equal") === "Equal" && t.key === undefined) ctx.addIssue({ code: "custom", path: ["key"], message: "is required with operator 'Equal' (use operator 'Exists' to tolerate every taint)" });
+  });
+
+const nodeGroup = z.strictObject({
+  // EKS CreateNodegroup: 1-63 letters, digits, '-' and '_', starting with a letter or digit.
+  name: z.string().regex(/^[0-9A-Za-z][A-Za-z0-9\-_]{0,62}$/, "must be an EKS node group name (letters, digits, '-' and '_', up to 63)"),
+  instanceType: z.string().regex(/^[a-z][a-z0-9-]*\.[a-z0-9-]+$/, "must be an EC2 instance type such as 't3.2xlarge'"),
+  count: z.number({ error: "must be a number of nodes" }).int("must be a whole number of nodes").min(0, "must not be negative").max(1000, "must be at most 1000 (an EKS node group's maximum size)"),
+  capacityType: z.enum(["ON_DEMAND", "SPOT", "CAPACITY_BLOCK"]).optional(),
+  labels: labels.optional(),
+  taints: z.array(taint).readonly().optional(),
+  maxPods: z.number().int().min(1).max(737).optional(),
+});
+
+const daemonSet = z.strictObject({
+  name: dnsSubdomain,
+  namespace: dnsLabel.optional(),
+  requests: resourceList.optional(),
+  tolerations: z.array(toleration).readonly().optional(),
+});
+
 const semver = z.string().regex(/^[0-9]+\.[0-9]+\.[0-9]+$/, "must be a version like '1.14.1'");
 
 const karpenter = z.strictObject({
@@ -193,6 +270,8 @@ export const clusterSchema = z
     nodeClasses: z.array(nodeClass).min(1).readonly(),
     nodePools: z.array(nodePool).min(1).readonly(),
     workloads: z.array(workload).readonly().optional(),
+    nodeGroups: z.array(nodeGroup).readonly().optional(),
+    daemonSets: z.array(daemonSet).readonly().optional(),
     addons: z.array(z.string().regex(/^[a-z0-9-]+$/)).readonly().optional(),
     argocd,
     tags: z.record(z.string().min(1).max(128), z.string().max(256)).optional(),
@@ -208,6 +287,15 @@ export const clusterSchema = z
     unique(ctx, c.nodeClasses.map((n) => n.name), "nodeClasses", "EC2NodeClass");
     unique(ctx, c.nodePools.map((n) => n.name), "nodePools", "NodePool");
     unique(ctx, (c.workloads ?? []).map((w) => `${w.namespace}/${w.name}`), "workloads", "workload");
+    unique(ctx, (c.nodeGroups ?? []).map((g) => g.name), "nodeGroups", "node group");
+    unique(ctx, (c.daemonSets ?? []).map((d) => `${d.namespace ?? "kube-system"}/${d.name}`), "daemonSets", "DaemonSet");
+    (c.nodeGroups ?? []).forEach((g, i) => {
+      // EKS sets these two labels itself: a declared value must agree with it.
+      const implied: Record<string, string> = { "eks.amazonaws.com/capacityType": g.capacityType ?? "ON_DEMAND", "eks.amazonaws.com/nodegroup": g.name };
+      for (const [key, value] of Object.entries(g.labels ?? {}))
+        if (implied[key] !== undefined && implied[key] !== value)
+          ctx.addIssue({ code: "custom", path: ["nodeGroups", i, "labels", key], message: `is '${value}' but EKS sets it to '${implied[key]}' (from the node group's ${key.endsWith("capacityType") ? "'capacityType'" : "'name'"})` });
+    });
     c.nodePools.forEach((p, i) => {
       if (!classNames.has(p.nodeClass))
         ctx.addIssue({ code: "custom", path: ["nodePools", i, "nodeClass"], message: `no EC2NodeClass named '${p.nodeClass}' in this overlay (have: ${[...classNames].join(", ")})` });

@@ -97,6 +97,55 @@ export type AmiSelectorTerm =
   | { readonly name: string; readonly owner?: string }
   | { readonly tags: Readonly<Record<string, string>> };
 
+/** A kubelet threshold or reservation: a quantity (`"100Mi"`) or, for eviction signals, a percentage (`"10%"`). */
+export type QuantityOrPercent = Quantity | `${number}%`;
+
+/** Resources the kubelet holds back from pods (`kubeReserved`, `systemReserved`). */
+export interface ReservedResources {
+  readonly cpu?: Quantity;
+  readonly memory?: Quantity;
+  readonly "ephemeral-storage"?: Quantity;
+  readonly pid?: Quantity;
+}
+
+/** Kubelet settings of an EC2NodeClass (`spec.kubelet`); each unset field keeps Karpenter's default. */
+export interface KubeletInput {
+  /** Pods per node. @default ENI-limited: ENIs x (IPv4 per ENI - 1) + 2 */
+  readonly maxPods?: number;
+  /** Pods per vCPU; caps maxPods when set. @default unset */
+  readonly podsPerCore?: number;
+  /** @default Karpenter's: CPU 6% of the first core, 1% of the second, 0.5% of cores 3-4, 0.25% of the rest; memory 11Mi x pods + 255Mi; ephemeral-storage 1Gi */
+  readonly kubeReserved?: ReservedResources;
+  /** @default none */
+  readonly systemReserved?: ReservedResources;
+  /** Hard eviction thresholds by signal. @default `{ "memory.available": "100Mi", "nodefs.available": "10%" }` */
+  readonly evictionHard?: Readonly<
+    Partial<Record<"memory.available" | "nodefs.available" | "nodefs.inodesFree" | "imagefs.available" | "imagefs.inodesFree" | "pid.available", QuantityOrPercent>>
+  >;
+}
+
+/** An EBS volume of an EC2NodeClass (`spec.blockDeviceMappings[]`). */
+export interface BlockDeviceMappingInput {
+  /** e.g. `/dev/xvda` (the root device of AL2 and AL2023). */
+  readonly deviceName: string;
+  /** The node's root volume; its size becomes the node's ephemeral-storage. @default false */
+  readonly rootVolume?: boolean;
+  readonly ebs: {
+    /** e.g. `"100Gi"`. */
+    readonly volumeSize: Quantity;
+    /** @default "gp3" */
+    readonly volumeType?: "standard" | "io1" | "io2" | "gp2" | "sc1" | "st1" | "gp3";
+    /** @default true */
+    readonly encrypted?: boolean;
+    /** @default true */
+    readonly deleteOnTermination?: boolean;
+    /** Provisioned IOPS (io1, io2, gp3). @default the volume type's baseline */
+    readonly iops?: number;
+    /** Throughput in MiB/s (gp3). @default 125 */
+    readonly throughput?: number;
+  };
+}
+
 export interface EC2NodeClassInput {
   /** metadata.name of the EC2NodeClass. */
   readonly name: string;
@@ -109,6 +158,53 @@ export interface EC2NodeClassInput {
   readonly securityGroupSelectorTerms?: readonly SelectorTerm[];
   /** Extra EC2 tags on launched instances. @default {} */
   readonly tags?: Readonly<Record<string, string>>;
+  /** Kubelet configuration (max pods, reservations, eviction). @default unset: Karpenter's defaults */
+  readonly kubelet?: KubeletInput;
+  /** EBS volumes; the one with `rootVolume: true` sizes ephemeral-storage. @default unset: the AMI family's (a 20Gi root volume) */
+  readonly blockDeviceMappings?: readonly BlockDeviceMappingInput[];
+}
+
+/** A Kubernetes toleration, as in a pod spec. */
+export interface Toleration {
+  /** @default unset: with `operator: "Exists"`, every taint */
+  readonly key?: string;
+  /** @default "Equal" */
+  readonly operator?: "Equal" | "Exists";
+  readonly value?: string;
+  /** @default unset: every effect */
+  readonly effect?: "NoSchedule" | "PreferNoSchedule" | "NoExecute";
+}
+
+/**
+ * A managed node group that Karpenter does not manage (EKS managed or self-managed): capacity that is
+ * already there. Not rendered; `eks-gitops simulate` schedules pods onto it first, as kube-scheduler would.
+ */
+export interface NodeGroupInput {
+  /** Node group name; also the `eks.amazonaws.com/nodegroup` label. */
+  readonly name: string;
+  /** EC2 instance type, e.g. `t3.2xlarge`. */
+  readonly instanceType: string;
+  /** Number of nodes (the group's desired size). */
+  readonly count: number;
+  /** @default "ON_DEMAND" */
+  readonly capacityType?: "ON_DEMAND" | "SPOT" | "CAPACITY_BLOCK";
+  /** Extra node labels; `eks.amazonaws.com/capacityType` and `eks.amazonaws.com/nodegroup` are always set, as EKS sets them. @default {} */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** @default [] */
+  readonly taints?: readonly Taint[];
+  /** Pods per node. @default ENI-limited (the EKS AMI's max-pods): ENIs x (IPv4 per ENI - 1) + 2 */
+  readonly maxPods?: number;
+}
+
+/** A DaemonSet: one pod of it runs on every node whose taints it tolerates. Not rendered; used by `simulate`. */
+export interface DaemonSetInput {
+  readonly name: string;
+  /** @default "kube-system" */
+  readonly namespace?: string;
+  /** Requests of the whole pod (sum of its containers). @default {} */
+  readonly requests?: ResourceList;
+  /** @default [] (runs only on untainted nodes) */
+  readonly tolerations?: readonly Toleration[];
 }
 
 export interface ResourceList {
@@ -218,6 +314,10 @@ export interface ClusterInput {
   readonly nodePools: readonly NodePoolInput[];
   /** @default [] */
   readonly workloads?: readonly WebAppInput[];
+  /** Node groups Karpenter does not manage (existing capacity). @default [] */
+  readonly nodeGroups?: readonly NodeGroupInput[];
+  /** DaemonSets every node runs (CNI, kube-proxy, agents), declared once per overlay. @default [] */
+  readonly daemonSets?: readonly DaemonSetInput[];
   /** EKS managed add-ons the bootstrap ensures. @default ["metrics-server"] */
   readonly addons?: readonly string[];
   readonly argocd: ArgoCdInput;

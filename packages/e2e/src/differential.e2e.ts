@@ -6,26 +6,26 @@ import { join, relative } from "node:path";
 import { KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
-import { CHECK_CODES } from "@eks-gitops/validate";
+import { CHECK_CODES, ENUM_VALUES } from "@eks-gitops/validate";
 import { type Case, type Comparison, compare, formatComparison, REASONS, type Schemas } from "./differential/compare.ts";
 import { type ConstraintLookup, constraintLookup, liveOpenApi, pinnedOpenApi } from "./differential/openapi-constraints.ts";
+import { kubeconformOutcomes, kubectlValidateOutcomes, peerAgreement, peerBinaries } from "./differential/peers.ts";
 import { serverOutcomes } from "./differential/server-side.ts";
 import { runValidator, validatorAvailable } from "./differential/validator-cli.ts";
-import { type Outcome, validatorOutcome } from "./differential/verdicts.ts";
-import { ensureNamespaces, RawObjectApi } from "./harness/apply.ts";
+import { type Outcome, perObjectOutcome, validatorOutcome } from "./differential/verdicts.ts";
+import { applyVerdict, ensureNamespaces, RawObjectApi } from "./harness/apply.ts";
 import { REPO_ROOT } from "./harness/repo.ts";
+import { BASES_NAMESPACE, extraBases } from "./mutations/bases.ts";
 import { CATEGORIES, generateMutations } from "./mutations/generate.ts";
 import { loadRenderedObjects } from "./rendered.ts";
 
-/** Fixed so that every run, and every machine, measures the same corpus. */
-const SEED = 20260901;
-const COUNT = 1200;
+/** Fixed so that every run, and every machine, measures the same corpus (`DIFFERENTIAL_SEED` explores others). */
+const SEED = Number(process.env.DIFFERENTIAL_SEED ?? 20260901);
+const COUNT = 2400;
 
 const bases = loadRenderedObjects();
-const corpus = generateMutations(
-  bases.map((r) => ({ file: r.file, object: r.object })),
-  { seed: SEED, count: COUNT },
-);
+const extra = extraBases();
+const corpus = generateMutations([...bases.map((r) => ({ file: r.file, object: r.object })), ...extra], { seed: SEED, count: COUNT });
 const hasValidator = validatorAvailable();
 const workDir = mkdtempSync(join(tmpdir(), "eks-gitops-differential-"));
 let api: RawObjectApi;
@@ -35,14 +35,26 @@ beforeAll(async () => {
   const kc = new KubeConfig();
   kc.loadFromFile(inject("kubeconfigPath"));
   api = RawObjectApi.fromKubeConfig(kc);
-  await ensureNamespaces(api, bases.map((r) => r.object.metadata?.namespace ?? "").filter(Boolean));
+  await ensureNamespaces(api, [...bases.map((r) => r.object.metadata?.namespace ?? "").filter(Boolean), BASES_NAMESPACE]);
   server = await serverOutcomes(api, corpus.map((m) => m.object));
 });
+
+/** Agreement figures of each tool, printed together at the end (the README's table). */
+const summary: string[] = [];
+afterAll(() => {
+  if (summary.length > 0) process.stdout.write(`\nAGREEMENT with kube-apiserver v1.36.5 (dry-run create):\n${summary.map((l) => `  ${l}`).join("\n")}\n`);
+});
+const rate = (r: { agreed: number; total: number }) => `${r.agreed}/${r.total} (${((r.agreed / Math.max(1, r.total)) * 100).toFixed(2)}%)`;
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 // The server side is a dry-run create (POST), the semantics the validator follows; harness.e2e.ts shows
 // where server-side apply differs (explicit nulls, integer overflow).
 describe(`mutation corpus (seed ${SEED}, ${COUNT} mutations) through the API server (dry-run create)`, () => {
+  it("starts from bases the server accepts as they are (the built-in kinds of mutations/bases.ts)", async () => {
+    const outcomes = await serverOutcomes(api, extra.map((b) => b.object));
+    expect(outcomes.map((o, i) => `${extra[i]?.object.kind}: ${o.verdict} ${o.detail}`.trim())).toEqual(extra.map((b) => `${b.object.kind}: valid`));
+  });
+
   it("gets a verdict for every mutation: no transport error, no unknown kind", () => {
     const errors = corpus.flatMap((m, i) => (server[i]?.verdict === "error" ? [`${m.id}: ${server[i]?.detail}`] : []));
     expect(errors).toEqual([]);
@@ -77,6 +89,8 @@ describe.skipIf(!hasValidator)("differential: `eks-gitops validate` vs the API s
       object: m.object,
     }));
     const pinned = await report("mutations", cases);
+    summary.push(`mutations (${COUNT}, ${new Set(cases.map((c) => c.kind)).size} kinds): eks-gitops validate ${rate(pinned)}`);
+    await peers("mutations", dir, cases);
 
     // The same corpus with the server's own schemas (--from-cluster) instead of the pinned catalog.
     const live = runValidator([dir], { args: ["--from-cluster"], env: { KUBECONFIG: inject("kubeconfigPath") } });
@@ -101,7 +115,12 @@ describe.skipIf(!hasValidator)("differential: `eks-gitops validate` vs the API s
         return object?.apiVersion && object.kind ? [{ file, index, object }] : [];
       }),
     );
-    await ensureNamespaces(api, docs.map((d) => d.object.metadata?.namespace ?? "").filter(Boolean));
+    const namespaces = docs.map((d) => d.object.metadata?.namespace ?? "").filter(Boolean);
+    await ensureNamespaces(api, namespaces);
+    // Pods need their namespace's default ServiceAccount (admission); no controller-manager creates it here
+    for (const namespace of new Set(namespaces)) {
+      await applyVerdict(api, { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "default", namespace } }, { dryRun: false });
+    }
     const outcomes = await serverOutcomes(api, docs.map((d) => d.object));
     const run = runValidator([fixturesDir]);
     const byKey = new Map(run.resources.map((r) => [`${relative(REPO_ROOT, join(REPO_ROOT, r.file))}#${r.index}`, r]));
@@ -116,17 +135,59 @@ describe.skipIf(!hasValidator)("differential: `eks-gitops validate` vs the API s
       object: d.object,
       expectedCrossObject: expectedCrossObjectCodes(readFileSync(d.file, "utf8")),
     }));
-    await report("fixtures", cases);
+    const result = await report("fixtures", cases);
+    // cross-object findings (HPA targets, IAM, versions...) are the validator's own, beyond one object: set aside
+    const perObject = compare(
+      cases.map((c) => ({ ...c, validator: perObjectOutcome(c.validator) })),
+      { pinned: pinnedLookup as ConstraintLookup, live: liveLookup as ConstraintLookup },
+    );
+    process.stdout.write(`${formatComparison("fixtures, per-object findings", perObject)}\n`);
+    summary.push(`fixtures (${cases.length} documents): eks-gitops validate ${rate(result)}; on per-object findings (cross-object checks set aside) ${rate(perObject)}`);
+    // the peers read one document per file: the fixture documents, one per file
+    const dir = join(workDir, "fixtures");
+    writeCorpus(dir, docs.map((d, i) => ({ name: `${String(i).padStart(4, "0")}.yaml`, object: d.object })));
+    await peers("fixtures", dir, cases.map((c, i) => ({ ...c, id: String(i).padStart(4, "0") })));
   });
 });
+
+/** kubeconform and kubectl-validate on the same files (`<id>.yaml` in `dir`): agreement with the server, printed. */
+async function peers(title: string, dir: string, cases: readonly Case[]): Promise<void> {
+  const bins = peerBinaries();
+  const withFiles = cases.map((c) => ({ file: `${c.id}.yaml`, kind: c.kind, server: c.server }));
+  const kinds = new Set(cases.map((c) => c.kind));
+  for (const [name, outcomes] of [
+    ["kubeconform v0.7.0 -strict", await kubeconformOutcomes(bins.kubeconform, dir, kinds)],
+    ["kubectl-validate", await kubectlValidateOutcomes(bins["kubectl-validate"], dir)],
+  ] as const) {
+    const a = peerAgreement(withFiles, outcomes);
+    const byKind = Object.entries(a.byKind)
+      .sort(([x], [y]) => x.localeCompare(y))
+      .map(([k, v]) => `${k} ${v.agreed}/${v.total}`)
+      .join(", ");
+    process.stdout.write(`${title}, ${name}: ${rate(a)} agree with the server\n  by kind: ${byKind}\n`);
+    summary.push(`${title}: ${name} ${rate(a)}`);
+  }
+}
 
 /** Prints the comparison, writes it as JSON for inspection, and fails on any disagreement without a known reason. */
 let pinnedLookup: ConstraintLookup | undefined;
 let liveLookup: ConstraintLookup | undefined;
 /** `validatorSchemas`: which schemas the validator ran with (the pinned catalog, or the server's via --from-cluster). */
 async function report(title: string, cases: readonly Case[], validatorSchemas: "pinned" | "live" = "pinned"): Promise<Comparison> {
-  pinnedLookup ??= constraintLookup(await pinnedOpenApi());
-  liveLookup ??= constraintLookup(await liveOpenApi(inject("kubeconfigPath"), ["api/v1", "apis/apps/v1", "apis/autoscaling/v2"]));
+  pinnedLookup ??= constraintLookup(withGoEnums(await pinnedOpenApi()));
+  liveLookup ??= constraintLookup(
+    await liveOpenApi(inject("kubeconfigPath"), [
+      "api/v1",
+      "apis/apps/v1",
+      "apis/autoscaling/v2",
+      "apis/batch/v1",
+      "apis/policy/v1",
+      "apis/networking.k8s.io/v1",
+      "apis/rbac.authorization.k8s.io/v1",
+      "apis/scheduling.k8s.io/v1",
+      "apis/storage.k8s.io/v1",
+    ]),
+  );
   const schemas: Schemas = { pinned: validatorSchemas === "pinned" ? pinnedLookup : liveLookup, live: liveLookup };
   const result = compare(cases, schemas);
   const file = join(tmpdir(), `eks-gitops-differential-${title}.json`);
@@ -138,6 +199,24 @@ async function report(title: string, cases: readonly Case[], validatorSchemas: "
   return result;
 }
 
+/** The pinned documents with the generated Go enums the validator applies (so an enum it misses is not excused). */
+function withGoEnums<T extends { components?: { schemas?: Record<string, unknown> } }>(docs: T[]): T[] {
+  for (const doc of docs) {
+    for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
+      const fields = ENUM_VALUES[name];
+      const props = (schema as { properties?: Record<string, { enum?: unknown[]; items?: { enum?: unknown[] } }> }).properties;
+      if (!fields || !props || /(Status|Condition)$/.test(name)) continue;
+      for (const [field, values] of Object.entries(fields)) {
+        const prop = props[field];
+        if (!prop) continue;
+        if (prop.items) prop.items.enum ??= [...values];
+        else prop.enum ??= [...values];
+      }
+    }
+  }
+  return docs;
+}
+
 /** The cross-object check codes a fixture's leading `# rule: <code>` lines expect (packages/validate/fixtures/README.md). */
 function expectedCrossObjectCodes(text: string): string[] {
   const header = text.slice(0, text.search(/^[^#\s]/m) >>> 0);
@@ -147,7 +226,8 @@ function expectedCrossObjectCodes(text: string): string[] {
 function writeCorpus(dir: string, items: readonly { name: string; object: KubernetesObject }[]) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  for (const { name, object } of items) writeFileSync(join(dir, name), stringify(object));
+  // YAML 1.1 quoting ("on", "y", "0755" quoted): every validator reads YAML as kubectl does (sigs.k8s.io/yaml)
+  for (const { name, object } of items) writeFileSync(join(dir, name), stringify(object, { version: "1.1" }));
 }
 
 function listFiles(dir: string): string[] {

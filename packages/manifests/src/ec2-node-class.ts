@@ -23,6 +23,8 @@ export class Ec2NodeClass extends ApiObject {
         subnetSelectorTerms: n.subnetSelectorTerms.map((t) => ({ ...t })),
         securityGroupSelectorTerms: n.securityGroupSelectorTerms.map((t) => ({ ...t })),
         tags: Object.keys(n.tags).length > 0 ? { ...n.tags } : undefined,
+        kubelet: n.kubelet && structuredClone(n.kubelet),
+        blockDeviceMappings: n.blockDeviceMappings?.map((b) => structuredClone(b)),
       },
     });
   }

@@ -25,7 +25,7 @@ beforeAll(async () => {
   registry = await catalogRegistry();
 }, 120_000);
 
-describe("built-in kinds (Kubernetes v1.36.0 OpenAPI v3)", () => {
+describe("built-in kinds (Kubernetes v1.36.5 OpenAPI v3)", () => {
   const deployment = () => load("workload-nlb-app-karpenter/apps_v1_deployment_nlb-app-karpenter_nginx-deployment.yaml");
 
   it("accepts the rendered Deployment and reports unknown fields, types and required fields", () => {
@@ -46,12 +46,69 @@ describe("built-in kinds (Kubernetes v1.36.0 OpenAPI v3)", () => {
     svc.spec.ports[0].targetPort = "http";
     expect(check(svc)).toEqual([]);
     svc.spec.ports[0].targetPort = 1.5;
-    expect(brief(check(svc))).toEqual(["/spec/ports/0/targetPort: Invalid value: 1.5: must be of type integer or string, not number [schema:type]"]);
+    expect(brief(check(svc))).toEqual([
+      "/spec/ports/0/targetPort: Invalid value: 1.5: must be of type integer or string, not number [schema:type]",
+      // the native stage's decode check, worded as kube-apiserver 1.36.5 answers (HTTP 400)
+      '/spec/ports/0/targetPort: Service in version "v1" cannot be handled as a Service: json: cannot unmarshal number 1.5 into Go struct field ServicePort.spec.ports.targetPort of type int32 [decode:int-or-string]',
+    ]);
   });
 
   it("records which source a schema came from", () => {
-    expect(registry.lookup("apps/v1", "Deployment")?.source).toBe("catalog kubernetes@1.36.0 apis__apps__v1_openapi.json");
+    expect(registry.lookup("apps/v1", "Deployment")?.source).toBe("catalog kubernetes@1.36.5 apis__apps__v1_openapi.json");
     expect(registry.lookup("karpenter.sh/v1", "NodePool")?.source).toBe("catalog karpenter@1.14.1 karpenter.sh_nodepools.yaml");
+  });
+});
+
+describe("the whole Kubernetes v1.36.5 API (every GA group-version pinned)", () => {
+  const storageClass = (): Obj => ({
+    apiVersion: "storage.k8s.io/v1",
+    kind: "StorageClass",
+    metadata: { name: "gp3" },
+    provisioner: "ebs.csi.aws.com",
+    parameters: { type: "gp3" },
+    reclaimPolicy: "Delete",
+    volumeBindingMode: "WaitForFirstConsumer",
+    allowVolumeExpansion: true,
+  });
+  const priorityClass = (): Obj => ({ apiVersion: "scheduling.k8s.io/v1", kind: "PriorityClass", metadata: { name: "critical" }, value: 1000000, globalDefault: false });
+  const lease = (): Obj => ({
+    apiVersion: "coordination.k8s.io/v1",
+    kind: "Lease",
+    metadata: { name: "leader", namespace: "kube-system" },
+    spec: { holderIdentity: "pod-a", leaseDurationSeconds: 15 },
+  });
+
+  it("has schemas for StorageClass, PriorityClass, Lease, EndpointSlice, CronJob, Ingress and NetworkPolicy", () => {
+    expect(registry.lookup("storage.k8s.io/v1", "StorageClass")?.source).toBe("catalog kubernetes@1.36.5 apis__storage.k8s.io__v1_openapi.json");
+    expect(registry.lookup("scheduling.k8s.io/v1", "PriorityClass")?.source).toBe("catalog kubernetes@1.36.5 apis__scheduling.k8s.io__v1_openapi.json");
+    expect(registry.lookup("coordination.k8s.io/v1", "Lease")?.source).toBe("catalog kubernetes@1.36.5 apis__coordination.k8s.io__v1_openapi.json");
+    expect(registry.lookup("discovery.k8s.io/v1", "EndpointSlice")?.source).toBe("catalog kubernetes@1.36.5 apis__discovery.k8s.io__v1_openapi.json");
+    expect(registry.lookup("batch/v1", "CronJob")).toBeDefined();
+    expect(registry.lookup("networking.k8s.io/v1", "Ingress")).toBeDefined();
+    expect(registry.lookup("networking.k8s.io/v1", "NetworkPolicy")).toBeDefined();
+  });
+
+  it("validates a StorageClass, a PriorityClass and a Lease", () => {
+    expect(check(storageClass())).toEqual([]);
+    expect(check(priorityClass())).toEqual([]);
+    expect(check(lease())).toEqual([]);
+    const sc = storageClass();
+    delete sc.provisioner;
+    sc.allowVolumeExpansion = "yes";
+    expect(brief(check(sc))).toEqual([
+      "/provisioner: Required value [schema:required]",
+      '/allowVolumeExpansion: Invalid value: "yes": must be of type boolean, not string [schema:type]',
+    ]);
+    const pc = priorityClass();
+    pc.value = "high";
+    pc.preemptionPolicies = "Never";
+    expect(brief(check(pc))).toEqual([
+      '/preemptionPolicies: unknown field "preemptionPolicies" [schema:additionalProperties]',
+      '/value: Invalid value: "high": must be of type integer, not string [schema:type]',
+    ]);
+    const l = lease();
+    l.spec.leaseDurationSeconds = 2 ** 31;
+    expect(brief(check(l))).toEqual(["/spec/leaseDurationSeconds: Invalid value: 2147483648: must be of format int32 [schema:format]"]);
   });
 });
 

@@ -13,7 +13,7 @@ import type { ParsedResource } from "./types.ts";
 import { ObjectValidator } from "./validate.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
-const FOLDERS = ["karpenter", "structural", "defaulting"];
+const FOLDERS = ["karpenter", "structural", "defaulting", "native"];
 
 function yamlFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })

@@ -1,5 +1,6 @@
 // IAM files under rendered/iam/: each document linted with the policies package, in the context index.json gives it.
 import { type IamIndex, iamLintTargets, type LintContext, lintPolicyDocument, lintRolePolicies, type PolicyFinding } from "@eks-gitops/policies";
+import { iamIndexProblem } from "./hostile/iam-index.ts";
 import type { Finding, IamDocument, ResourceStatus } from "./types.ts";
 
 export interface IamOutcome {
@@ -20,7 +21,7 @@ function contextFromName(file: string): LintContext {
 }
 
 function isIndex(v: unknown): v is IamIndex {
-  return typeof v === "object" && v !== null && Array.isArray((v as { roles?: unknown }).roles);
+  return iamIndexProblem(v) === undefined;
 }
 
 /** Lints every IAM document; results keyed by file. Documents of one folder share its index.json. */
@@ -38,7 +39,8 @@ export function lintIamDocuments(docs: readonly IamDocument[]): Map<string, IamO
         for (const t of iamLintTargets(index)) contexts.set(t.file, t.context);
         out.set(indexDoc.file, { status: "valid", findings: [] });
       } else {
-        out.set(indexDoc.file, { status: "invalid", findings: [{ severity: "error", path: "/roles", message: "index.json must have a roles array (see the policies package README)", rule: "iam:index" }] });
+        const problem = iamIndexProblem(indexDoc.object) ?? { path: "/roles", message: "index.json must have a roles array" };
+        out.set(indexDoc.file, { status: "invalid", findings: [{ severity: "error", path: problem.path, message: problem.message, rule: "iam:index" }] });
       }
     }
     const byBase = new Map(group.map((d) => [baseOf(d.file), d]));

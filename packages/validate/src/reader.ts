@@ -1,9 +1,12 @@
 // Reading files, folders and stdin into documents: multi-document YAML and JSON, one error per bad document.
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { loadAll } from "js-yaml";
-import { FAST_CORE_SCHEMA } from "./yaml-schema.ts";
+import { jsonSyntaxMessage } from "./json-position.ts";
 import type { Document } from "yaml";
+import { collectPaths, readRegularFile, readStdinLimited, tooLarge } from "./hostile/fs.ts";
+import { MAX_NESTING_DEPTH, mayNestDeeperThan, nestingDepth, scanJson } from "./hostile/json.ts";
+import { documentProblem, MAY_HAVE_COMPLEX_KEY } from "./hostile/yaml-doc.ts";
+import { YAML11_SCHEMA, yaml11Tag } from "./yaml11.ts";
 import { yamlLib } from "./yaml-lib.ts";
 import type { Finding, IamDocument, LoadedDocuments, ParsedResource, UnreadableDocument } from "./types.ts";
 
@@ -14,13 +17,11 @@ export interface ReadOptions {
   readonly maxAliasCount?: number;
   /** Shown paths are relative to this folder (files are read relative to the process's cwd). @default process.cwd() */
   readonly cwd?: string;
-  /** Reads stdin for `-`. @default fd 0 */
+  /** Reads stdin for `-` (tests; the byte limit applies to what it returns too). @default fd 0, at most maxFileBytes */
   readonly readStdin?: () => string;
 }
 
-const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
-const EXTENSIONS = /\.(ya?ml|json)$/i;
-const SKIPPED_DIRS = new Set(["node_modules", ".git"]);
+export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Anything that may be a YAML anchor (`&` then a non-space, after a space, line start or flow indicator); `a&b` in URLs is not. */
 export const ANCHOR = /(^|[\s[{,])&\S/m;
@@ -37,23 +38,11 @@ const parseError = (file: string, index: number, rule: string, message: string):
   findings: [{ severity: "error", path: "", message, rule }],
 });
 
-/** Files (recursively for folders) in a stable order; `-` stays as is. */
+/** Files (recursively for folders, links followed) in a stable order; `-` stays as is. Throws on the first path that cannot be read. */
 export function expandPaths(paths: readonly string[]): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith(".")) walk(full);
-      } else if (entry.isFile() && EXTENSIONS.test(entry.name)) out.push(full);
-    }
-  };
-  for (const p of paths) {
-    if (p === "-") out.push(p);
-    else if (statSync(p).isDirectory()) walk(p);
-    else out.push(p);
-  }
-  return out;
+  const { files, problems } = collectPaths(paths);
+  if (problems[0]) throw new Error(`${problems[0].file}: ${problems[0].message}`);
+  return files;
 }
 
 /** IAM documents are the JSON files of a rendered `iam/` component folder. */
@@ -69,25 +58,17 @@ function isBinary(bytes: Buffer): boolean {
   return bytes.subarray(0, 8192).includes(0);
 }
 
-function readFileChecked(path: string, maxBytes: number): string | UnreadableDocument {
-  const size = statSync(path).size;
-  if (size > maxBytes) {
-    return parseError(path, 0, "parse:too-large", `file is ${size} bytes, over the ${maxBytes}-byte limit; split it or raise --max-file-bytes`);
-  }
-  const fd = openSync(path, "r");
-  try {
-    const buf = Buffer.alloc(size);
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, buf, read, size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    if (isBinary(buf)) return parseError(path, 0, "parse:binary", "file is binary (contains NUL bytes), not YAML or JSON");
-    return buf.toString("utf8", 0, read);
-  } finally {
-    closeSync(fd);
-  }
+function readFileChecked(path: string, maxBytes: number, stdin?: () => string): string | UnreadableDocument {
+  let buf: ReturnType<typeof readRegularFile>;
+  if (path === "-" && stdin) {
+    const text = stdin();
+    const bytes = Buffer.byteLength(text);
+    if (bytes > maxBytes) return parseError(path, 0, "parse:too-large", tooLarge(path, `stdin is ${bytes} bytes`, maxBytes).message);
+    buf = Buffer.from(text);
+  } else buf = path === "-" ? readStdinLimited(maxBytes) : readRegularFile(path, maxBytes);
+  if (!Buffer.isBuffer(buf)) return parseError(path, 0, buf.rule, buf.message);
+  if (isBinary(buf)) return parseError(path, 0, "parse:binary", "file is binary (contains NUL bytes), not YAML or JSON");
+  return buf.toString("utf8");
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
@@ -128,8 +109,13 @@ export function aliasExpansion(values: readonly unknown[], textLength: number): 
   // too). Within budget means no cycle and no bomb; only past it are shared nodes measured one by one.
   let left = budget;
   const count = (v: unknown): boolean => {
-    if (typeof v !== "object" || v === null) return true;
+    // scalars count too (a long string by its length): an alias of a 100,000-item list of scalars is as costly
+    // to walk, copy and print as one of objects
     if (--left < 0) return false;
+    if (typeof v !== "object" || v === null) {
+      if (typeof v === "string") left -= v.length >> 6;
+      return left >= 0;
+    }
     if (Array.isArray(v)) {
       for (const x of v) if (!count(x)) return false;
     } else {
@@ -159,7 +145,7 @@ function measureShared(values: readonly unknown[], budget: number): ("ok" | "too
   const IN_PROGRESS = -1;
   let cyclic = false;
   const size = (v: unknown): number => {
-    if (typeof v !== "object" || v === null) return 0;
+    if (typeof v !== "object" || v === null) return 1 + (typeof v === "string" ? v.length >> 6 : 0);
     const known = sizes.get(v);
     if (known === IN_PROGRESS) cyclic = true;
     if (known !== undefined) return Math.max(known, 0);
@@ -180,7 +166,7 @@ function measureShared(values: readonly unknown[], budget: number): ("ok" | "too
   });
 }
 
-/** Expanded objects and lists allowed per input character (and a floor) before yaml's alias limit decides. */
+/** Expanded nodes (scalars included) allowed per input character (and a floor) before yaml's alias limit decides. */
 const EXPANSION_FACTOR = 2;
 const EXPANSION_FLOOR = 10_000;
 
@@ -196,14 +182,17 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   // the text and applies its own alias limit.
   let values: unknown[] | undefined;
   try {
-    values = loadAll(source.text, undefined, { schema: FAST_CORE_SCHEMA });
+    // a possible complex key (a list or map as a key) is for yaml to judge: js-yaml would stringify it
+    values = MAY_HAVE_COMPLEX_KEY.test(source.text) ? undefined : loadAll(source.text, undefined, { schema: YAML11_SCHEMA });
   } catch {
     values = undefined;
   }
   const expansion = values && ANCHOR.test(source.text) ? aliasExpansion(values, source.text.length) : undefined;
   if (values && !expansion?.includes("too-large")) {
+    const deep = mayNestDeeperThan(source.text, MAX_NESTING_DEPTH);
     for (const [index, value] of values.entries()) {
       if (expansion?.[index] === "cyclic") unreadable.push(parseError(file, index, "parse:alias-cycle", "an alias refers to the anchor it is inside: the document would be infinite"));
+      else if (deep && nestingDepth(value) > MAX_NESTING_DEPTH) unreadable.push(parseError(file, index, "parse:too-deep", `document is nested more than ${MAX_NESTING_DEPTH} levels deep`));
       else classify(value, file, index, resources, unreadable);
     }
     return { resources, unreadable };
@@ -212,7 +201,7 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   const { LineCounter, parseAllDocuments } = yamlLib();
   const lines = new LineCounter();
   try {
-    docs = parseAllDocuments(source.text, { uniqueKeys: true, prettyErrors: false, lineCounter: lines }) as readonly Document[];
+    docs = parseAllDocuments(source.text, { uniqueKeys: true, prettyErrors: false, lineCounter: lines, customTags: (tags) => [yaml11Tag, ...tags], merge: true }) as readonly Document[];
   } catch (err) {
     unreadable.push(parseError(file, 0, "parse:syntax", `cannot parse: ${(err as Error).message}`));
     return { resources, unreadable };
@@ -232,6 +221,11 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
       );
       return;
     }
+    const problem = documentProblem(doc, lines);
+    if (problem) {
+      unreadable.push(parseError(file, index, problem.rule, problem.message));
+      return;
+    }
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount });
@@ -239,6 +233,10 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
       const message = (err as Error).message;
       const bomb = /alias/i.test(message);
       unreadable.push(parseError(file, index, bomb ? "parse:alias-limit" : "parse:syntax", bomb ? `too many alias expansions (limit ${maxAliasCount}): ${message}` : message));
+      return;
+    }
+    if (nestingDepth(value) > MAX_NESTING_DEPTH) {
+      unreadable.push(parseError(file, index, "parse:too-deep", `document is nested more than ${MAX_NESTING_DEPTH} levels deep`));
       return;
     }
     classify(value, file, index, resources, unreadable);
@@ -253,10 +251,6 @@ function showPath(cwd: string, path: string): string {
   return rel.split(sep).join("/");
 }
 
-function readStdin(): string {
-  return readFileSync(0, "utf8");
-}
-
 /** Reads every path (files, folders recursively, `-` for stdin) into resources, unreadable documents and IAM files. */
 export function loadDocuments(paths: readonly string[], options: ReadOptions = {}): LoadedDocuments {
   const cwd = options.cwd ?? process.cwd();
@@ -264,25 +258,29 @@ export function loadDocuments(paths: readonly string[], options: ReadOptions = {
   const resources: ParsedResource[] = [];
   const unreadable: UnreadableDocument[] = [];
   const iam: IamDocument[] = [];
-  for (const path of expandPaths(paths)) {
+  const { files, problems } = collectPaths(paths);
+  for (const p of problems) unreadable.push(parseError(showPath(cwd, p.file), 0, p.rule, p.message));
+  for (const path of files) {
     const shown = path === "-" ? "-" : showPath(cwd, path);
-    let text: string;
-    if (path === "-") text = (options.readStdin ?? readStdin)();
-    else {
-      const read = readFileChecked(path, maxBytes);
-      if (typeof read !== "string") {
-        unreadable.push({ ...read, file: shown });
-        continue;
-      }
-      text = read;
+    const read = readFileChecked(path, maxBytes, options.readStdin);
+    if (typeof read !== "string") {
+      unreadable.push({ ...read, file: shown });
+      continue;
     }
+    const text = read;
     const iamKind = path === "-" ? undefined : iamKindOf(shown);
     if (iamKind) {
+      let object: unknown;
       try {
-        iam.push({ file: shown, index: 0, iamKind, object: JSON.parse(text) });
+        object = JSON.parse(text);
       } catch (err) {
-        unreadable.push(parseError(shown, 0, "parse:syntax", `invalid JSON: ${(err as Error).message}`));
+        unreadable.push(parseError(shown, 0, "parse:syntax", jsonSyntaxMessage(text, err as Error)));
+        continue;
       }
+      // duplicate keys and excess depth, which JSON.parse lets through
+      const problem = scanJson(text);
+      if (problem) unreadable.push(parseError(shown, 0, problem.rule, problem.message));
+      else iam.push({ file: shown, index: 0, iamKind, object });
       continue;
     }
     const parsed = parseText({ file: shown, text }, options);

@@ -1,21 +1,24 @@
 // runValidation(): the whole `eks-gitops validate` pipeline as a library call (paths → schemas → report).
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 // subpaths, not the package index: validate loads the overlay checks (zod) only with an overlay
 import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
 import { listClusters, loadCluster } from "@eks-gitops/config/load";
 import { loadChartValues } from "./catalog/charts.ts";
 import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
-import { expandPaths, parseText, type ReadOptions } from "./reader.ts";
+import type { FetchOptions } from "./catalog/fetch.ts";
+import { collectPaths, readRegularFile, readStdinLimited } from "./hostile/fs.ts";
+import { DEFAULT_MAX_FILE_BYTES, parseText, type ReadOptions } from "./reader.ts";
+import { missingRenderedOutput } from "./missing-output.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";
 import { CONFIG_FILE } from "./config-file.ts";
-import { scanFiles } from "./scan.ts";
+import { scanDocuments, scanFiles } from "./scan.ts";
 import { CHECKS, type CompiledSelection, compileSelection, fileFilter, type Selection, SelectionError } from "./selection.ts";
 import { validateFiles } from "./stream.ts";
 import { clusterLayer } from "./schema/cluster.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromPaths } from "./schema/registry.ts";
-import type { CrossObjectChecks, ParsedResource, Report } from "./types.ts";
+import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report, UnreadableDocument } from "./types.ts";
 import { ObjectValidator } from "./validate.ts";
 
 export interface RunOptions {
@@ -23,6 +26,10 @@ export interface RunOptions {
   readonly root: string;
   /** Files, folders or `-`. @default every clusters/<name>/rendered of the root */
   readonly paths?: readonly string[];
+  /** Documents already in memory (synth's render, see validate-render.ts), validated instead of `paths`. */
+  readonly documents?: LoadedDocuments;
+  /** The text of each in-memory document's file (by its shown path), for finding positions. */
+  readonly texts?: ReadonlyMap<string, string>;
   /** --crd FILE|DIR (highest priority). */
   readonly crd?: readonly string[];
   /** Ask the current kubeconfig's cluster (CRDs and /openapi/v3). @default false */
@@ -31,6 +38,8 @@ export interface RunOptions {
   readonly catalog?: boolean;
   readonly mirror?: string;
   readonly cacheDir?: string;
+  /** Progress of catalog downloads (the first run downloads the pinned schemas). */
+  readonly onProgress?: FetchOptions["onProgress"];
   /** Versions for files outside any overlay. @default the newest pinned */
   readonly versions?: CatalogVersions;
   /** Git ref of the previous rendered output; enables `oldSelf` rules. */
@@ -95,11 +104,17 @@ function previousFrom(root: string, cwd: string, ref: string): (r: ParsedResourc
 
 function checkRef(root: string, ref: string): void {
   try {
-    execFileSync("git", ["-C", root, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { stdio: "ignore" });
-  } catch {
+    execFileSync("git", ["-C", root, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { stdio: ["ignore", "ignore", "pipe"] });
+  } catch (err) {
+    if (/not a git repository/i.test(String((err as { stderr?: Buffer }).stderr ?? ""))) {
+      throw new RunUsageError(`--base ${ref}: ${root} is not a git repository; --base reads the previously committed objects from git: run inside a clone, or drop --base`);
+    }
     throw new RunUsageError(`--base ${ref}: not a commit in ${root}; pass a branch, tag or commit (e.g. --base origin/main)`);
   }
 }
+
+/** The text of what readRegularFile read (never a FIFO or device: reading one would wait), or undefined. */
+const textOf = (read: ReturnType<typeof readRegularFile>) => (Buffer.isBuffer(read) ? read.toString("utf8") : undefined);
 
 /** Loads, validates and reports. Throws RunUsageError for bad options, CatalogError/ClusterSchemaError when schemas cannot be had. */
 export async function runValidation(options: RunOptions): Promise<{ report: Report; files: string[]; layers: string[]; timings: Timings }> {
@@ -113,8 +128,10 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   const root = resolve(options.root);
   // shown paths are relative to the repository root: stable in CI and what GitHub annotations need
   const cwd = options.read?.cwd ?? root;
-  const paths = options.paths && options.paths.length > 0 ? [...options.paths] : defaultPaths(root);
-  if (paths.length === 0) throw new RunUsageError(`nothing to validate: no paths given and no ${CLUSTERS_DIR}/*/${RENDERED_DIR} under ${root}; run \`pnpm synth\` first or pass files`);
+  const paths = options.documents ? [] : options.paths && options.paths.length > 0 ? [...options.paths] : defaultPaths(root);
+  // with no paths, an overlay without rendered output is an error, not silently skipped
+  const missing = options.documents || (options.paths && options.paths.length > 0) ? [] : missingRenderedOutput(root);
+  if (paths.length === 0 && !options.documents && missing.length === 0) throw new RunUsageError(`nothing to validate: no paths given and no ${CLUSTERS_DIR}/*/${RENDERED_DIR} under ${root}; run \`pnpm synth\` first or pass files`);
   for (const p of paths) if (p !== "-" && !existsSync(p)) throw new RunUsageError(`no such file or folder: ${p}`);
   if (options.base) checkRef(root, options.base);
   let selection: CompiledSelection;
@@ -131,25 +148,48 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     throw err;
   }
 
+  const maxFileBytes = options.read?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   // stdin cannot be read twice: its text is kept for the scan, the reader and the positions of its findings
-  let stdinText: string | undefined;
-  const stdin = () => {
-    stdinText ??= (options.read?.readStdin ?? (() => readFileSync(0, "utf8")))();
-    return stdinText;
+  // (real stdin is read up to the byte limit, never more; a test's text is checked against it by the reader)
+  let stdinRead: string | UnreadableDocument | undefined;
+  const readStdin = (): string | UnreadableDocument => {
+    if (stdinRead === undefined) {
+      const read = options.read?.readStdin ? options.read.readStdin() : readStdinLimited(maxFileBytes);
+      stdinRead = typeof read === "string" ? read : Buffer.isBuffer(read) ? read.toString("utf8") : { file: "-", index: 0, findings: [{ severity: "error", path: "", message: read.message, rule: read.rule }] };
+    }
+    return stdinRead;
   };
-  // the repository's validate defaults are not a manifest
-  const files = expandPaths(paths).filter((f) => keep(f) && !f.endsWith(`/${CONFIG_FILE}`) && f !== CONFIG_FILE);
+  const stdin = () => {
+    const read = readStdin();
+    return typeof read === "string" ? read : "";
+  };
   const show = (file: string) => {
     if (file === "-") return file;
     const rel = relative(cwd, resolve(file));
     return (rel === "" || rel.startsWith("..") || isAbsolute(rel) ? resolve(file) : rel).split(sep).join("/");
   };
-  const scan = scanFiles(files, { maxFileBytes: options.read?.maxFileBytes ?? 16 * 1024 * 1024, text: stdin, show });
+  // paths that cannot be read (permissions, dangling or looping links, FIFOs): one error each, the rest is validated
+  const collected = collectPaths(paths);
+  const unreadable: UnreadableDocument[] = collected.problems
+    .filter((p) => keep(p.file))
+    .map((p) => ({ file: show(p.file), index: 0, findings: [{ severity: "error", path: "", message: p.message, rule: p.rule }] }));
+  unreadable.push(...missing);
+  // the repository's validate defaults are not a manifest
+  let files = collected.files.filter((f) => keep(f) && !f.endsWith(`/${CONFIG_FILE}`) && f !== CONFIG_FILE);
+  if (files.includes("-")) {
+    const read = readStdin();
+    if (typeof read !== "string") {
+      unreadable.push(read);
+      files = files.filter((f) => f !== "-");
+    }
+  }
+  const scan = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes, text: stdin, show });
   phase("scan");
 
   const facts: Record<string, OverlayFacts> = {};
   const overlayOfFile = (file: string) => overlayOf(root, cwd, file);
-  for (const name of new Set(files.map((f) => overlayOfFile(show(f))))) {
+  const shownFiles = [...files.map(show), ...(options.documents ? [...options.documents.resources, ...options.documents.unreadable, ...options.documents.iam].map((d) => d.file) : [])];
+  for (const name of new Set(shownFiles.map(overlayOfFile))) {
     if (name === undefined) continue;
     const config = await loadCluster(root, name);
     facts[name] = { clusterName: config.name, kubernetesVersion: config.kubernetesVersion, karpenterVersion: config.karpenter.version };
@@ -171,12 +211,20 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   const shared = new SchemaRegistry();
   if (options.crd && options.crd.length > 0) {
     for (const p of options.crd) if (!existsSync(p)) throw new RunUsageError(`--crd ${p}: no such file or folder`);
-    shared.addLayer(`--crd ${options.crd.join(", ")}`, typesFromPaths(options.crd));
+    let types: ReturnType<typeof typesFromPaths>;
+    try {
+      types = typesFromPaths(options.crd);
+    } catch (err) {
+      // an unreadable, binary, unparsable or cyclic --crd file is a bad option, named in the message
+      const message = (err as Error)?.message ?? String(err);
+      throw new RunUsageError(message.startsWith("--crd ") ? message : `--crd ${message}`);
+    }
+    shared.addLayer(`--crd ${options.crd.join(", ")}`, types);
   }
   shared.addLayer("CRDs among the documents", scan.crdTypes);
   if (options.fromCluster) shared.pushLayer(await clusterLayer([...scan.kindsByFile.values()].flat().map((k) => k.apiVersion)));
 
-  const fetchOptions = { mirror: options.mirror, cacheDir: options.cacheDir };
+  const fetchOptions = { mirror: options.mirror, cacheDir: options.cacheDir, onProgress: options.onProgress };
   const registries = new Map<string, { registry: SchemaRegistry; versions: CatalogVersions; asked: Set<string> }>();
   const kindKey = (apiVersion: string, kind: string) => `${apiVersion}\u0000${kind}`;
   if (options.catalog !== false) {
@@ -221,6 +269,8 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   const validator = options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() });
   const report = await validateFiles({
     files,
+    ...(options.documents ? { documents: options.documents } : {}),
+    unreadable,
     read: { ...options.read, cwd, readStdin: stdin },
     selection,
     registryFor,
@@ -228,7 +278,8 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     crossObjectChecks: checks,
     crossObjectContext: { overlays: facts, ...(chartValues ? { chartValues } : {}) },
     validator,
-    readText: (file) => (file === "-" ? stdinText : readFileSync(resolve(cwd, file), "utf8")),
+    // in-memory documents are located in their own text, never in a file of the same name on disk
+    readText: options.documents ? (file) => options.texts?.get(file) : (file) => (file === "-" ? stdin() : textOf(readRegularFile(resolve(cwd, file), maxFileBytes))),
   });
   phase("validate");
   validator.compiler.saveCodeCache();

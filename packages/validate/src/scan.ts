@@ -1,10 +1,11 @@
 // The first, cheap pass of a streaming run: before any document is validated, the CRDs among the documents
 // (schema layer 2 outranks the catalog, so they must be known first) and the kinds each file may hold
 // (so the catalog reads only the files defining them) — without keeping any document.
-import { readFileSync, statSync } from "node:fs";
+import { readRegularFile } from "./hostile/fs.ts";
 import { parseText } from "./reader.ts";
 import { isCrd, typesFromCrd } from "./schema/sources.ts";
 import type { TypeSchema } from "./schema/model.ts";
+import type { LoadedDocuments } from "./types.ts";
 
 export interface ScanResult {
   /** Types of the CRDs among the documents, in file order. */
@@ -38,11 +39,9 @@ export function scanFiles(files: readonly string[], options: { readonly maxFileB
     let text: string | undefined;
     if (file === "-") text = options.text(file);
     else {
-      try {
-        if (statSync(file).size <= options.maxFileBytes) text = readFileSync(file, "utf8");
-      } catch {
-        text = undefined; // the reader reports it
-      }
+      // the hardened read (regular files only, never waiting on a FIFO, within the size limit); the reader reports problems
+      const bytes = readRegularFile(file, options.maxFileBytes);
+      text = Buffer.isBuffer(bytes) ? bytes.toString("utf8") : undefined;
     }
     if (text === undefined || text.includes("\u0000")) continue;
     const apis = new Set([...all(YAML_API, text), ...all(JSON_API, text)]);
@@ -54,6 +53,22 @@ export function scanFiles(files: readonly string[], options: { readonly maxFileB
     if (kinds.has("CustomResourceDefinition")) {
       for (const r of parseText({ file: options.show(file), text }).resources) if (isCrd(r.object)) crdTypes.push(...typesFromCrd(r.object, `document ${r.file}#${r.index}`));
     }
+  }
+  return { crdTypes, kindsByFile, charts };
+}
+
+/** The same facts for documents already in memory (synth's render): exact kinds, the CRDs among them, charts named. */
+export function scanDocuments(docs: LoadedDocuments): ScanResult {
+  const crdTypes: TypeSchema[] = [];
+  const kindsByFile = new Map<string, { apiVersion: string; kind: string }[]>();
+  const charts = new Set<string>();
+  for (const r of docs.resources) {
+    const kinds = kindsByFile.get(r.file) ?? [];
+    if (!kinds.some((k) => k.apiVersion === r.apiVersion && k.kind === r.kind)) kinds.push({ apiVersion: r.apiVersion, kind: r.kind });
+    kindsByFile.set(r.file, kinds);
+    if (isCrd(r.object)) crdTypes.push(...typesFromCrd(r.object, `document ${r.file}#${r.index}`));
+    const json = JSON.stringify(r.object);
+    if (json.includes("chart")) for (const c of all(CHART, json)) charts.add(c);
   }
   return { crdTypes, kindsByFile, charts };
 }

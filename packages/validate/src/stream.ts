@@ -8,12 +8,17 @@ import { loadDocuments, type ReadOptions } from "./reader.ts";
 import { compactForCrossObject } from "./cross-object/compact.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import type { CompiledSelection } from "./selection.ts";
-import type { CrossObjectChecks, Finding, IamDocument, ParsedResource, Report, ResourceResult, ResourceStatus } from "./types.ts";
-import { missingSchema, type ObjectValidator, statusOf, summarize, type ValidationStages } from "./validate.ts";
+import { redactResults } from "./redact.ts";
+import type { CrossObjectChecks, Finding, IamDocument, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, UnreadableDocument } from "./types.ts";
+import { missingSchema, type ObjectValidator, summarize, type ValidationStages, validateWithSchema, withCrdProblems } from "./validate.ts";
 
 export interface StreamOptions {
   /** Files (already expanded and filtered) or `-`. */
   readonly files: readonly string[];
+  /** Documents already in memory (synth's render), validated after the files. */
+  readonly documents?: LoadedDocuments;
+  /** Problems found before reading (paths that cannot be read, overlays without rendered output): one error each. */
+  readonly unreadable?: readonly UnreadableDocument[];
   readonly read: ReadOptions & { readonly cwd: string };
   readonly selection: CompiledSelection;
   /** The registry for a resource; may load schemas the first time a kind is seen. */
@@ -111,14 +116,17 @@ function validateWith(r: ParsedResource, registry: SchemaRegistry, stages: Valid
     if (selection.ignoreMissingSchemas) return resultOf(r, "skipped", [{ ...missing, severity: "warning", message: `${missing.message.replace(/; supply it.*$/, "")}; skipped (--ignore-missing-schemas)` }]);
     return resultOf(r, "error", [missing]);
   }
-  try {
-    const findings = validator.validate(r.object, type, registry, options.previous?.(r), stages);
-    return resultOf(r, statusOf(findings), findings);
-  } catch (err) {
-    // one pathological document (e.g. nested beyond the stack) must not stop the others
-    if (!(err instanceof RangeError)) throw err;
-    return resultOf(r, "error", [{ severity: "error", path: "", message: `cannot validate: ${err.message} (document nested too deeply?)`, rule: "parse:too-deep" }]);
-  }
+  const outcome = validateWithSchema(validator, r.object, type, registry, options.previous?.(r), stages);
+  // a CRD document the API server would refuse: part of what the schema stage reports
+  const { findings, status } = stages.schema ? withCrdProblems(r.object, validator, outcome) : outcome;
+  return resultOf(r, status, findings);
+}
+
+/** What redaction needs of a Secret (its data and stringData), kept after its document is dropped. */
+function secretFacts(r: ParsedResource, detacher: Detacher): ParsedResource | undefined {
+  if (r.kind !== "Secret") return undefined;
+  const { data, stringData } = r.object;
+  return detacher.data({ ...r, object: { ...(data !== undefined ? { data } : {}), ...(stringData !== undefined ? { stringData } : {}) } });
 }
 
 /** Validates file after file; returns the report (results sorted by file, then index, findings located). */
@@ -136,14 +144,22 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
   let documents = 0;
   let nextHeapCheck = 100;
 
-  for (const file of options.files) {
-    const docs = loadDocuments([file], options.read);
+  // Secrets' values, so that no finding of any document prints one (see redact.ts)
+  const secrets: ParsedResource[] = [];
+  for (const u of options.unreadable ?? []) results.push(detacher.result(resultOf(u, "error", [...u.findings])));
+  const batches = (function* () {
+    for (const file of options.files) yield loadDocuments([file], options.read);
+    if (options.documents) yield options.documents;
+  })();
+  for (const docs of batches) {
     const fileResults: ResourceResult[] = [];
     for (const r of docs.resources) {
       const pending = validateOne(r, options);
       const result = pending instanceof Promise ? await pending : pending;
       fileResults.push(result);
       if (crossObject && result.status !== "skipped" && !result.findings.some((f) => f.rule.startsWith("reject:"))) facts.push(detacher.data(compactForCrossObject(r)));
+      const secret = secretFacts(r, detacher);
+      if (secret) secrets.push(secret);
     }
     for (const u of docs.unreadable) fileResults.push(resultOf(u, "error", [...u.findings]));
     // IAM documents are small and linted together (a folder's index.json gives each file its context)
@@ -180,9 +196,11 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
   // what was read is garbage now: collected (when it grew by the slack) before the report is formatted
   heap.check(16 * 1024 * 1024);
   const located = locateAll(results, options.readText).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
+  // no Secret value is ever printed, in any format
+  const resources = redactResults(secrets, located);
   return {
-    summary: summarize(located),
-    resources: located,
+    summary: summarize(resources),
+    resources,
     stats: { transitionRulesSkipped: validator.cel.stats.transitionSkipped - transitionBefore, celRulesEvaluated: validator.cel.stats.evaluated - evaluatedBefore },
   };
 }

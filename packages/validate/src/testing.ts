@@ -1,20 +1,22 @@
-// Test support: the schema mirror (never the internet) and a catalog registry shared by the tests of one run.
-import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+// Test support: the pinned catalog as the product gets it, and a catalog registry shared by the tests of one run.
+import { defaultCacheDir } from "./catalog/fetch.ts";
 import { type SchemaLayer, SchemaRegistry, catalogLayer } from "./schema/registry.ts";
 import { typesFromCrd } from "./schema/sources.ts";
 import { parseText } from "./reader.ts";
 
-const REPO = resolve(import.meta.dirname, "../../..");
-/** $EKS_GITOPS_MIRROR, else the shared mirror beside the clone (as in CI) or beside its worktree folder. */
-export const MIRROR =
-  process.env.EKS_GITOPS_MIRROR ?? [resolve(REPO, "../shared/mirror"), resolve(REPO, "../../shared/mirror")].find((p) => existsSync(p)) ?? resolve(REPO, "../shared/mirror");
-/** A cache that outlives one test run (content-addressed, so sharing it is safe). */
-export const TEST_CACHE = join(tmpdir(), "eks-gitops-validate-test-cache");
+/**
+ * $EKS_GITOPS_MIRROR when one is configured (an air-gapped machine: `.ci/run` points it at the shared
+ * mirror), else undefined: the files are downloaded from upstream, as the product does.
+ */
+export const MIRROR: string | undefined = process.env.EKS_GITOPS_MIRROR || undefined;
+/**
+ * The product's own cache (~/.cache/eks-gitops/schemas, which the pull-request workflow keeps between runs):
+ * content-addressed and re-checked against the pin on every read, so tests can share it.
+ */
+export const TEST_CACHE = defaultCacheDir();
 
 let catalog: Promise<SchemaLayer> | undefined;
-/** The pinned catalog (newest versions) read from the mirror, loaded once per process. */
+/** The pinned catalog (newest versions) through the product's fetch (cache, then mirror or upstream), once per process. */
 export function catalogForTests(): Promise<SchemaLayer> {
   catalog ??= catalogLayer({}, { mirror: MIRROR, cacheDir: TEST_CACHE });
   return catalog;

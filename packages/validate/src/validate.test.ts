@@ -140,8 +140,8 @@ describe("structural validation of a custom resource", () => {
 
   it("validates metadata as ObjectMeta (name, namespace, labels)", () => {
     expect(brief(check(widget({ size: 2 }, { name: "Bad_Name", labels: { "example.com/ok": "-bad-" } })))).toEqual([
-      `/metadata/name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character [metadata:name]`,
-      `/metadata/labels/example.com~1ok: Invalid value: "-bad-": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (at most 63 characters) [metadata:labels]`,
+      `/metadata/name: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*') [native:meta/name]`,
+      `/metadata/labels/example.com~1ok: metadata.labels: Invalid value: "-bad-": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?') [native:meta/labels]`,
     ]);
   });
 });

@@ -1,13 +1,16 @@
 // validateDocuments(): every document through schema lookup, defaulting, OpenAPI validation and CEL; then cross-object checks.
 import { CelEvaluator } from "./cel/evaluate.ts";
 import { lintIamDocuments } from "./iam.ts";
-import { checkObjectMeta } from "./objectmeta.ts";
 import { type CompilerOptions, SchemaCompiler } from "./schema/compile.ts";
+import { nativeFindings, withoutSuperseded } from "./native/index.ts";
 import { valueAtPointer } from "./pointer.ts";
 import { findingsFromAjv, isBlocking } from "./schema/errors.ts";
 import { makeDeref, type SchemaNode, type TypeSchema } from "./schema/model.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import { type CelTask, walk, type WalkResult } from "./schema/walk.ts";
+import { withQuoteHint } from "./yaml11.ts";
+import { redactResults } from "./redact.ts";
+import { crdDocumentFindings, schemaUnusable, unusableFinding } from "./schema/unusable.ts";
 import type { CrossObjectChecks, Finding, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
 
 export const CEL_SKIPPED_MESSAGE = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
@@ -22,17 +25,25 @@ export interface ValidateOptions {
   readonly crossObjectContext?: Record<string, unknown>;
   /** Lint IAM documents with the policies package. @default true */
   readonly iamLint?: boolean;
+  /** Run the native stage (the API server's Go validation of built-in kinds and ObjectMeta; src/native/). @default true */
+  readonly native?: boolean;
 }
 
 const identity = (n: SchemaNode) => n;
 
-/** Which per-object stages run (`--checks`); `native` is reserved for the API server's hand-written validation of built-ins. */
+/** Which per-object stages run (`--checks`); `native` is the API server's hand-written validation of built-ins and ObjectMeta (src/native/). */
 export interface ValidationStages {
   readonly schema: boolean;
   readonly cel: boolean;
   readonly native: boolean;
 }
 export const ALL_STAGES: ValidationStages = { schema: true, cel: true, native: true };
+
+class SchemaUnusable extends Error {
+  constructor(readonly finding: Finding) {
+    super(finding.message);
+  }
+}
 
 /**
  * Copy for built-in kinds: Go's decoder turns a JSON null into the field's zero value, so an object
@@ -91,8 +102,10 @@ export class ObjectValidator {
   /**
    * Findings for one object (empty = valid). `previous` enables transition rules. Without the schema stage
    * the schema still decides whether CEL can run (as the API server's hasBlockingErr), but is not reported.
+   * A stage left out of `only` runs.
    */
-  validate(object: Readonly<Record<string, unknown>>, type: TypeSchema, registry?: SchemaRegistry, previous?: Readonly<Record<string, unknown>>, stages: ValidationStages = ALL_STAGES): Finding[] {
+  validate(object: Readonly<Record<string, unknown>>, type: TypeSchema, registry?: SchemaRegistry, previous?: Readonly<Record<string, unknown>>, only: Partial<ValidationStages> = ALL_STAGES): Finding[] {
+    const stages: ValidationStages = { schema: only.schema !== false, cel: only.cel !== false, native: only.native !== false };
     if (type.flavour === "crd" && registry) {
       const builtin = registry.anyBuiltin();
       if (builtin) this.compiler.useObjectMetaFrom(builtin);
@@ -103,6 +116,8 @@ export class ObjectValidator {
     let old: unknown;
     if (previous && structural) old = walk(previous, type.root, "", undefined, { defaults: true, cel: false, deref }, { findings: [], tasks: [] });
     const result: WalkResult = { findings: [], tasks: [] as CelTask[] };
+    // the API server's CEL cost estimates, once per schema: rules over the limits are reported, not run
+    if (structural) this.cel.checkCosts(type.root, type.schemaPointer ?? "");
     let value: Record<string, unknown>;
     if (structural) value = walk(object, type.root, "", old, opts, result) as Record<string, unknown>;
     else value = (type.flavour === "builtin" ? cloneWithoutNulls(object) : object) as Record<string, unknown>;
@@ -114,15 +129,53 @@ export class ObjectValidator {
       // ajv runs without `verbose` (it would embed whole schemas in the generated code): the offending value is looked up here
       for (const e of errors) if (!("data" in e)) e.data = valueAtPointer(value, e.instancePath);
       blocked = errors.some(isBlocking);
-      if (stages.schema) findings.push(...findingsFromAjv(errors));
+      if (stages.schema) findings.push(...findingsFromAjv(errors).map(withQuoteHint));
     }
-    if (stages.schema && type.flavour !== "jsonschema") findings.push(...checkObjectMeta(value));
+    if (stages.native) {
+      const native = nativeFindings(value, type, findings);
+      findings.splice(0, findings.length, ...withoutSuperseded(findings, native), ...native);
+    }
     if (result.tasks.length > 0) {
       if (blocked) findings.push({ severity: "error", path: "", message: CEL_SKIPPED_MESSAGE, rule: "cel:skipped" });
       else findings.push(...this.cel.evaluate(result.tasks, result.negativeZero !== true));
     }
     return findings;
   }
+}
+
+/**
+ * One object whose schema was found through the per-object stages: an unusable schema, a document nested beyond
+ * the stack or a schema that does not compile is one error for this object, not the end of the run.
+ */
+export function validateWithSchema(
+  validator: ObjectValidator,
+  object: Readonly<Record<string, unknown>>,
+  type: TypeSchema,
+  registry: SchemaRegistry,
+  previous: Readonly<Record<string, unknown>> | undefined,
+  stages: Partial<ValidationStages>,
+): { findings: Finding[]; status: ResourceStatus } {
+  const unusable = schemaUnusable(type);
+  try {
+    if (unusable) throw new SchemaUnusable(unusable);
+    const findings = validator.validate(object, type, registry, previous, stages);
+    return { findings, status: statusOf(findings) };
+  } catch (err) {
+    // one pathological document (e.g. nested beyond the stack) or schema must not stop the others
+    let findings: Finding[];
+    if (err instanceof SchemaUnusable) findings = [err.finding];
+    else if (err instanceof RangeError) findings = [{ severity: "error", path: "", message: `cannot validate: ${err.message} (document nested too deeply?)`, rule: "parse:too-deep" }];
+    else if (type.flavour !== "builtin") findings = [unusableFinding(type, `compiling it failed: ${(err as Error)?.message?.split("\n")[0] ?? String(err)}`)];
+    else throw err;
+    return { findings, status: "error" };
+  }
+}
+
+/** A CRD among the documents whose schema the API server would refuse gets its problems (anything else is returned as is). */
+export function withCrdProblems(object: Readonly<Record<string, unknown>>, validator: ObjectValidator, outcome: { findings: Finding[]; status: ResourceStatus }): { findings: Finding[]; status: ResourceStatus } {
+  const crdProblems = crdDocumentFindings(object, validator.cel);
+  if (crdProblems.length === 0) return outcome;
+  return { findings: [...outcome.findings, ...crdProblems], status: outcome.status === "valid" ? "invalid" : outcome.status };
 }
 
 export function missingSchema(r: Pick<ParsedResource, "apiVersion" | "kind">, registry: SchemaRegistry): Finding {
@@ -159,16 +212,9 @@ export async function validateDocuments(docs: LoadedDocuments, options: Validate
       findings = [missingSchema(r, registry)];
       status = "error";
     } else {
-      try {
-        findings = validator.validate(r.object, type, registry, options.previous?.(r));
-        status = statusOf(findings);
-      } catch (err) {
-        // one pathological document (e.g. nested beyond the stack) must not stop the others
-        if (!(err instanceof RangeError)) throw err;
-        findings = [{ severity: "error", path: "", message: `cannot validate: ${err.message} (document nested too deeply?)`, rule: "parse:too-deep" }];
-        status = "error";
-      }
+      ({ findings, status } = validateWithSchema(validator, r.object, type, registry, options.previous?.(r), { native: options.native }));
     }
+    ({ findings, status } = withCrdProblems(r.object, validator, { findings, status }));
     const result = { file: r.file, index: r.index, apiVersion: r.apiVersion, kind: r.kind, name: r.name, namespace: r.namespace, status, findings };
     results.set(key(r.file, r.index), { result, findings });
   }
@@ -190,9 +236,11 @@ export async function validateDocuments(docs: LoadedDocuments, options: Validate
       if (entry.result.status === "valid" && f.severity === "error") results.set(key(f.file, f.index), { ...entry, result: { ...entry.result, status: "invalid" } });
     }
   }
-  const resources = [...results.values()]
+  const sorted = [...results.values()]
     .map(({ result, findings }) => ({ ...result, findings }))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
+  // no Secret value is ever printed, in any format
+  const resources = redactResults(docs.resources, sorted);
   return {
     summary: summarize(resources),
     resources,

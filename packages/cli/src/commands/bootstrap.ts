@@ -1,7 +1,9 @@
 // `eks-gitops bootstrap plan|apply|destroy --cluster NAME`: the AWS-only parts of the lab (see @eks-gitops/bootstrap).
-import { parseArgs } from "node:util";
 import { AwsCallError, bootstrap, DiscoveryRefusal, RenderedIamError, type Action } from "@eks-gitops/bootstrap";
+import { parseCommandArgs } from "../args.ts";
+import { colorEnabled } from "../color.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
+import { discoveryProgress, progressLine } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
 
 export const bootstrapUsage = `Usage: eks-gitops bootstrap plan|apply|destroy --cluster NAME [options]
@@ -26,8 +28,7 @@ AWS_ENDPOINT_URL_<SERVICE>. Exit codes: 0 ok, 1 refused (see the plan's reasons)
 const ACTIONS: readonly Action[] = ["plan", "apply", "destroy"];
 
 export async function bootstrapCommand(argv: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
+  const { values, positionals } = parseCommandArgs("bootstrap", argv, {
     options: {
       cluster: { type: "string" },
       yes: { type: "boolean", default: false },
@@ -54,6 +55,7 @@ export async function bootstrapCommand(argv: readonly string[]): Promise<number>
   if (values.output !== "text" && values.output !== "json") throw new UsageError(`--output must be text or json, not '${values.output}'`);
   if (values.force && action !== "destroy") throw new UsageError("--force only applies to destroy");
 
+  const discovery = discoveryProgress(progressLine());
   try {
     const result = await bootstrap({
       root: values.root ?? findRepoRoot(),
@@ -63,13 +65,14 @@ export async function bootstrapCommand(argv: readonly string[]): Promise<number>
       fix: values.fix,
       force: values.force,
       output: values.output,
-      color: values.output === "text" && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+      color: values.output === "text" && colorEnabled(),
       ...(values.kubeconfig ? { kubeconfig: values.kubeconfig } : {}),
       ...(values.context ? { context: values.context } : {}),
-    });
+      onDiscoveryProgress: discovery.onProgress,
+    }).finally(discovery.finish);
     if (result.status === "failed") {
       process.stderr.write(`eks-gitops bootstrap: ${result.error?.message ?? "a step failed"}\n`);
-      return EXIT.internal;
+      return result.error instanceof AwsCallError && result.error.setup ? EXIT.usage : EXIT.internal;
     }
     return result.status === "ok" ? EXIT.ok : EXIT.invalid;
   } catch (err) {
@@ -84,7 +87,7 @@ export async function bootstrapCommand(argv: readonly string[]): Promise<number>
     }
     if (err instanceof AwsCallError) {
       process.stderr.write(`eks-gitops bootstrap: ${err.message}\n`);
-      return EXIT.internal;
+      return err.setup ? EXIT.usage : EXIT.internal;
     }
     throw err;
   }

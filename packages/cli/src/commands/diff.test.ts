@@ -150,10 +150,10 @@ describe("eks-gitops diff between two refs", () => {
 
   it("colours markers and hunk lines only when asked (a TTY)", async () => {
     const text = await run({ base: "main", head: "feature", output: "text", color: true });
-    expect(text).toContain("\x1b[32m    [+] EC2NodeClass default\x1b[0m");
-    expect(text).toContain("\x1b[33m    [~] NodePool default\x1b[0m");
-    expect(text).toContain("\x1b[31m    [-] Deployment web/web\x1b[0m");
-    expect(text).toContain('\x1b[31m        -    cpu: "100"\x1b[0m');
+    expect(text).toContain("\x1b[32m    [+] EC2NodeClass default\x1b[39m");
+    expect(text).toContain("\x1b[33m    [~] NodePool default\x1b[39m");
+    expect(text).toContain("\x1b[31m    [-] Deployment web/web\x1b[39m");
+    expect(text).toContain('\x1b[31m        -    cpu: "100"\x1b[39m');
     // A context line is never coloured, even when the YAML line starts with "-".
     expect(text).toContain("\n             - key: a\n");
     expect(await run({ base: "main", head: "feature", output: "text" })).not.toContain("\x1b[");

@@ -1,9 +1,11 @@
 // `eks-gitops diff`: what a change does to the rendered output, per cluster and component, IAM first.
-import { renameSync, writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { diffRendered } from "../diff/changes.ts";
 import { formatJson, formatMarkdown, formatText, GITHUB_COMMENT_LIMIT, type DiffLabels } from "../diff/format.ts";
-import { defaultBase, readRenderedAtRef, readRenderedWorkingTree, resolveCommit } from "../diff/git.ts";
+import { checkRepository, defaultBase, readRenderedAtRef, readRenderedWorkingTree, resolveCommit } from "../diff/git.ts";
+import { parseCommandArgs } from "../args.ts";
+import { colorEnabled } from "../color.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
 
@@ -12,7 +14,8 @@ export const diffUsage = `Usage: eks-gitops diff [--base REF] [--head REF] [--ou
 Compares the committed rendered output (clusters/*/rendered) of two revisions.
   --base REF      old side (default: the merge base of HEAD with main)
   --head REF      new side (default: the working tree)
-  --output FMT    text (default), markdown (a pull-request comment, cut at ${GITHUB_COMMENT_LIMIT} characters) or json
+  --output FMT    text (default), markdown (a pull-request comment, cut at ${GITHUB_COMMENT_LIMIT} characters, with a
+                  "Capacity at HPA max" section per cluster: \`eks-gitops simulate\` of base and head) or json
   --full FILE     also write the complete, uncut output to FILE (the CI artifact)
   --url URL       link to the full diff, shown when the Markdown is cut
   --limit N       Markdown character limit (default ${GITHUB_COMMENT_LIMIT})
@@ -31,6 +34,8 @@ export interface DiffOptions {
   readonly full?: string;
   readonly url?: string;
   readonly limit?: number;
+  /** Markdown only: add the "Capacity at HPA max" section (capacity simulation of base and head). @default true */
+  readonly capacity?: boolean;
   /** ANSI colours in text output. @default stdout is a TTY and NO_COLOR is unset */
   readonly color?: boolean;
   readonly out?: (text: string) => void;
@@ -39,6 +44,7 @@ export interface DiffOptions {
 /** Always exits 0 when it could compare: a diff informs, the checks decide. */
 export async function diff(options: DiffOptions): Promise<number> {
   const out = options.out ?? ((t: string) => process.stdout.write(t));
+  checkRepository(options.root);
   const baseCommit = options.base !== undefined ? resolveRef(options.root, options.base) : defaultBase(options.root);
   const short = (c: string) => c.slice(0, 12);
   const labels: DiffLabels = {
@@ -50,13 +56,21 @@ export async function diff(options: DiffOptions): Promise<number> {
   const before = only(readRenderedAtRef(options.root, baseCommit));
   const after = only(options.head !== undefined ? readRenderedAtRef(options.root, options.head) : readRenderedWorkingTree(options.root));
   const d = diffRendered(before, after);
+  const capacityModule = options.output === "markdown" && options.capacity !== false ? await import("../diff/capacity.ts") : undefined;
+  const capacitySection = await capacityModule?.capacitySection(
+    options.root,
+    { rendered: before, commit: baseCommit },
+    { rendered: after, commit: options.head !== undefined ? resolveRef(options.root, options.head) : undefined },
+  );
+  // at most half of a cut comment; all of it in the uncut one
+  const capacity = (limit: number) => (capacitySection && capacityModule ? capacityModule.renderCapacitySection(capacitySection, limit === Number.POSITIVE_INFINITY ? limit : Math.floor(limit / 2)) : "");
 
   const render = (limit: number) =>
     options.output === "markdown"
-      ? formatMarkdown(d, labels, { limit, fullDiffUrl: options.url })
+      ? formatMarkdown(d, labels, { limit: limit - capacity(limit).length, fullDiffUrl: options.url }) + capacity(limit)
       : options.output === "json"
         ? formatJson(d, labels)
-        : formatText(d, labels, { color: options.color ?? (options.out === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR) });
+        : formatText(d, labels, { color: options.color ?? (options.out === undefined && colorEnabled()) });
   if (options.full !== undefined) writeAtomically(options.full, render(Number.POSITIVE_INFINITY));
   out(render(options.limit ?? GITHUB_COMMENT_LIMIT));
   return EXIT.ok;
@@ -71,14 +85,20 @@ function resolveRef(root: string, ref: string): string {
 }
 
 function writeAtomically(file: string, content: string): void {
+  if (!existsSync(dirname(resolve(file)))) throw new UsageError(`--full ${file}: cannot write it: the folder ${dirname(file)} does not exist; create it first`);
   const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, content);
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    // a folder in the way, no permission, a full disk: the user's to fix, not an internal error
+    throw new UsageError(`--full ${file}: cannot write it: ${(err as Error).message}`);
+  }
 }
 
 export async function diffCommand(argv: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: [...argv],
+  const { values } = parseCommandArgs("diff", argv, {
     options: {
       base: { type: "string" },
       head: { type: "string" },

@@ -1,24 +1,36 @@
 // `eks-gitops synth`: render overlays to clusters/<name>/rendered (or, with --check, compare).
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR, SYNTH_COMMAND, type ClusterConfig } from "@eks-gitops/config";
+import { parseCommandArgs } from "../args.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { renderCluster, type RenderedTree } from "../render.ts";
+import { colorEnabled } from "../color.ts";
+import { progressLine, schemaDownloadProgress } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
-import { compareTrees, isEmptyDifference, readTree, replaceTree } from "../tree.ts";
+import { type SynthValidateOptions, validateBeforeWrite } from "../synth-validate.ts";
+import { compareTrees, isEmptyDifference, readTree, recoverRendered, replaceTree } from "../tree.ts";
 
-export const synthUsage = `Usage: eks-gitops synth [--cluster NAME]... [--check] [--root DIR]
+export const synthUsage = `Usage: eks-gitops synth [--cluster NAME]... [--check] [--no-validate] [--root DIR]
 
-Renders every overlay (or the named ones) into clusters/<name>/rendered/.
+Renders every overlay (or the named ones) into clusters/<name>/rendered/. The render is first validated
+in memory as \`eks-gitops validate\` does (schemas, CEL, cross-object, IAM): an invalid one is not
+written (exit 1, with the findings).
   --cluster NAME  only this overlay (repeatable)
   --check         render in memory and exit 1 if the committed output differs
+  --no-validate   write without validating first
   --root DIR      repository root (default: found from the current directory)`;
 
 export interface SynthOptions {
   readonly root: string;
   readonly clusters?: readonly string[];
   readonly check?: boolean;
+  /** Validate what would be written before writing it. @default true */
+  readonly validate?: boolean;
   readonly out?: (line: string) => void;
+  /** Where the findings of a rejected render go. @default stderr */
+  readonly err?: (text: string) => void;
+  readonly color?: boolean;
+  readonly onProgress?: SynthValidateOptions["onProgress"];
 }
 
 /** Loads and renders every selected overlay before writing any (all-or-nothing), then writes or compares. */
@@ -31,6 +43,22 @@ export async function synth(options: SynthOptions): Promise<number> {
   for (const name of names) {
     const config = await loadCluster(options.root, name);
     rendered.push({ config, tree: renderCluster(config), dir: join(options.root, CLUSTERS_DIR, name, RENDERED_DIR) });
+  }
+
+  // what a killed synth left (see ../swap.ts) is finished or rolled back before the output is read
+  if (!options.check) for (const r of rendered) for (const note of recoverRendered(r.dir)) out(`recovered ${CLUSTERS_DIR}/${r.config.name}: ${note}`);
+  if (!options.check && options.validate !== false) {
+    // every render validated before anything is written (also an unchanged one: exit 0 means valid output)
+    const result = await validateBeforeWrite(
+      rendered.map((r) => ({ cluster: r.config.name, tree: r.tree })),
+      { root: options.root, color: options.color, onProgress: options.onProgress },
+    );
+    if (!result.ok) {
+      (options.err ?? ((t: string) => process.stderr.write(t)))(
+        `${result.text}the render is invalid: nothing was written. Fix the overlay, or write it anyway with \`${SYNTH_COMMAND} --no-validate\`.\n`,
+      );
+      return EXIT.invalid;
+    }
   }
 
   let stale = 0;
@@ -62,11 +90,12 @@ export async function synth(options: SynthOptions): Promise<number> {
 }
 
 export async function synthCommand(argv: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: [...argv],
+  const { values } = parseCommandArgs("synth", argv, {
     options: {
       cluster: { type: "string", multiple: true },
       check: { type: "boolean", default: false },
+      // Node 20's parseArgs has no --no-<flag> negation
+      "no-validate": { type: "boolean", default: false },
       root: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -77,5 +106,23 @@ export async function synthCommand(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${synthUsage}\n`);
     return EXIT.ok;
   }
-  return synth({ root: values.root ?? findRepoRoot(), clusters: values.cluster, check: values.check });
+  const download = schemaDownloadProgress(progressLine());
+  try {
+    return await synth({
+      root: values.root ?? findRepoRoot(),
+      clusters: values.cluster,
+      check: values.check,
+      validate: !values["no-validate"],
+      color: colorEnabled(process.stderr),
+      onProgress: download.onProgress,
+    });
+  } catch (err) {
+    // the pinned schemas could not be had (offline without a mirror, a bad mirror): a setup problem, not a bug
+    if (err instanceof Error && err.name === "CatalogError") {
+      throw new UsageError(`synth: cannot validate the render: ${err.message}; nothing was written (--no-validate writes without validating)`);
+    }
+    throw err;
+  } finally {
+    download.finish();
+  }
 }

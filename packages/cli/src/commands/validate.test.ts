@@ -1,17 +1,16 @@
-// `eks-gitops validate` end to end: exit codes, output formats, default paths, --crd and --base (mirror only, no internet).
+// `eks-gitops validate` end to end: exit codes, output formats, default paths, --crd and --base (schemas from the
+// product's cache, else $EKS_GITOPS_MIRROR when one is configured, else upstream).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { main } from "../bin.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../../..");
-// the shared mirror beside the clone (CI) or beside its worktree folder
-const MIRROR = process.env.EKS_GITOPS_MIRROR ?? [resolve(ROOT, "../shared/mirror"), resolve(ROOT, "../../shared/mirror")].find((p) => existsSync(p)) ?? "";
-const CACHE = join(tmpdir(), "eks-gitops-validate-test-cache");
 const NODEPOOL = readFileSync(join(ROOT, "clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml"), "utf8");
-const common = ["--mirror", MIRROR, "--cache-dir", CACHE];
+// the defaults a user gets: --mirror from $EKS_GITOPS_MIRROR, the cache in ~/.cache/eks-gitops/schemas
+const common: string[] = [];
 
 let out = "";
 let err = "";
@@ -117,8 +116,23 @@ describe("eks-gitops validate", () => {
     const dir = tmp();
     const ns = file(dir, "ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: n}\n");
     expect(await main(["validate", ns, "--root", dir, "--mirror", join(dir, "empty-mirror"), "--cache-dir", join(dir, "cache")])).toBe(2);
-    expect(err).toMatch(/^eks-gitops validate: cannot read .*empty-mirror\/kubernetes\/kubernetes\/v1\.36\.0\/api\/openapi-spec\/v3\/api__v1_openapi\.json: ENOENT; is the mirror complete\?/);
+    expect(err).toMatch(/^eks-gitops validate: cannot read .*empty-mirror\/kubernetes\/kubernetes\/v1\.36\.5\/api\/openapi-spec\/v3\/api__v1_openapi\.json: ENOENT; is the mirror complete\?/);
   });
+
+  it("--kubernetes-version selects among the pinned Kubernetes sets (default: the newest, 1.36.5) and exits 2 with the list for another", async () => {
+    const dir = tmp();
+    const sc = file(dir, "sc.yaml", "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: gp3}\nprovisioner: ebs.csi.aws.com\nvolumeBindingMode: WaitForFirstConsumer\n");
+    expect(await main(["validate", sc, "--root", dir, ...common])).toBe(0);
+    expect(await main(["validate", sc, "--root", dir, "--kubernetes-version", "1.36.5", ...common])).toBe(0);
+    out = "";
+    // v1.36.0 was pinned with 8 group-versions only: no storage.k8s.io there
+    expect(await main(["validate", sc, "--root", dir, "--kubernetes-version", "1.36.0", ...common])).toBe(1);
+    expect(out).toContain("StorageClass/gp3 error /: no schema for storage.k8s.io/v1 StorageClass");
+    expect(await main(["validate", sc, "--root", dir, "--kubernetes-version", "1.35", ...common])).toBe(2);
+    expect(err).toBe(
+      "eks-gitops validate: no pinned kubernetes schemas for version 1.35 (pinned: 1.36.5, 1.36.0); add its files and SHA-256 to packages/validate/src/catalog/pins.ts or pass --crd/--from-cluster\n",
+    );
+  }, 60_000);
 
   it("evaluates oldSelf rules against the object committed at --base", async () => {
     const dir = tmp();

@@ -1,5 +1,4 @@
 // `eks-gitops validate`: check rendered output (or any Kubernetes YAML/JSON) as the API server would, plus cross-object checks.
-import { parseArgs } from "node:util";
 import { ConfigError } from "@eks-gitops/config/errors";
 import {
   CatalogError,
@@ -19,7 +18,10 @@ import {
   splitList,
   writeReport,
 } from "@eks-gitops/validate";
+import { parseCommandArgs } from "../args.ts";
+import { colorEnabled } from "../color.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
+import { progressLine, schemaDownloadProgress } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
 
 export const validateUsage = `Usage: eks-gitops validate [paths...] [options]
@@ -58,13 +60,13 @@ Options:
   --base GIT_REF       evaluate oldSelf (transition) rules against the object committed at GIT_REF
   -v, --verbose        text output: also list valid resources
   --timings            print the wall time of each phase to stderr
+  --max-file-bytes N   larger files (and stdin) are an error, unread (default 16777216)
   --root DIR           repository root (default: found from the current directory)
 
 Exit codes: 0 all valid, 1 something invalid or unreadable, 2 usage, 3 internal error.`;
 
 export async function validateCommand(argv: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
+  const { values, positionals } = parseCommandArgs("validate", argv, {
     options: {
       output: { type: "string", short: "o", default: "text" },
       crd: { type: "string", multiple: true },
@@ -76,6 +78,7 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
       base: { type: "string" },
       verbose: { type: "boolean", short: "v", default: false },
       timings: { type: "boolean", default: false },
+      "max-file-bytes": { type: "string" },
       root: { type: "string" },
       checks: { type: "string", multiple: true },
       "no-schema": { type: "boolean", default: false },
@@ -98,6 +101,10 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
   }
   const output = values.output as OutputFormat;
   if (!OUTPUT_FORMATS.includes(output)) throw new UsageError(`--output ${values.output}: must be one of ${OUTPUT_FORMATS.join(", ")}`);
+  const maxFileBytes = values["max-file-bytes"] === undefined ? undefined : Number(values["max-file-bytes"]);
+  if (maxFileBytes !== undefined && !(Number.isSafeInteger(maxFileBytes) && maxFileBytes > 0)) {
+    throw new UsageError(`--max-file-bytes ${values["max-file-bytes"]}: must be a positive whole number of bytes`);
+  }
   const root = values.root ?? findRepoRoot();
   let selection: ReturnType<typeof mergeSelection>;
   try {
@@ -115,6 +122,7 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
     if (err instanceof SelectionError) throw new UsageError(err.message);
     throw err;
   }
+  const download = schemaDownloadProgress(progressLine());
   try {
     const { report, timings } = await runValidation({
       root,
@@ -126,10 +134,12 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
       versions: { kubernetes: values["kubernetes-version"], karpenter: values["karpenter-version"] },
       base: values.base,
       selection,
-    });
+      ...(maxFileBytes ? { read: { maxFileBytes } } : {}),
+      onProgress: download.onProgress,
+    }).finally(download.finish);
     const started = performance.now();
     // written in chunks: a large report is never one large string
-    writeReport(report, output, { color: process.stdout.isTTY === true && !process.env.NO_COLOR, verbose: values.verbose }, (chunk) => process.stdout.write(chunk));
+    writeReport(report, output, { color: colorEnabled(), verbose: values.verbose }, (chunk) => process.stdout.write(chunk));
     if (values.timings) {
       const all = [...timings, { phase: "output", ms: performance.now() - started }];
       process.stderr.write(`timings: ${all.map((t) => `${t.phase} ${t.ms.toFixed(0)} ms`).join(", ")}; process ${(performance.now() / 1000).toFixed(2)} s since start\n`);

@@ -2,6 +2,7 @@
 import { COMPONENTS } from "@eks-gitops/config";
 import { structuredPatch } from "diff";
 import { parseDocument } from "yaml";
+import { redactSecrets } from "./redact.ts";
 
 export type ChangeType = "added" | "changed" | "removed";
 
@@ -41,9 +42,8 @@ const IAM_LINE = /arn:aws[a-z-]*:iam::|eks\.amazonaws\.com\/role-arn/;
 export function diffRendered(base: ReadonlyMap<string, string>, head: ReadonlyMap<string, string>): RenderedDiff {
   const changes: ObjectChange[] = [];
   for (const path of new Set([...base.keys(), ...head.keys()])) {
-    const before = base.get(path);
-    const after = head.get(path);
-    if (before === after) continue;
+    if (base.get(path) === head.get(path)) continue;
+    const [before, after] = redactSecrets(base.get(path), head.get(path));
     const change: ChangeType = before === undefined ? "added" : after === undefined ? "removed" : "changed";
     const [, cluster = "", , component = "", ...rest] = path.split("/");
     const hunks = unifiedHunks(before ?? "", after ?? "");

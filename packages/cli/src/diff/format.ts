@@ -1,4 +1,5 @@
 // The rendered diff as text (terminal), Markdown (one pull-request comment, cut to GitHub's limit) or JSON.
+import { createColors } from "picocolors";
 import type { ChangeType, ObjectChange, RenderedDiff } from "./changes.ts";
 
 /** GitHub refuses issue and pull-request comments longer than this many characters. */
@@ -38,11 +39,13 @@ function sections(d: RenderedDiff): { heading: string; sub: string | undefined; 
   return out;
 }
 
-const ANSI = { added: "\x1b[32m", changed: "\x1b[33m", removed: "\x1b[31m", hunk: "\x1b[36m", reset: "\x1b[0m" } as const;
+type Colors = ReturnType<typeof createColors>;
+type Paint = (s: string) => string;
+const plain: Paint = (s) => s;
 
 /** Colour of a hunk line: by its first character, never by what the YAML line itself starts with. */
-function hunkColour(h: string): string | undefined {
-  return h[0] === "+" ? ANSI.added : h[0] === "-" ? ANSI.removed : h.startsWith("@@") ? ANSI.hunk : undefined;
+function hunkColour(h: string, c: Colors): Paint {
+  return h[0] === "+" ? c.green : h[0] === "-" ? c.red : h.startsWith("@@") ? c.cyan : plain;
 }
 
 /**
@@ -53,15 +56,16 @@ export function formatText(d: RenderedDiff, labels: DiffLabels, options: { reado
   const lines = [`Rendered diff: ${labels.base} -> ${labels.head}`];
   if (d.changes.length === 0) return `${lines[0]}\nNo changes to rendered output.\n`;
   let heading: string | undefined;
+  const c = createColors(options.color === true);
+  const markerColour: Record<ChangeType, Paint> = { added: c.green, changed: c.yellow, removed: c.red };
   for (const s of sections(d)) {
     if (s.heading !== heading) lines.push("", s.heading);
     heading = s.heading;
     if (s.sub) lines.push(`  ${s.sub}`);
     const indent = s.sub ? "    " : "  ";
-    for (const c of s.changes) {
-      const paint = (l: string, colour: string | undefined) => (options.color && colour ? `${colour}${l}${ANSI.reset}` : l);
-      lines.push(paint(`${indent}${MARKERS[c.change]} ${title(c)}${c.iam ? `  (${c.cluster}/${c.component})` : ""}`, ANSI[c.change]));
-      if (c.change === "changed" || c.iam) for (const h of c.hunks) lines.push(paint(`${indent}    ${h}`, hunkColour(h)));
+    for (const ch of s.changes) {
+      lines.push(markerColour[ch.change](`${indent}${MARKERS[ch.change]} ${title(ch)}${ch.iam ? `  (${ch.cluster}/${ch.component})` : ""}`));
+      if (ch.change === "changed" || ch.iam) for (const h of ch.hunks) lines.push(hunkColour(h, c)(`${indent}    ${h}`));
     }
   }
   lines.push("", "Per kind:", ...[...d.kinds].map(([k, n]) => `  ${k.padEnd(28)} +${n.added} ~${n.changed} -${n.removed}`));

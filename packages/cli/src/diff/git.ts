@@ -23,6 +23,32 @@ export function resolveCommit(root: string, ref: string): string {
   return git(root, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]).toString().trim();
 }
 
+/** How to get the history a shallow clone lacks. */
+const UNSHALLOW = "fetch the full history (`git fetch --unshallow origin`, or `fetch-depth: 0` in actions/checkout)";
+
+function isShallow(root: string): boolean {
+  try {
+    return git(root, ["rev-parse", "--is-shallow-repository"]).toString().trim() === "true";
+  } catch {
+    return false;
+  }
+}
+
+/** A usage error unless `root` is inside a git work tree (diff reads revisions). */
+export function checkRepository(root: string): void {
+  if (!existsSync(root)) throw new UsageError(`no such folder: ${root}`);
+  try {
+    execFileSync("git", ["rev-parse", "--git-dir"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new UsageError("git is not installed (or not on PATH); diff reads revisions with it");
+    const stderr = String((err as { stderr?: Buffer }).stderr ?? "").trim();
+    if (/not a git repository/i.test(stderr)) {
+      throw new UsageError(`${root} is not a git repository: diff compares the committed rendered output of two revisions; run it inside a clone of the repository`);
+    }
+    throw new UsageError(`git rev-parse --git-dir failed in ${root}: ${stderr || (err as Error).message}`);
+  }
+}
+
 /** The merge base of HEAD with the first of `candidates` that exists (default base of a pull request diff). */
 export function defaultBase(root: string, candidates: readonly string[] = ["main", "origin/main"]): string {
   for (const c of candidates) {
@@ -31,9 +57,17 @@ export function defaultBase(root: string, candidates: readonly string[] = ["main
     } catch {
       continue;
     }
-    return git(root, ["merge-base", "HEAD", c]).toString().trim();
+    try {
+      return git(root, ["merge-base", "HEAD", c]).toString().trim();
+    } catch (err) {
+      if (isShallow(root)) {
+        throw new UsageError(`no merge base of HEAD and ${c} in ${root}: it is a shallow clone, so the history that joins them is missing; ${UNSHALLOW} or pass --base REF`);
+      }
+      throw err;
+    }
   }
-  throw new UsageError(`no branch ${candidates.join(" or ")} to take the merge base with; pass --base REF`);
+  const fix = isShallow(root) ? `it is a shallow clone: ${UNSHALLOW}, or pass --base REF` : "pass --base REF";
+  throw new UsageError(`no branch ${candidates.join(" or ")} to take the merge base with; ${fix}`);
 }
 
 /** Every rendered file at a commit. One `git cat-file --batch` call, however many files. */

@@ -33,16 +33,26 @@ export interface Comparison {
 }
 
 /** Kinds whose server-side validation is Go code (everything served from CRDs is schema + CEL only). */
-const BUILT_IN_GROUPS = new Set(["v1", "apps/v1", "autoscaling/v2", "batch/v1", "policy/v1", "networking.k8s.io/v1"]);
+const BUILT_IN_GROUPS = new Set([
+  "v1",
+  "apps/v1",
+  "autoscaling/v2",
+  "batch/v1",
+  "policy/v1",
+  "networking.k8s.io/v1",
+  "rbac.authorization.k8s.io/v1",
+  "scheduling.k8s.io/v1",
+  "storage.k8s.io/v1",
+]);
 
 export const REASONS = {
   notComparable: "not comparable: the API server gave no verdict",
   goOnly:
-    "kube-apiserver's hand-written Go validation of a built-in kind; the published OpenAPI v3 schema does not express this constraint at that field",
+    "kube-apiserver's hand-written Go validation of a built-in kind that the native stage (src/native) does not reproduce; the published OpenAPI v3 schema does not express this constraint at that field",
   goConversion:
     "kube-apiserver cannot decode the value into its Go type (Quantity syntax, an int-or-string wider than int32); the OpenAPI v3 schema does not express it",
   catalogGap:
-    "pinned upstream data: the Kubernetes v1.36.0 OpenAPI v3 files the catalog pins carry no `enum` keyword at all (as published upstream, not a validator bug), while kube-apiserver v1.36 serves the enum at /openapi/v3; `validate --from-cluster` enforces it",
+    "an enum the live server publishes at /openapi/v3 that neither the pinned Kubernetes v1.36.5 OpenAPI v3 files nor the generated table of Go enums (src/schema/enum-values.ts) has; `validate --from-cluster` enforces it",
   zeroValue:
     "kube-apiserver's Go validation treats a present zero value (\"\", 0, []) of a required field as missing; the OpenAPI v3 `required` only asks for presence, which the document has",
   crossObject:
@@ -139,6 +149,13 @@ export function formatComparison(title: string, result: Comparison): string {
       .join(", ")}`,
     ...[...byReason].map(([reason, n]) => `  ${String(n).padStart(4)} x ${reason}`),
     ...result.disagreements
+      .filter((d) => d.reason !== undefined)
+      .map(
+        (d) =>
+          `  - ${d.id} [${d.category}] ${d.kind}: ${d.description} | server=${d.server.verdict} validator=${d.validator.verdict} | ${shortReason(d.reason ?? "")}` +
+          `\n      server: ${d.server.detail.slice(0, 300) || "-"} | validator: ${d.validator.detail.slice(0, 300) || "-"}`,
+      ),
+    ...result.disagreements
       .filter((d) => d.reason === undefined)
       .map(
         (d) =>
@@ -146,6 +163,11 @@ export function formatComparison(title: string, result: Comparison): string {
           `\n      server: ${d.server.detail || "-"}\n      validator: ${d.validator.detail || "-"}`,
       ),
   ].join("\n");
+}
+
+/** The first clause of a reason, for one-line listings. */
+function shortReason(reason: string): string {
+  return reason.split(";")[0]?.trim() ?? reason;
 }
 
 /** The value at a Go field path (`spec.ports[0].name`) of a document, or undefined when absent. */

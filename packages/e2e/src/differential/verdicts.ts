@@ -53,3 +53,13 @@ export function validatorOutcome(resource: ValidatorResource | undefined): Outco
   if (resource.status === "invalid") return { verdict: "invalid", detail, findings: errors.map((f) => ({ rule: f.rule, path: f.path })) };
   return { verdict: "error", detail: `${resource.status}: ${detail}` };
 }
+
+/** Rules of per-object checks (what the API server can also judge); anything else is a cross-object check code. */
+const PER_OBJECT = /^(schema|cel|parse|native|decode|metadata):/;
+
+/** The validator's verdict on the object alone: an object invalid only by cross-object findings counts as valid. */
+export function perObjectOutcome(o: Outcome): Outcome {
+  if (o.verdict !== "invalid" || !o.findings) return o;
+  const own = o.findings.filter((f) => PER_OBJECT.test(f.rule));
+  return own.length > 0 ? { ...o, findings: own } : { verdict: "valid", detail: "" };
+}

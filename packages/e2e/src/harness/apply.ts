@@ -124,5 +124,8 @@ export async function ensureNamespaces(api: RawObjectApi, names: Iterable<string
   for (const name of new Set(names)) {
     const verdict = await applyVerdict(api, { apiVersion: "v1", kind: "Namespace", metadata: { name } }, { dryRun: false });
     if (!verdict.accepted) throw new Error(`cannot create namespace ${name}: ${verdict.message}`);
+    // no controller-manager runs here to create it, and Pods are only admitted with their service account
+    const sa = await applyVerdict(api, { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "default", namespace: name } }, { dryRun: false });
+    if (!sa.accepted) throw new Error(`cannot create service account ${name}/default: ${sa.message}`);
   }
 }

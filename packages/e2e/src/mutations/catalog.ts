@@ -1,8 +1,11 @@
 // Per-kind knowledge the mutator uses: enum fields, numeric fields with their limits, and rule-breaking edits.
 // Limits and rules are restated from the API's behaviour as field paths and values; no upstream text is copied.
+import { BUILTIN_ACCEPTED_EDITS, BUILTIN_ENUM_FIELDS, BUILTIN_KINDS, BUILTIN_NUMERIC_FIELDS, BUILTIN_RULE_EDITS } from "./catalog-builtin.ts";
 import { deleteAt, getAt, type Json, type Path, setAt } from "./paths.ts";
 
-export const MUTATED_KINDS = ["NodePool", "EC2NodeClass", "Deployment", "Service", "HorizontalPodAutoscaler"] as const;
+/** Kinds of the rendered output, then the built-in kinds of bases.ts. */
+export const RENDERED_KINDS = ["NodePool", "EC2NodeClass", "Deployment", "Service", "HorizontalPodAutoscaler"] as const;
+export const MUTATED_KINDS = [...RENDERED_KINDS, ...BUILTIN_KINDS] as const;
 export type MutatedKind = (typeof MUTATED_KINDS)[number];
 
 /** A field with a closed set of values; the mutator writes something outside the set. */
@@ -30,6 +33,7 @@ const C0 = ["spec", "template", "spec", "containers", 0] as const;
 const REQS = ["spec", "template", "spec", "requirements"] as const;
 
 export const ENUM_FIELDS: Record<MutatedKind, readonly EnumField[]> = {
+  ...BUILTIN_ENUM_FIELDS,
   NodePool: [
     { path: ["spec", "disruption", "consolidationPolicy"], values: ["WhenEmpty", "WhenEmptyOrUnderutilized"] },
     { path: [...REQS, 0, "operator"], values: ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"] },
@@ -64,6 +68,7 @@ export const ENUM_FIELDS: Record<MutatedKind, readonly EnumField[]> = {
 };
 
 export const NUMERIC_FIELDS: Record<MutatedKind, readonly NumericField[]> = {
+  ...BUILTIN_NUMERIC_FIELDS,
   NodePool: [
     { path: ["spec", "weight"], min: 1, max: 100, integer: true },
     { path: [...REQS, 0, "minValues"], min: 1, max: 50, integer: true },
@@ -109,6 +114,7 @@ const pushTo = (o: Json, path: Path, item: Json) => {
 };
 
 export const RULE_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
+  ...BUILTIN_RULE_EDITS,
   NodePool: [
     { name: "empty nodeClassRef.group", apply: (o) => setAt(o, ["spec", "template", "spec", "nodeClassRef", "group"], "") },
     { name: "empty nodeClassRef.kind", apply: (o) => setAt(o, ["spec", "template", "spec", "nodeClassRef", "kind"], "") },
@@ -169,6 +175,17 @@ export const RULE_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
     { name: "label value too long", apply: (o) => setAt(o, ["metadata", "labels", "tier"], "x".repeat(64)) },
     { name: "maxSurge and maxUnavailable both zero", apply: (o) => setAt(o, ["spec", "strategy", "rollingUpdate"], { maxSurge: 0, maxUnavailable: 0 }) },
     { name: "restartPolicy Never", apply: (o) => setAt(o, ["spec", "template", "spec", "restartPolicy"], "Never") },
+    { name: "container port 65536", apply: (o) => setAt(o, [...C0, "ports"], [{ containerPort: 65536 }]) },
+    { name: "probe with two handlers", apply: (o) => setAt(o, [...C0, "livenessProbe"], { httpGet: { port: 80 }, tcpSocket: { port: 80 } }) },
+    { name: "probe on a named port that does not exist", apply: (o) => setAt(o, [...C0, "readinessProbe"], { httpGet: { port: "metrics" } }) },
+    { name: "volumeMount naming no volume", apply: (o) => setAt(o, [...C0, "volumeMounts"], [{ name: "data", mountPath: "/data" }]) },
+    { name: "env var name empty", apply: (o) => setAt(o, [...C0, "env"], [{ name: "", value: "x" }]) },
+    { name: "configMapKeyRef key invalid", apply: (o) => setAt(o, [...C0, "env"], [{ name: "A", valueFrom: { configMapKeyRef: { name: "cfg", key: "a/b" } } }]) },
+    { name: "memory 4GB", apply: (o) => setAt(o, [...C0, "resources", "requests", "memory"], "4GB") },
+    { name: "hostPort without matching containerPort rules", apply: (o) => setAt(o, [...C0, "ports"], [{ containerPort: 80, hostPort: 70000 }]) },
+    { name: "progressDeadlineSeconds not above minReadySeconds", apply: (o) => { setAt(o, ["spec", "minReadySeconds"], 30); setAt(o, ["spec", "progressDeadlineSeconds"], 30); } },
+    { name: "toleration NoExecute seconds with NoSchedule", apply: (o) => setAt(o, ["spec", "template", "spec", "tolerations"], [{ key: "k", operator: "Exists", effect: "NoSchedule", tolerationSeconds: 30 }]) },
+    { name: "duplicate volume names", apply: (o) => setAt(o, ["spec", "template", "spec", "volumes"], [{ name: "v", emptyDir: {} }, { name: "v", emptyDir: {} }]) },
   ],
   Service: [
     { name: "LoadBalancer with clusterIP None", apply: (o) => setAt(o, ["spec", "clusterIP"], "None") },
@@ -182,6 +199,10 @@ export const RULE_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
     { name: "Local traffic policy on ClusterIP", apply: (o) => { setAt(o, ["spec", "type"], "ClusterIP"); deleteAt(o, ["spec", "loadBalancerClass"]); setAt(o, ["spec", "externalTrafficPolicy"], "Local"); } },
     { name: "invalid clusterIP", apply: (o) => setAt(o, ["spec", "clusterIP"], "10.0.0.300") },
     { name: "selector value not a label value", apply: (o) => setAt(o, ["spec", "selector", "app.kubernetes.io/name"], "nginx web") },
+    { name: "port 70000", apply: (o) => setAt(o, ["spec", "ports", 0, "port"], 70000) },
+    { name: "nodePort on ClusterIP", apply: (o) => { setAt(o, ["spec", "type"], "ClusterIP"); deleteAt(o, ["spec", "loadBalancerClass"]); setAt(o, ["spec", "ports", 0, "nodePort"], 30080); } },
+    { name: "externalName not a DNS name", apply: (o) => { setAt(o, ["spec", "type"], "ExternalName"); deleteAt(o, ["spec", "loadBalancerClass"]); setAt(o, ["spec", "externalName"], "not a host"); } },
+    { name: "ClientIP timeout above a day", apply: (o) => { setAt(o, ["spec", "sessionAffinity"], "ClientIP"); setAt(o, ["spec", "sessionAffinityConfig"], { clientIP: { timeoutSeconds: 86401 } }); } },
   ],
   HorizontalPodAutoscaler: [
     { name: "minReplicas above maxReplicas", apply: (o) => { setAt(o, ["spec", "minReplicas"], 20); setAt(o, ["spec", "maxReplicas"], 10); } },
@@ -195,5 +216,42 @@ export const RULE_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
     { name: "scaling policy with zero value", apply: (o) => setAt(o, ["spec", "behavior", "scaleUp", "policies"], [{ type: "Pods", value: 0, periodSeconds: 60 }]) },
     { name: "scaling policy period above 1800", apply: (o) => setAt(o, ["spec", "behavior", "scaleDown", "policies"], [{ type: "Percent", value: 10, periodSeconds: 3600 }]) },
     { name: "maxReplicas missing", apply: (o) => deleteAt(o, ["spec", "maxReplicas"]) },
+    { name: "maxReplicas zero", apply: (o) => setAt(o, ["spec", "maxReplicas"], 0) },
+    { name: "selectPolicy with a typo", apply: (o) => setAt(o, ["spec", "behavior", "scaleUp", "selectPolicy"], "Maximum") },
+    { name: "stabilization window above an hour", apply: (o) => setAt(o, ["spec", "behavior", "scaleDown", "stabilizationWindowSeconds"], 3601) },
+    { name: "External metric without metric name", apply: (o) => setAt(o, ["spec", "metrics"], [{ type: "External", external: { metric: { name: "" }, target: { type: "Value", value: "10" } } }]) },
+  ],
+};
+
+/** Edits kube-apiserver accepts (unusual but legal values near the rules): they catch checks that are too strict. */
+export const ACCEPTED_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
+  ...BUILTIN_ACCEPTED_EDITS,
+  NodePool: [
+    { name: "weight 100", apply: (o) => setAt(o, ["spec", "weight"], 100) },
+    { name: "requirement Gt with an integer", apply: (o) => pushTo(o, REQS, requirement("karpenter.k8s.aws/instance-cpu", "Gt", ["3"])) },
+  ],
+  EC2NodeClass: [
+    { name: "extra tag", apply: (o) => setAt(o, ["spec", "tags", "team"], "shop") },
+    { name: "hop limit 64", apply: (o) => setAt(o, ["spec", "metadataOptions", "httpPutResponseHopLimit"], 64) },
+  ],
+  Deployment: [
+    { name: "container port 65535", apply: (o) => setAt(o, [...C0, "ports"], [{ containerPort: 65535, name: "max" }]) },
+    { name: "env var name with dots (1.36 relaxed names)", apply: (o) => setAt(o, [...C0, "env"], [{ name: "my.var-1", value: "x" }]) },
+    { name: "request equal to limit", apply: (o) => setAt(o, [...C0, "resources"], { requests: { cpu: "250m", memory: "128Mi" }, limits: { cpu: "0.25", memory: "128Mi" } }) },
+    { name: "probe on a named port that exists", apply: (o) => { setAt(o, [...C0, "ports"], [{ containerPort: 80, name: "http" }]); setAt(o, [...C0, "readinessProbe"], { httpGet: { port: "http" } }); } },
+    { name: "Recreate without rollingUpdate", apply: (o) => setAt(o, ["spec", "strategy"], { type: "Recreate" }) },
+    { name: "maxSurge 0 with maxUnavailable 1", apply: (o) => setAt(o, ["spec", "strategy", "rollingUpdate"], { maxSurge: 0, maxUnavailable: 1 }) },
+    { name: "volume and its mount", apply: (o) => { setAt(o, ["spec", "template", "spec", "volumes"], [{ name: "tmp", emptyDir: {} }]); setAt(o, [...C0, "volumeMounts"], [{ name: "tmp", mountPath: "/tmp" }]); } },
+  ],
+  Service: [
+    { name: "port 65535", apply: (o) => setAt(o, ["spec", "ports", 0, "port"], 65535) },
+    { name: "named targetPort", apply: (o) => setAt(o, ["spec", "ports", 0, "targetPort"], "http") },
+    { name: "two named ports", apply: (o) => pushTo(o, ["spec", "ports"], { name: "https", port: 443, protocol: "TCP", targetPort: 8443 }) },
+    { name: "externalTrafficPolicy Local on a LoadBalancer", apply: (o) => setAt(o, ["spec", "externalTrafficPolicy"], "Local") },
+  ],
+  HorizontalPodAutoscaler: [
+    { name: "minReplicas equal to maxReplicas", apply: (o) => { setAt(o, ["spec", "minReplicas"], 5); setAt(o, ["spec", "maxReplicas"], 5); } },
+    { name: "scale-down disabled", apply: (o) => setAt(o, ["spec", "behavior", "scaleDown", "selectPolicy"], "Disabled") },
+    { name: "stabilization window of an hour", apply: (o) => setAt(o, ["spec", "behavior", "scaleDown", "stabilizationWindowSeconds"], 3600) },
   ],
 };

@@ -2,30 +2,31 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { loadRenderedObjects } from "../rendered.ts";
+import { extraBases } from "./bases.ts";
 import { MUTATED_KINDS } from "./catalog.ts";
 import { CATEGORIES, generateMutations } from "./generate.ts";
 
-const bases = loadRenderedObjects().map((r) => ({ file: r.file, object: r.object }));
+const bases = [...loadRenderedObjects().map((r) => ({ file: r.file, object: r.object })), ...extraBases()];
 const digest = (seed: number) =>
   createHash("sha256").update(JSON.stringify(generateMutations(bases, { seed, count: 300 }))).digest("hex");
 
 describe("generateMutations", { timeout: 60_000 }, () => {
-  const corpus = generateMutations(bases, { seed: 20260901, count: 1200 });
+  const corpus = generateMutations(bases, { seed: 20260901, count: 2400 });
 
   it("is the same corpus for the same seed and a different one for another seed", () => {
     expect(digest(7)).toBe(digest(7));
     expect(digest(7)).not.toBe(digest(8));
   });
 
-  it("makes 1,200 distinct mutations with unique ids", () => {
-    expect(corpus).toHaveLength(1200);
-    expect(new Set(corpus.map((m) => m.id)).size).toBe(1200);
-    expect(new Set(corpus.map((m) => `${m.baseFile}\n${JSON.stringify(m.object)}`)).size).toBe(1200);
+  it("makes 2,400 distinct mutations with unique ids", () => {
+    expect(corpus).toHaveLength(2400);
+    expect(new Set(corpus.map((m) => m.id)).size).toBe(2400);
+    expect(new Set(corpus.map((m) => `${m.baseFile}\n${JSON.stringify(m.object)}`)).size).toBe(2400);
   });
 
-  it("covers every category with at least 200 mutations, and every mutated kind", () => {
+  it("covers every category with at least 400 mutations, and every mutated kind", () => {
     for (const category of CATEGORIES) {
-      expect(corpus.filter((m) => m.category === category).length, category).toBeGreaterThanOrEqual(200);
+      expect(corpus.filter((m) => m.category === category).length, category).toBeGreaterThanOrEqual(400);
     }
     expect(new Set(corpus.map((m) => m.object.kind))).toEqual(new Set(MUTATED_KINDS));
   });
@@ -53,7 +54,7 @@ describe("generateMutations", { timeout: 60_000 }, () => {
 
   it("refuses input with nothing to mutate", () => {
     expect(() => generateMutations([], { seed: 1 })).toThrow(
-      "no object of kind NodePool, EC2NodeClass, Deployment, Service, HorizontalPodAutoscaler to mutate",
+      `no object of kind ${MUTATED_KINDS.join(", ")} to mutate`,
     );
   });
 });

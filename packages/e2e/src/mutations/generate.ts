@@ -1,13 +1,13 @@
-// Generates a deterministic corpus of mutated objects from rendered ones: wrong types, unknown fields,
-// out-of-range numbers, bad enum values and rule-breaking edits, from a seeded RNG.
+// Generates a deterministic corpus of mutated objects from rendered ones (and bases.ts): wrong types, unknown fields,
+// out-of-range numbers, bad enum values, rule-breaking edits and accepted edits, from a seeded RNG.
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import type { RandomGenerator } from "pure-rand/types/RandomGenerator";
-import { ENUM_FIELDS, MUTATED_KINDS, type MutatedKind, NUMERIC_FIELDS, RULE_EDITS } from "./catalog.ts";
+import { ACCEPTED_EDITS, ENUM_FIELDS, MUTATED_KINDS, type MutatedKind, NUMERIC_FIELDS, RULE_EDITS } from "./catalog.ts";
 import { isObject, type Json, type Path, pointer, setAt, walk } from "./paths.ts";
 
-export const CATEGORIES = ["wrong-type", "unknown-field", "out-of-range", "bad-enum", "rule-breaking"] as const;
+export const CATEGORIES = ["wrong-type", "unknown-field", "out-of-range", "bad-enum", "rule-breaking", "accepted-edit"] as const;
 export type MutationCategory = (typeof CATEGORIES)[number];
 
 export interface MutationBase {
@@ -49,10 +49,15 @@ export function generateMutations(bases: readonly MutationBase[], options: Gener
   // Unchanged objects count as seen: an edit that sets a field to its current value is no mutation.
   const seen = new Set(usable.map((b) => `${b.file}\n${JSON.stringify(b.object)}`));
   const out: Mutation[] = [];
+  const cursors = CATEGORIES.map(() => 0);
   for (let slot = 0; out.length < count; slot++) {
     if (slot >= count * 3) throw new Error(`only ${out.length} distinct mutations after ${slot} slots`);
-    const category = CATEGORIES[out.length % CATEGORIES.length] as MutationCategory;
-    const base = usable[Math.floor(slot / CATEGORIES.length) % usable.length] as MutationBase;
+    const c = out.length % CATEGORIES.length;
+    const category = CATEGORIES[c] as MutationCategory;
+    // each category walks the bases in turn, so every base gets every category; a base whose edits of this
+    // category are used up yields to the next one at once
+    const base = usable[(cursors[c] as number) % usable.length] as MutationBase;
+    cursors[c] = (cursors[c] as number) + 1;
     // A few draws per slot; a base whose edits of this category are used up yields to the next base.
     for (let draw = 0; draw < 20; draw++) {
       const object = structuredClone(base.object) as unknown as Json;
@@ -80,7 +85,17 @@ function mutate(rng: RandomGenerator, kind: MutatedKind, category: MutationCateg
       return outOfRange(rng, kind, o);
     case "bad-enum":
       return badEnum(rng, kind, o);
+    case "accepted-edit": {
+      if (ACCEPTED_EDITS[kind].length === 0) return undefined;
+      // one edit or two together, as for rule-breaking edits
+      const first = pick(rng, ACCEPTED_EDITS[kind]);
+      const second = uniformInt(rng, 0, 1) === 1 ? pick(rng, ACCEPTED_EDITS[kind]) : first;
+      first.apply(o);
+      if (second !== first) second.apply(o);
+      return { path: "", description: second === first ? first.name : `${first.name} + ${second.name}` };
+    }
     case "rule-breaking": {
+      if (RULE_EDITS[kind].length === 0) return undefined;
       // One edit, or two together (combinations break rules that single edits do not).
       const first = pick(rng, RULE_EDITS[kind]);
       const second = uniformInt(rng, 0, 1) === 1 ? pick(rng, RULE_EDITS[kind]) : first;
@@ -135,6 +150,7 @@ function outOfRange(rng: RandomGenerator, kind: MutatedKind, o: Json): Edit {
   const present = mutableNodes(o)
     .filter((n) => typeof n.value === "number" && !known.some((k) => pointer(k.path) === pointer(n.path)))
     .map((n) => ({ path: n.path, integer: Number.isInteger(n.value), min: undefined, max: undefined }));
+  if (known.length + present.length === 0) return undefined;
   const field = pick(rng, [...known, ...present]);
   const candidates: number[] = [-1, 0, 2 ** 31, 2 ** 31 * -1 - 1, 1e15];
   if (field.min !== undefined) candidates.push(field.min - 1);
@@ -146,6 +162,7 @@ function outOfRange(rng: RandomGenerator, kind: MutatedKind, o: Json): Edit {
 }
 
 function badEnum(rng: RandomGenerator, kind: MutatedKind, o: Json): Edit {
+  if (ENUM_FIELDS[kind].length === 0) return undefined;
   const field = pick(rng, ENUM_FIELDS[kind]);
   const valid = pick(rng, field.values);
   const value = pick(rng, [valid.toLowerCase(), valid.toUpperCase(), `${valid} `, "", `${valid}${uniformInt(rng, 2, 99)}`]);

@@ -30,8 +30,11 @@ function closure(defs: Json, roots: readonly string[]): Json {
   return out;
 }
 
-/** Writes one JSON Schema file per kind of the default catalog into `dir`; returns the number of files. */
-export async function writeKubeconformSchemas(dir: string, kinds?: ReadonlySet<string>): Promise<number> {
+/**
+ * Writes one JSON Schema file per kind of the default catalog into `dir`; returns the number of files.
+ * `goEnums: false`: without the Go types' enums the validator adds (the schemas as upstream publishes them).
+ */
+export async function writeKubeconformSchemas(dir: string, kinds?: ReadonlySet<string>, options: { readonly goEnums?: boolean } = {}): Promise<number> {
   mkdirSync(dir, { recursive: true });
   const builtinDefs: Json = {};
   const crds: unknown[] = [];
@@ -48,7 +51,7 @@ export async function writeKubeconformSchemas(dir: string, kinds?: ReadonlySet<s
         continue;
       }
       const doc = JSON.parse(text) as { components: { schemas: Record<string, SchemaNode> } };
-      const defs = (convertComponents(doc.components.schemas, "kubeconform").$defs ?? {}) as Json;
+      const defs = (convertComponents(doc.components.schemas, "kubeconform", options).$defs ?? {}) as Json;
       Object.assign(builtinDefs, defs);
       for (const t of typesFromOpenApi(doc, file.path, "kubeconform")) {
         if (kinds && !kinds.has(t.gvk.kind)) continue;

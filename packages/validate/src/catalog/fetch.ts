@@ -13,6 +13,16 @@ export interface FetchOptions {
   readonly mirror?: string;
   /** @default $XDG_CACHE_HOME/eks-gitops/schemas or ~/.cache/eks-gitops/schemas */
   readonly cacheDir?: string;
+  /** Called as an http(s) download progresses (not for cache or mirror-folder reads): the first download takes seconds. */
+  readonly onProgress?: (progress: DownloadProgress) => void;
+}
+
+/** How far one download has come; `total` is the Content-Length when the server sent one. */
+export interface DownloadProgress {
+  readonly location: string;
+  readonly received: number;
+  readonly total: number | undefined;
+  readonly done: boolean;
 }
 
 /** A catalog file that could not be had, or whose bytes are not the pinned ones. */
@@ -35,16 +45,33 @@ export function sourceOf(file: Pick<PinnedFile, "path">, mirror: string | undefi
   return `${base}/${file.path}`;
 }
 
-async function readSource(location: string): Promise<Buffer> {
+async function readSource(location: string, onProgress: FetchOptions["onProgress"]): Promise<Buffer> {
   if (/^https?:\/\//.test(location)) {
+    const offline = `use --mirror DIR|URL (or ${MIRROR_ENV}) when offline`;
     let res: Response;
     try {
       res = await fetch(location);
     } catch (err) {
-      throw new CatalogError(`cannot download ${location}: ${(err as Error).message}; use --mirror DIR|URL (or ${MIRROR_ENV}) when offline`);
+      throw new CatalogError(`cannot download ${location}: ${(err as Error).message}; ${offline}`);
     }
     if (!res.ok) throw new CatalogError(`cannot download ${location}: HTTP ${res.status}`);
-    return Buffer.from(await res.arrayBuffer());
+    if (!onProgress || !res.body) return Buffer.from(await res.arrayBuffer());
+    const length = Number(res.headers.get("content-length"));
+    const total = Number.isFinite(length) && length > 0 ? length : undefined;
+    const chunks: Uint8Array[] = [];
+    let received = 0;
+    onProgress({ location, received, total, done: false });
+    try {
+      for await (const chunk of res.body) {
+        chunks.push(chunk);
+        received += chunk.byteLength;
+        onProgress({ location, received, total, done: false });
+      }
+    } catch (err) {
+      throw new CatalogError(`cannot download ${location}: ${(err as Error).message}; ${offline}`);
+    }
+    onProgress({ location, received, total, done: true });
+    return Buffer.concat(chunks);
   }
   try {
     return readFileSync(location.replace(/^file:\/\//, ""));
@@ -67,7 +94,7 @@ export async function fetchPinned(file: Pick<PinnedFile, "path" | "sha256">, opt
     // not cached yet
   }
   const location = sourceOf(file, options.mirror ?? process.env[MIRROR_ENV]);
-  const bytes = await readSource(location);
+  const bytes = await readSource(location, options.onProgress);
   const actual = sha256(bytes);
   if (actual !== file.sha256) {
     throw new CatalogError(`SHA-256 mismatch for ${location}: expected ${file.sha256}, got ${actual}; the mirror or download is not the pinned upstream file`);

@@ -4,7 +4,7 @@ import { CatalogError, fetchPinned, type FetchOptions } from "./fetch.ts";
 
 export { CATALOG, DEFAULT_VERSIONS, UPSTREAM_BASE } from "./pins.ts";
 export type { CatalogRelease, PinnedFile } from "./pins.ts";
-export { CatalogError, defaultCacheDir, fetchPinned, MIRROR_ENV, sha256, sourceOf } from "./fetch.ts";
+export { CatalogError, defaultCacheDir, type DownloadProgress, fetchPinned, MIRROR_ENV, sha256, sourceOf } from "./fetch.ts";
 export type { FetchOptions } from "./fetch.ts";
 
 /** Versions to take from the catalog; a Kubernetes minor ("1.36") picks the newest pinned patch. */

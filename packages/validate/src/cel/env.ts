@@ -15,9 +15,15 @@ function re2(pattern: string): RE2JS {
 
 // Rules run the same patterns over the same label keys object after object: memoise RE2 results (bounded).
 const MEMO_LIMIT = 50_000;
+/** Longer strings are not memoised: a few long values would otherwise hold megabytes per entry. */
+const MEMO_MAX_STRING = 512;
 const findMemo = new Map<string, string>();
 const testMemo = new Map<string, boolean>();
 function findFirst(s: string, pattern: string): string {
+  if (s.length > MEMO_MAX_STRING) {
+    const m = re2(pattern).matcher(s);
+    return m.find() ? (m.group() ?? "") : "";
+  }
   const key = `${pattern}\u0000${s}`;
   let hit = findMemo.get(key);
   if (hit === undefined) {
@@ -29,6 +35,7 @@ function findFirst(s: string, pattern: string): string {
   return hit;
 }
 export function re2Test(s: string, pattern: string): boolean {
+  if (s.length > MEMO_MAX_STRING) return re2(pattern).test(s);
   const key = `${pattern}\u0000${s}`;
   let hit = testMemo.get(key);
   if (hit === undefined) {

@@ -1,5 +1,8 @@
 // Evaluating collected x-kubernetes-validations rules the way the API server reports them.
-import type { Environment } from "@marcbachmann/cel-js";
+import type { ASTNode, Environment } from "@marcbachmann/cel-js";
+import type { SchemaNode } from "../schema/model.ts";
+import { type CostProblem, checkSchemaCosts, PER_CALL_LIMIT, type RuleCost, runtimeCost } from "./cost-check.ts";
+import { RUNTIME_COST_BUDGET } from "./cost.ts";
 import type { CelTask, ValidationRule } from "../schema/walk.ts";
 import type { Finding } from "../types.ts";
 import { createCelEnvironment, useRe2Matches } from "./env.ts";
@@ -69,7 +72,16 @@ export class CelEvaluator {
   private readonly env: Environment;
   private readonly infos = new WeakMap<ValidationRule, RuleInfo>();
   private readonly programs = new Map<string, Program | Error>();
+  /** Estimated costs of the rules of every schema checked with checkCosts (API server cost limits). */
+  private readonly costs = new WeakMap<ValidationRule, RuleCost>();
+  private readonly costChecked = new WeakMap<SchemaNode, CostProblem[]>();
   readonly stats: CelStats = { evaluated: 0, transitionSkipped: 0 };
+  /**
+   * Wall-time guard per object, behind the cost checks (whose estimates may miss a slow library call): once one
+   * object's rules have run this long, its remaining rules are reported as not run. A rule already running is not
+   * interrupted (cel-js evaluates synchronously).
+   */
+  timeLimitMs = 5_000;
 
   constructor(env: Environment = createCelEnvironment()) {
     this.env = env;
@@ -86,6 +98,24 @@ export class CelEvaluator {
       this.programs.set(expr, p);
     }
     return p;
+  }
+
+  /**
+   * Estimates the cost of every rule of a CRD schema once, as the API server does when the CRD is created; returns
+   * what it would refuse the CRD for. Rules over the limits are then reported instead of run, and the others are
+   * checked against the per-call limit and the per-object budget before they run.
+   */
+  checkCosts(root: SchemaNode, base: string): CostProblem[] {
+    let problems = this.costChecked.get(root);
+    if (!problems) {
+      const parse = (expr: string) => {
+        const p = this.program(expr);
+        return p instanceof Error ? undefined : (p as unknown as { ast: ASTNode }).ast;
+      };
+      problems = checkSchemaCosts(root, base, parse, this.costs);
+      this.costChecked.set(root, problems);
+    }
+    return problems;
   }
 
   /** Compiles a rule ahead of time; returns the compile error, if any (used to pre-warm a schema's rules). */
@@ -157,6 +187,9 @@ export class CelEvaluator {
    */
   evaluate(tasks: readonly CelTask[], memoObjects = true): Finding[] {
     const findings: Finding[] = [];
+    // the run-time cost of this object's rules so far (API server: RuntimeCELCostBudget per object)
+    let spent = 0;
+    const started = performance.now();
     for (const task of tasks) {
       // the memo key of this task's value, computed once for all its rules (null: not memoisable)
       let key: string | null | undefined;
@@ -172,6 +205,28 @@ export class CelEvaluator {
         if (transition && (!task.hasOld || rule.optionalOldSelf === true)) {
           this.stats.transitionSkipped++;
           continue;
+        }
+        if (performance.now() - started > this.timeLimitMs) {
+          findings.push({ severity: "error", path: task.path, message: `Invalid value: "${task.type}": CEL evaluation of this object took over ${this.timeLimitMs / 1000} s, no further validation rules will be run`, rule: info.id });
+          return findings;
+        }
+        const cost = this.costs.get(rule);
+        if (cost) {
+          const what = rule.message?.trim() ? rule.message.trim() : rule.rule.trim();
+          if (cost.refused) {
+            findings.push({ severity: "error", path: task.path, message: `Forbidden: rule not run: ${cost.refused}`, rule: info.id });
+            continue;
+          }
+          const c = runtimeCost(cost, task.value, transition ? task.oldSelf : undefined);
+          if (c > PER_CALL_LIMIT) {
+            findings.push({ severity: "error", path: task.path, message: `Invalid value: "${task.type}": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${what}`, rule: info.id });
+            return findings;
+          }
+          spent += c;
+          if (spent > RUNTIME_COST_BUDGET) {
+            findings.push({ severity: "error", path: task.path, message: `Invalid value: "${task.type}": validation failed due to running out of cost budget, no further validation rules will be run`, rule: info.id });
+            return findings;
+          }
         }
         const vars: Record<string, unknown> = transition ? { self: task.self, oldSelf: task.oldSelf } : { self: task.self };
         const path = info.pointer ? `${task.path}${info.pointer}` : task.path;

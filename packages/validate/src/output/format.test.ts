@@ -61,7 +61,7 @@ describe("formatText", () => {
         "",
       ].join("\n"),
     );
-    expect(formatText(report, { color: true })).toContain("\u001b[31minvalid\u001b[0m");
+    expect(formatText(report, { color: true })).toContain("\u001b[31minvalid\u001b[39m");
     expect(formatText(report, { verbose: true }).split("\n")[0]).toBe("a.yaml#0 Namespace/ok valid");
   });
 });

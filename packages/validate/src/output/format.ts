@@ -1,7 +1,9 @@
 // Report formatters: text (grep-able lines + summary), json (the stable contract), junit, sarif, github annotations.
+import { createColors } from "picocolors";
 import packageJson from "../../package.json" with { type: "json" };
 import type { Finding, Report, ResourceResult } from "../types.ts";
 import { ruleInfo } from "./rules.ts";
+import { safeResult, safeText, sanitizeReport } from "./sanitize.ts";
 
 export const OUTPUT_FORMATS = ["text", "json", "junit", "sarif", "github"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -25,8 +27,11 @@ function summaryLine(report: Report): string {
 }
 
 /** One line per finding: `file#index kind/ns/name path: message [rule]`. */
-export function formatText(report: Report, options: FormatOptions = {}): string {
-  const paint = (code: string, s: string) => (options.color ? `\u001b[${code}m${s}\u001b[0m` : s);
+export function formatText(unsafe: Report, options: FormatOptions = {}): string {
+  // names, paths and messages come from the input: no control character reaches the output raw
+  const report = sanitizeReport(unsafe);
+  const colors = createColors(options.color === true);
+  const paint = (code: "31" | "32" | "33", s: string) => ({ "31": colors.red, "32": colors.green, "33": colors.yellow })[code](s);
   const lines: string[] = [];
   for (const r of report.resources) {
     if (r.findings.length === 0) {
@@ -53,20 +58,24 @@ export const jsonFinding = (f: Finding) => ({
   ...(f.line !== undefined ? { line: f.line, column: f.column ?? 1 } : {}),
 });
 
-/** One entry of `resources[]` in the JSON contract. */
-export const jsonResource = (r: ResourceResult) => ({
-  file: r.file,
+/** One entry of `resources[]` in the JSON contract (names, paths and messages come from the input: made safe to print). */
+export const jsonResource = (unsafe: ResourceResult) => {
+  const r = safeResult(unsafe);
+  return {
+    file: r.file,
   index: r.index,
   apiVersion: r.apiVersion,
   kind: r.kind,
   name: r.name,
   namespace: r.namespace,
-  status: r.status,
-  findings: r.findings.map(jsonFinding),
-});
+    status: r.status,
+    findings: r.findings.map(jsonFinding),
+  };
+};
 
 /** The stable JSON contract: `{summary, resources}` with exactly the documented fields. */
 export function formatJson(report: Report): string {
+  // jsonResource makes each resource safe to print: no control character reaches the output raw
   return `${JSON.stringify({ summary: report.summary, resources: report.resources.map(jsonResource) }, null, 2)}\n`;
 }
 
@@ -86,10 +95,13 @@ export function* junitLines(report: Report): Generator<string> {
     else byFile.set(r.file, [r]);
   }
   let out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="eks-gitops validate" tests="${report.summary.resources}" failures="${report.summary.invalid}" errors="${report.summary.error}" skipped="${report.summary.skipped}">`];
-  for (const [file, results] of byFile) {
+  for (const [unsafeFile, results] of byFile) {
+    // names, paths and messages come from the input: no control character reaches the output raw
+    const file = safeText(unsafeFile);
     const count = (s: string) => results.filter((r) => r.status === s).length;
     out.push(`  <testsuite name="${xml(file)}" tests="${results.length}" failures="${count("invalid")}" errors="${count("error")}" skipped="${count("skipped")}">`);
-    for (const r of results) {
+    for (const unsafe of results) {
+      const r = safeResult(unsafe);
       const line = r.findings.find((f) => f.line !== undefined)?.line;
       out.push(`    <testcase classname="${xml(file)}" name="${xml(`${where(r)} ${objectName(r)}`)}" file="${xml(file)}"${line !== undefined ? ` line="${line}"` : ""}>`);
       const text = r.findings.map((f) => `${f.line !== undefined ? `${f.line}:${f.column ?? 1} ` : ""}${f.path || "/"}: ${f.message}${f.hint ? ` (fix: ${f.hint})` : ""} [${f.rule}]`).join("\n");
@@ -114,7 +126,8 @@ type SarifRule = { id: string; shortDescription: { text: string }; help: { text:
 /** The SARIF 2.1.0 log of a report, as data. */
 export function sarifDocument(report: Report) {
   const rules = new Map<string, SarifRule>();
-  const results = report.resources.flatMap((r) =>
+  // names, paths and messages come from the input: no control character reaches the output raw
+  const results = report.resources.map(safeResult).flatMap((r) =>
     r.findings.map((f) => {
       const info = ruleInfo(f.rule, f.hint);
       if (!rules.has(info.id)) rules.set(info.id, { id: info.id, shortDescription: { text: info.shortDescription }, help: { text: info.help } });
@@ -145,7 +158,9 @@ const ghData = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").repla
 const ghProp = (s: string) => ghData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
 
 /** GitHub Actions workflow annotations (`::error file=...::message`), then the summary line. */
-export function formatGithub(report: Report): string {
+export function formatGithub(unsafe: Report): string {
+  // names, paths and messages come from the input: no control character reaches the output raw
+  const report = sanitizeReport(unsafe);
   const lines: string[] = [];
   for (const r of report.resources) {
     for (const f of r.findings) {

@@ -9,6 +9,7 @@ import standaloneCode from "ajv/dist/standalone/index.js";
 import af from "ajv-formats";
 import { RE2JS } from "re2js";
 import { convertComponents, convertCrdRoot, OBJECT_META, type ConvertContext } from "./convert.ts";
+import { ENUM_VALUES_SOURCE } from "./enum-values.ts";
 import type { TypeSchema } from "./model.ts";
 
 const addFormats = af.default;
@@ -24,6 +25,11 @@ const re2Engine = Object.assign(
       // ajv keys its compiled-pattern cache by toString()
       toString: () => `re2:${pattern}`,
       test(s: string): boolean {
+        // long values are not memoised: each would hold its whole text in the memo
+        if (s.length > 512) {
+          re ??= RE2JS.compile(pattern);
+          return re.test(s);
+        }
         let hit = memo.get(s);
         if (hit === undefined) {
           re ??= RE2JS.compile(pattern);
@@ -43,7 +49,7 @@ const nodeRequire = createRequire(import.meta.url);
 /** V8 code caches are only valid for the V8 that made them. */
 const V8_TAG = `node-${process.versions.v8.replace(/[^0-9a-z.]/gi, "_")}-${process.arch}`;
 /** Bump when conversion or ajv options change: cached validator code is keyed by it. */
-const CACHE_VERSION = "eks-gitops-validate/4 ajv@8.20.0 verbose=false optimize=1";
+const CACHE_VERSION = `eks-gitops-validate/5 ajv@8.20.0 verbose=false optimize=1 enums=${ENUM_VALUES_SOURCE}`;
 const standalone = (standaloneCode as unknown as { default?: typeof standaloneCode }).default ?? standaloneCode;
 
 // Formats the API server's format checker knows beyond ajv-formats; unknown formats pass, as there.

@@ -1,5 +1,6 @@
 // Converting Kubernetes OpenAPI v3 / structural schemas into JSON Schema (draft-07) that ajv compiles.
 import type { SchemaFlavour, SchemaNode } from "./model.ts";
+import { applyEnumValues } from "./builtin-enums.ts";
 import { VALUE_ENUM_FIELDS } from "./value-enum-fields.ts";
 
 /** The ObjectMeta component, as `documentId#/$defs/...`, when a builtin document with it is loaded. */
@@ -141,13 +142,17 @@ function emptyMeansUnset(prop: Json): void {
   delete prop.enum;
 }
 
-/** A whole /openapi/v3 document's components as one JSON Schema resource with `$defs` (compiled once, shared). */
-export function convertComponents(components: Readonly<Record<string, SchemaNode>>, documentId: string): Json {
+/**
+ * A whole /openapi/v3 document's components as one JSON Schema resource with `$defs` (compiled once, shared).
+ * `goEnums: false` leaves out the enums of the Go types (to hand other tools the schemas as published).
+ */
+export function convertComponents(components: Readonly<Record<string, SchemaNode>>, documentId: string, options: { readonly goEnums?: boolean } = {}): Json {
   const defs: Json = {};
   const ctx: ConvertContext = { flavour: "builtin" };
   for (const [name, node] of Object.entries(components)) {
     const def = convertNode(node, ctx);
     const props = def.properties as Record<string, Json> | undefined;
+    if (options.goEnums !== false) applyEnumValues(name, props);
     for (const field of VALUE_ENUM_FIELDS[name] ?? []) {
       const prop = props?.[field];
       if (prop && !(Array.isArray(node.required) && node.required.includes(field))) emptyMeansUnset(prop);

@@ -39,7 +39,8 @@ const doc = {
 
 const [pod] = typesFromOpenApi(doc, "test document", "test:empty-enum");
 const validate = (spec: unknown, validator = new ObjectValidator()) =>
-  validator.validate({ apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec }, pod!).map((f) => `${f.path}: ${f.message}`);
+  // the schema stage alone (these partial pods have no containers, which the native stage would report)
+  validator.validate({ apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec }, pod!, undefined, undefined, { native: false }).map((f) => `${f.path}: ${f.message}`);
 
 describe('"" in an enum field of a built-in kind', () => {
   it("is judged like an absent field where the Go field is a value (PodSpec.restartPolicy)", () => {

@@ -32,6 +32,10 @@ export interface TypeSchema {
    * creates before validating it (after strict decoding), so `root` keeps only the shape of `status`.
    */
   readonly statusSubresource?: boolean;
+  /** CRDs: where `root` sits in its CRD document (JSON Pointer), for problems found in the schema itself. */
+  readonly schemaPointer?: string;
+  /** CRDs: the version has no openAPIV3Schema (the API server requires one), `root` is a stand-in. */
+  readonly schemaMissing?: boolean;
 }
 
 export const gvkKey = (g: Gvk): string => `${g.group}/${g.version}/${g.kind}`;

@@ -33,7 +33,7 @@ describe("SchemaRegistry priority", () => {
     expect(registry.lookup("karpenter.k8s.aws/v1", "EC2NodeClass")?.source).toBe("document docs.yaml#1");
     expect(registry.lookup("karpenter.sh/v1", "NodeClaim")?.source).toBe("catalog karpenter@1.14.1 karpenter.sh_nodeclaims.yaml");
     expect(registry.lookup("karpenter.sh/v0", "NodePool")).toBeUndefined();
-    expect(registry.layers.map((l) => l.name)).toEqual(["--crd", "documents", "catalog kubernetes@1.36.0 karpenter@1.14.1 argocd@3.5.1"]);
+    expect(registry.layers.map((l) => l.name)).toEqual(["--crd", "documents", "catalog kubernetes@1.36.5 karpenter@1.14.1 argocd@3.5.1"]);
   }, 120_000);
 
   it("reads kubeconform-style JSON Schema files and /openapi/v3 documents given with --crd", () => {

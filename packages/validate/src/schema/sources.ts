@@ -35,14 +35,16 @@ export function typesFromCrd(crd: unknown, source: string): TypeSchema[] {
   const scope = spec.scope === "Cluster" ? "Cluster" : "Namespaced";
   const versions = Array.isArray(spec.versions) ? spec.versions : [];
   const out: TypeSchema[] = [];
-  for (const v of versions) {
+  for (const [i, v] of versions.entries()) {
     if (!isObject(v) || typeof v.name !== "string" || v.served === false) continue;
-    let schema = isObject(v.schema) && isObject(v.schema.openAPIV3Schema) ? v.schema.openAPIV3Schema : { type: "object", "x-kubernetes-preserve-unknown-fields": true };
+    const schemaMissing = !(isObject(v.schema) && isObject(v.schema.openAPIV3Schema));
+    let schema = !schemaMissing && isObject(v.schema) && isObject(v.schema.openAPIV3Schema) ? v.schema.openAPIV3Schema : { type: "object", "x-kubernetes-preserve-unknown-fields": true };
     const statusSubresource = isObject(v.subresources) && isObject(v.subresources.status);
     if (statusSubresource && isObject(schema.properties) && isObject(schema.properties.status)) {
       schema = { ...schema, properties: { ...schema.properties, status: structureOnly(schema.properties.status as SchemaNode) } };
     }
-    out.push({ gvk: { group: spec.group, version: v.name, kind }, flavour: "crd", root: schema, source, scope, ...(statusSubresource ? { statusSubresource } : {}) });
+    const where = { schemaPointer: `/spec/versions/${i}/schema/openAPIV3Schema`, ...(schemaMissing ? { schemaMissing } : {}) };
+    out.push({ gvk: { group: spec.group, version: v.name, kind }, flavour: "crd", root: schema, source, scope, ...(statusSubresource ? { statusSubresource } : {}), ...where });
   }
   return out;
 }

@@ -1,0 +1,125 @@
+// The "Capacity at HPA max" block of a pull request comment: base vs head simulation of one cluster, in markdown.
+import { chartMermaid } from "./chart.ts";
+import { formatCpu, formatGiB, parseQuantity } from "./quantity.ts";
+import { candidateList } from "./report.ts";
+import type { SimulationResult, SweepResult } from "./types.ts";
+
+export interface CompareOptions {
+  /** Shown in the heading when the results carry no cluster name. */
+  readonly cluster?: string;
+  /** The head's replica sweep: drawn as a mermaid chart under the table. */
+  readonly headSweep?: SweepResult;
+}
+
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : n < 0 ? `${n}` : "0";
+}
+
+function signedCpu(millis: number): string {
+  return millis === 0 ? "0" : `${millis > 0 ? "+" : "-"}${formatCpu(Math.abs(millis))}`;
+}
+
+function signedGiB(bytes: number): string {
+  return bytes === 0 ? "0" : `${bytes > 0 ? "+" : "-"}${formatGiB(Math.abs(bytes))}`;
+}
+
+function countBy<T>(items: readonly T[], key: (t: T) => string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const i of items) m.set(key(i), (m.get(key(i)) ?? 0) + 1);
+  return m;
+}
+
+function amount(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  return parseQuantity(text, name === "cpu" ? 1000 : 1);
+}
+
+/**
+ * Markdown comparing base and head at HPA max: nodes Karpenter would add (per NodePool), NodePool limit headroom,
+ * Pending pods, and the head's chart. `undefined` = the cluster does not exist on that side. The block starts with a
+ * `####` heading naming the cluster; the caller adds the section heading.
+ */
+export function compareSimulations(base: SimulationResult | undefined, head: SimulationResult | undefined, options: CompareOptions = {}): string {
+  const cluster = head?.cluster ?? base?.cluster ?? options.cluster ?? "cluster";
+  const out: string[] = [`#### ${cluster}`, ""];
+  if (!head) {
+    out.push(`Removed in this change (base: ${base!.nodes.length} node-group node(s), ${base!.nodeClaims.length} NodeClaim(s) at HPA max).`);
+    return `${out.join("\n")}\n`;
+  }
+  const rows: string[][] = [];
+  const row = (what: string, b: number | undefined, h: number) => rows.push([what, b === undefined ? "-" : String(b), String(h), b === undefined ? "new" : signed(h - b)]);
+  row("node-group nodes", base?.nodes.length, head.nodes.length);
+  row("NodeClaims Karpenter would add", base?.nodeClaims.length, head.nodeClaims.length);
+  const baseByPool = countBy(base?.nodeClaims ?? [], (c) => c.nodePool);
+  const headByPool = countBy(head.nodeClaims, (c) => c.nodePool);
+  const pools = [...new Set([...(base?.nodePools ?? []).map((p) => p.name), ...head.nodePools.map((p) => p.name)])].sort();
+  for (const name of pools) {
+    if (pools.length > 1 || (baseByPool.get(name) ?? 0) !== (headByPool.get(name) ?? 0)) {
+      row(`NodeClaims of NodePool \`${name}\``, base ? (baseByPool.get(name) ?? 0) : undefined, headByPool.get(name) ?? 0);
+    }
+  }
+  const sum = (r: SimulationResult | undefined, name: string) =>
+    r === undefined ? undefined : r.nodeClaims.reduce((n, c) => n + (amount(name, c.requests[name]) ?? 0), 0);
+  const cpuRow = (r: SimulationResult | undefined) => sum(r, "cpu");
+  const baseCpu = cpuRow(base);
+  const headCpu = cpuRow(head)!;
+  rows.push(["CPU requested on NodeClaims", baseCpu === undefined ? "-" : formatCpu(baseCpu), formatCpu(headCpu), baseCpu === undefined ? "new" : signedCpu(headCpu - baseCpu)]);
+  const baseMem = sum(base, "memory");
+  const headMem = sum(head, "memory")!;
+  rows.push(["memory requested on NodeClaims", baseMem === undefined ? "-" : formatGiB(baseMem), formatGiB(headMem), baseMem === undefined ? "new" : signedGiB(headMem - baseMem)]);
+  row("pods that stay Pending", base?.pending.length, head.pending.length);
+  const changed = rows.some((r) => r[3] !== "0");
+  out.push(
+    changed
+      ? `At HPA max Karpenter would add **${head.nodeClaims.length}** NodeClaim(s) (base ${base ? base.nodeClaims.length : "-"}); **${head.pending.length}** pod(s) would stay Pending (base ${base ? base.pending.length : "-"}).`
+      : `No capacity change at HPA max: ${head.nodes.length} node-group node(s), ${head.nodeClaims.length} NodeClaim(s), ${head.pending.length} pod(s) Pending.`,
+    "",
+    "| | base | head | change |",
+    "|---|---:|---:|---:|",
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  );
+
+  // Workloads whose replica count at HPA max changed (a maxReplicas edit, a new or removed workload).
+  const baseReplicas = new Map((base?.workloads ?? []).map((w) => [w.workload, w.replicas]));
+  const headReplicas = new Map(head.workloads.map((w) => [w.workload, w.replicas]));
+  const moved = [...new Set([...baseReplicas.keys(), ...headReplicas.keys()])]
+    .sort()
+    .filter((w) => baseReplicas.get(w) !== headReplicas.get(w));
+  if (base && moved.length > 0) {
+    out.push("", "| workload | base replicas | head replicas |", "|---|---:|---:|");
+    for (const w of moved) out.push(`| ${w} | ${baseReplicas.get(w) ?? "-"} | ${headReplicas.get(w) ?? "-"} |`);
+  }
+
+  const headroom: string[] = [];
+  for (const p of head.nodePools) {
+    const b = base?.nodePools.find((x) => x.name === p.name);
+    for (const name of Object.keys(p.limits).sort()) {
+      const h = p.headroom[name]!;
+      const bh = b?.headroom[name];
+      const delta = bh !== undefined && amount(name, bh) !== amount(name, h) ? " (changed)" : "";
+      headroom.push(`| \`${p.name}\` | ${name} | ${p.limits[name]} | ${bh ?? "-"} | ${h}${delta} |`);
+    }
+  }
+  if (headroom.length > 0) {
+    out.push(
+      "",
+      "NodePool limit headroom (limits minus the capacity of the type each NodeClaim likely launches as):",
+      "",
+      "| NodePool | resource | limit | base headroom | head headroom |",
+      "|---|---|---:|---:|---:|",
+      ...headroom,
+    );
+  }
+  if (head.nodeClaims.length > 0) {
+    out.push("", "| NodeClaim (head) | requests | candidates |", "|---|---|---|");
+    for (const c of head.nodeClaims) {
+      out.push(`| ${c.name} | ${Object.entries(c.requests).map(([k, v]) => `${k} ${v}`).join(", ")} | ${c.instanceTypes.length}: ${candidateList(c.instanceTypes)} |`);
+    }
+  }
+  if (head.pending.length > 0) {
+    out.push("", "| Pending pod (head) | reason | why |", "|---|---|---|");
+    for (const p of head.pending) out.push(`| ${p.pod} | ${p.reason} | ${p.message.replaceAll("|", "\\|")} |`);
+  }
+  if (options.headSweep) out.push("", chartMermaid(options.headSweep));
+  return `${out.join("\n")}\n`;
+}

@@ -1,0 +1,166 @@
+// Reports of a simulation: text tables, JSON and markdown (with the sweep as a mermaid chart).
+import { chartMermaid } from "./chart.ts";
+import { formatGiB, parseQuantity } from "./quantity.ts";
+import type { ConsolidationNote, NodeClaimResult, SimulationResult, SweepResult } from "./types.ts";
+
+export type ReportFormat = "text" | "json" | "markdown";
+
+export interface ReportExtras {
+  readonly sweep?: SweepResult;
+  readonly consolidation?: readonly ConsolidationNote[];
+}
+
+/** How many candidate names a report lists, as Karpenter's `created nodeclaim` log line does (provisioner.go instanceTypeList). */
+export const LISTED_CANDIDATES = 5;
+
+/** `c3.2xlarge, c3.4xlarge, c3.8xlarge, c4.2xlarge, c4.4xlarge and 344 other(s)`, the way Karpenter logs them. */
+export function candidateList(names: readonly string[]): string {
+  const shown = names.slice(0, LISTED_CANDIDATES).join(", ");
+  return names.length > LISTED_CANDIDATES ? `${shown} and ${names.length - LISTED_CANDIDATES} other(s)` : shown;
+}
+
+function requestsText(requests: Readonly<Record<string, string>>): string {
+  return Object.entries(requests)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
+}
+
+function table(rows: readonly (readonly string[])[], indent = "  "): string[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    });
+  }
+  return rows.map((row) => `${indent}${row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")}`.trimEnd());
+}
+
+/** Memory of a node table cell: GiB with one decimal, so requested and allocatable read alike. */
+function gib(q: string | undefined): string {
+  return formatGiB(q === undefined ? 0 : parseQuantity(q));
+}
+
+function price(n: number): string {
+  return `$${n.toFixed(4)}/h`;
+}
+
+function claimLines(c: NodeClaimResult): string[] {
+  const lines = [
+    `NodeClaim ${c.name}: requests ${requestsText(c.requests)}`,
+    `  pods: ${c.pods.join(", ")}`,
+    `  instance types (${c.instanceTypes.length} candidates): ${candidateList(c.instanceTypes)}`,
+    ...c.firstCandidates.map((f) => `    ${f.instanceType}: allocatable ${requestsText(f.allocatable)}`),
+    `  capacity types: ${c.capacityTypes.join(", ")}; zones: ${c.zones.join(", ")}`,
+  ];
+  if (c.cheapest) lines.push(`  cheapest-looking: ${c.cheapest.instanceType} ${c.cheapest.capacityType} in ${c.cheapest.zone} at ${price(c.cheapest.price)}`);
+  return lines;
+}
+
+function summaryLine(r: SimulationResult): string {
+  const nodes = r.nodes.length;
+  return `${nodes} existing node(s), ${r.nodeClaims.length} NodeClaim(s) Karpenter would add, ${r.pending.length} pod(s) that stay Pending`;
+}
+
+function formatText(r: SimulationResult, extras: ReportExtras): string {
+  const out: string[] = [`Capacity simulation${r.cluster ? ` of ${r.cluster}` : ""} (${r.region})`, ""];
+  out.push("Workloads");
+  out.push(
+    ...table([
+      ["WORKLOAD", "REPLICAS", "ON NODE GROUPS", "PENDING", "ON NEW NODECLAIMS", "STAY PENDING"],
+      ...r.workloads.map((w) => [w.workload, String(w.replicas), String(w.onExistingNodes), String(w.onNodeClaims + w.pending), String(w.onNodeClaims), String(w.pending)]),
+    ]),
+  );
+  const groups = [...new Set(r.nodes.map((n) => n.nodeGroup))];
+  for (const g of groups) {
+    const nodes = r.nodes.filter((n) => n.nodeGroup === g);
+    const first = nodes[0]!;
+    out.push("", `Node group ${g}: ${nodes.length} x ${first.instanceType} ${first.capacityType} (allocatable ${requestsText(first.allocatable)})`);
+    out.push(
+      ...table([
+        ["NODE", "ZONE", "CPU", "MEMORY", "PODS", "WORKLOAD PODS"],
+        ...nodes.map((n) => [
+          n.name,
+          n.zone,
+          `${n.requested.cpu ?? "0"}/${n.allocatable.cpu ?? "0"}`,
+          `${gib(n.requested.memory)}/${gib(n.allocatable.memory)}`,
+          `${n.requested.pods ?? "0"}/${n.allocatable.pods ?? "0"}`,
+          String(n.pods.length),
+        ]),
+      ]),
+    );
+  }
+  for (const p of r.nodePools) {
+    const claims = r.nodeClaims.filter((c) => c.nodePool === p.name);
+    const limits = Object.keys(p.limits).length > 0 ? `limits ${requestsText(p.limits)}, headroom ${requestsText(p.headroom)}` : "no limits";
+    out.push("", `NodePool ${p.name} (weight ${p.weight}, ${limits}; ${p.consolidationPolicy} after ${p.consolidateAfter}): ${claims.length} NodeClaim(s)`);
+    for (const c of claims) out.push(...claimLines(c).map((l) => `  ${l}`));
+  }
+  out.push("", `Pending: ${r.pending.length}`);
+  if (r.pending.length > 0) out.push(...table([["POD", "REASON", "WHY"], ...r.pending.map((p) => [p.pod, p.reason, p.message])]));
+  if (extras.consolidation && extras.consolidation.length > 0) {
+    out.push("", "Consolidation after scale-down");
+    for (const c of extras.consolidation) out.push(`  ${c.message}`);
+  }
+  if (extras.sweep) {
+    out.push("", `Replica sweep of ${extras.sweep.workload}`);
+    out.push(
+      ...table([
+        ["REPLICAS", "NODES", "NEW NODECLAIMS", "PENDING BEFORE KARPENTER", "STAY PENDING"],
+        ...extras.sweep.points.map((p) => [String(p.replicas), String(p.existingNodes + p.nodeClaims), String(p.nodeClaims), String(p.pendingBeforeKarpenter), String(p.pending)]),
+      ]),
+    );
+  }
+  out.push("", summaryLine(r));
+  return `${out.join("\n")}\n`;
+}
+
+function cell(s: string): string {
+  return s.replaceAll("|", "\\|");
+}
+
+function formatMarkdown(r: SimulationResult, extras: ReportExtras): string {
+  const out: string[] = [`## Capacity simulation${r.cluster ? `: ${r.cluster}` : ""} (${r.region})`, "", summaryLine(r), ""];
+  out.push("| workload | replicas | on node groups | Pending | on new NodeClaims | stay Pending |", "|---|---:|---:|---:|---:|---:|");
+  for (const w of r.workloads) out.push(`| ${cell(w.workload)} | ${w.replicas} | ${w.onExistingNodes} | ${w.onNodeClaims + w.pending} | ${w.onNodeClaims} | ${w.pending} |`);
+  if (r.nodes.length > 0) {
+    out.push("", "| node | group | type | zone | cpu | memory | pods |", "|---|---|---|---|---:|---:|---:|");
+    for (const n of r.nodes) {
+      out.push(
+        `| ${n.name} | ${n.nodeGroup} | ${n.instanceType} ${n.capacityType} | ${n.zone} | ${n.requested.cpu ?? "0"}/${n.allocatable.cpu} | ${gib(n.requested.memory)}/${gib(n.allocatable.memory)} | ${n.requested.pods ?? "0"}/${n.allocatable.pods} |`,
+      );
+    }
+  }
+  for (const p of r.nodePools) {
+    const claims = r.nodeClaims.filter((c) => c.nodePool === p.name);
+    const limits = Object.keys(p.limits).length > 0 ? `limits ${requestsText(p.limits)}, headroom ${requestsText(p.headroom)}` : "no limits";
+    out.push("", `### NodePool \`${p.name}\`: ${claims.length} NodeClaim(s)`, "", `Weight ${p.weight}, ${limits}; ${p.consolidationPolicy} after ${p.consolidateAfter}.`);
+    if (claims.length > 0) {
+      out.push("", "| NodeClaim | requests | pods | candidates | cheapest-looking |", "|---|---|---:|---|---|");
+      for (const c of claims) {
+        const cheapest = c.cheapest ? `${c.cheapest.instanceType} ${c.cheapest.capacityType} ${c.cheapest.zone} ${price(c.cheapest.price)}` : "(no prices)";
+        out.push(`| ${c.name} | ${requestsText(c.requests)} | ${c.pods.length} | ${c.instanceTypes.length}: ${candidateList(c.instanceTypes)} | ${cheapest} |`);
+      }
+      out.push("", "| candidate | allocatable |", "|---|---|");
+      for (const c of claims) for (const f of c.firstCandidates) out.push(`| ${f.instanceType} | ${requestsText(f.allocatable)} |`);
+    }
+  }
+  if (r.pending.length > 0) {
+    out.push("", "### Pending pods", "", "| pod | reason | why |", "|---|---|---|");
+    for (const p of r.pending) out.push(`| ${cell(p.pod)} | ${p.reason} | ${cell(p.message)} |`);
+  }
+  if (extras.consolidation && extras.consolidation.length > 0) {
+    out.push("", "### Consolidation after scale-down", "");
+    for (const c of extras.consolidation) out.push(`- ${c.message}`);
+  }
+  if (extras.sweep) out.push("", `### Replica sweep of \`${extras.sweep.workload}\``, "", chartMermaid(extras.sweep));
+  return `${out.join("\n")}\n`;
+}
+
+/** The report of a simulation as text (tables), JSON (the result itself) or markdown. */
+export function formatSimulation(result: SimulationResult, format: ReportFormat, extras: ReportExtras = {}): string {
+  if (format === "json") {
+    const doc = { ...result, ...(extras.consolidation ? { consolidation: extras.consolidation } : {}), ...(extras.sweep ? { sweep: extras.sweep } : {}) };
+    return `${JSON.stringify(doc, null, 2)}\n`;
+  }
+  return format === "markdown" ? formatMarkdown(result, extras) : formatText(result, extras);
+}

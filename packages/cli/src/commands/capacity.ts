@@ -1,0 +1,236 @@
+// `eks-gitops capacity refresh`: takes the instance-type data of a region from EC2 and commits it as a snapshot.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { parseArgs } from "node:util";
+// Static: this module is itself loaded only for `capacity` (bin.ts), and the CLI bundle require()s the SDK.
+import { EC2Client, paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes, paginateDescribeSpotPriceHistory } from "@aws-sdk/client-ec2";
+import { CAPACITY_DIR, CAPACITY_REFRESH_COMMAND, CLUSTERS_DIR, instanceTypesFile, listClusters, loadCluster, REGION_PATTERN } from "@eks-gitops/config";
+import { EXIT, UsageError } from "../exit-codes.ts";
+import { findRepoRoot } from "../repo.ts";
+
+export const capacityUsage = `Usage: eks-gitops capacity refresh [--region REGION] [--cluster NAME]... [--captured-at YYYY-MM-DD] [--source TEXT] [--spot-prices] [--check] [--root DIR]
+
+Calls ec2:DescribeInstanceTypes and ec2:DescribeInstanceTypeOfferings (per availability zone) and
+writes clusters/<name>/capacity/instance-types.<region>.json for each selected overlay: sorted JSON
+with only the fields the simulation uses, so \`eks-gitops simulate\` runs without AWS credentials.
+Read-only; the IAM actions needed are ec2:DescribeInstanceTypes and ec2:DescribeInstanceTypeOfferings.
+  --region REGION      the region to describe: every overlay in it (default: each --cluster's own region)
+  --cluster NAME       this overlay (repeatable; default: every overlay in --region)
+  --captured-at DATE   the date recorded in the snapshot (default: today, UTC)
+  --source TEXT        where the data came from, recorded in the snapshot (default: the two EC2 calls)
+  --check              write nothing; exit 1 if the committed snapshot's data differs from EC2's answer
+  --spot-prices        also record each type's current Spot price per zone (ec2:DescribeSpotPriceHistory,
+                       Linux/UNIX), so reports name the cheapest-looking candidate; prices change: so does the file
+  --root DIR           repository root (default: found from the current directory)
+Credentials and endpoint come from the standard AWS variables and files (AWS_PROFILE, AWS_ENDPOINT_URL, ...).`;
+
+/** IAM actions `capacity refresh` calls; all read-only (plus ec2:DescribeSpotPriceHistory with --spot-prices). */
+export const REFRESH_IAM_ACTIONS = ["ec2:DescribeInstanceTypes", "ec2:DescribeInstanceTypeOfferings"] as const;
+
+const DEFAULT_SOURCE = "ec2:DescribeInstanceTypes + ec2:DescribeInstanceTypeOfferings (availability-zone)";
+
+export interface RefreshOptions {
+  readonly root: string;
+  readonly region?: string;
+  readonly clusters?: readonly string[];
+  /** ISO date recorded in the snapshot. @default today (UTC) */
+  readonly capturedAt?: string;
+  readonly source?: string;
+  /** Compare instead of writing; exit 1 when a snapshot's data differs. */
+  readonly check?: boolean;
+  /** Also record current Spot prices (ec2:DescribeSpotPriceHistory). @default false */
+  readonly spotPrices?: boolean;
+  readonly out?: (line: string) => void;
+}
+
+/** The raw EC2 answers of one region: every instance type and every (type, zone) offering. */
+export async function describeRegion(region: string, options: { spotPrices?: boolean } = {}): Promise<{ instanceTypes: unknown[]; offerings: unknown[]; prices: SpotPrice[] }> {
+  const { describeAwsError } = await import("@eks-gitops/bootstrap/aws");
+  // The SDK's standard retry (exponential backoff with jitter) absorbs throttling of these paginated calls.
+  const client = new EC2Client({ region, maxAttempts: 8 });
+  const instanceTypes: unknown[] = [];
+  const offerings: unknown[] = [];
+  const latest = new Map<string, { price: SpotPrice; at: number }>();
+  try {
+    try {
+      for await (const page of paginateDescribeInstanceTypes({ client, pageSize: 100 }, {})) instanceTypes.push(...(page.InstanceTypes ?? []));
+    } catch (err) {
+      throw describeAwsError(err, "EC2Client", "DescribeInstanceTypesCommand", undefined);
+    }
+    try {
+      for await (const page of paginateDescribeInstanceTypeOfferings({ client, pageSize: 1000 }, { LocationType: "availability-zone" }))
+        offerings.push(...(page.InstanceTypeOfferings ?? []));
+    } catch (err) {
+      throw describeAwsError(err, "EC2Client", "DescribeInstanceTypeOfferingsCommand", undefined);
+    }
+    if (options.spotPrices) {
+      try {
+        // StartTime now: EC2 answers each type's price in effect now, per zone (the latest entry wins).
+        for await (const page of paginateDescribeSpotPriceHistory({ client, pageSize: 1000 }, { StartTime: new Date(), ProductDescriptions: ["Linux/UNIX"] }))
+          for (const h of page.SpotPriceHistory ?? []) {
+            const price = Number(h.SpotPrice);
+            if (!h.InstanceType || !h.AvailabilityZone || !Number.isFinite(price)) continue;
+            const key = `${h.InstanceType} ${h.AvailabilityZone}`;
+            const at = h.Timestamp?.getTime() ?? 0;
+            if ((latest.get(key)?.at ?? Number.NEGATIVE_INFINITY) <= at)
+              latest.set(key, { price: { instanceType: h.InstanceType, capacityType: "spot", zone: h.AvailabilityZone, price }, at });
+          }
+      } catch (err) {
+        throw describeAwsError(err, "EC2Client", "DescribeSpotPriceHistoryCommand", undefined);
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+  return { instanceTypes, offerings, prices: [...latest.values()].map((l) => l.price) };
+}
+
+/** A Spot price of one instance type in one zone, USD per hour. */
+export interface SpotPrice {
+  readonly instanceType: string;
+  readonly capacityType: "spot";
+  readonly zone: string;
+  readonly price: number;
+}
+
+/** EC2 answered, but with nothing usable. */
+export class RefreshError extends Error {
+  override name = "RefreshError";
+}
+
+/** Writes `content` to `file` through a temporary file and a rename: a reader never sees half a file. */
+function writeAtomically(file: string, content: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, content);
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** The snapshot text without `capturedAt` and `source`, to tell new data from a new date or label. */
+function dataOf(text: string): string {
+  return text.replace(/^ {2}"(capturedAt|source)": ".*",?\n/gm, "");
+}
+
+/** Describes each selected overlay's region once and writes its snapshot; a file whose data did not change keeps its date and source. */
+export async function refresh(options: RefreshOptions): Promise<number> {
+  const out = options.out ?? ((l: string) => process.stdout.write(`${l}\n`));
+  if (options.region !== undefined && !REGION_PATTERN.test(options.region)) throw new UsageError(`--region must be an AWS region such as 'ap-southeast-1', not '${options.region}'`);
+  if (options.capturedAt !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.capturedAt)) throw new UsageError(`--captured-at must be a date YYYY-MM-DD, not '${options.capturedAt}'`);
+  const explicit = options.clusters !== undefined && options.clusters.length > 0;
+  if (!explicit && options.region === undefined) throw new UsageError("give --region REGION, --cluster NAME, or both");
+
+  const targets: { name: string; region: string }[] = [];
+  for (const name of explicit ? [...(options.clusters ?? [])] : listClusters(options.root)) {
+    const config = await loadCluster(options.root, name);
+    if (!explicit && config.region !== options.region) continue;
+    // a snapshot of another region would never be read (simulate reads the overlay's region)
+    if (options.region !== undefined && config.region !== options.region)
+      throw new UsageError(`--region ${options.region}: ${config.sourceFile} is in region ${config.region}; drop --region or pass the overlay's`);
+    targets.push({ name, region: options.region ?? config.region });
+  }
+  if (targets.length === 0) throw new UsageError(`no overlay under ${join(options.root, CLUSTERS_DIR)} is in region ${options.region}; pass --cluster NAME`);
+
+  const { parseSnapshot, serializeSnapshot, snapshotFromDescribe } = await import("@eks-gitops/capacity");
+  const capturedAt = options.capturedAt ?? new Date().toISOString().slice(0, 10);
+  const byRegion = new Map<string, string>();
+  let stale = 0;
+  for (const { name, region } of targets) {
+    let text = byRegion.get(region);
+    if (text === undefined) {
+      const raw = await describeRegion(region, { spotPrices: options.spotPrices ?? false });
+      if (raw.offerings.length === 0)
+        throw new RefreshError(`EC2 answered no instance-type offerings for region ${region} (${raw.instanceTypes.length} instance types): is the region served at this endpoint? nothing was written`);
+      const snapshot = snapshotFromDescribe({
+        region,
+        instanceTypes: raw.instanceTypes as never,
+        offerings: raw.offerings as never,
+        ...(raw.prices.length > 0 ? { prices: raw.prices } : {}),
+        capturedAt,
+        source: options.source ?? DEFAULT_SOURCE,
+      });
+      text = serializeSnapshot(snapshot);
+      // A bug in the conversion must never be committed: the file must read back.
+      parseSnapshot(text, `${region} snapshot`);
+      byRegion.set(region, text);
+      out(
+        `described ${region}: ${snapshot.instanceTypes.length} instance types in ${snapshot.zones.length} zones (${snapshot.zones.join(", ")})${options.spotPrices ? `, ${raw.prices.length} Spot prices` : ""}`,
+      );
+    }
+    const file = join(options.root, CLUSTERS_DIR, name, CAPACITY_DIR, instanceTypesFile(region));
+    const shown = relative(options.root, file);
+    const before = existsSync(file) ? readFileSync(file, "utf8") : undefined;
+    if (before !== undefined && dataOf(before) === dataOf(text)) {
+      out(`unchanged ${shown} (same data as on ${/"capturedAt": "([^"]*)"/.exec(before)?.[1] ?? "an unknown date"})`);
+      continue;
+    }
+    if (options.check) {
+      stale++;
+      out(`stale     ${shown}: ${before === undefined ? "missing" : "EC2 answers different data"}; fix: ${CAPACITY_REFRESH_COMMAND} --cluster ${name}`);
+      continue;
+    }
+    writeAtomically(file, text);
+    out(`wrote     ${shown}`);
+  }
+  return stale > 0 ? EXIT.invalid : EXIT.ok;
+}
+
+export async function capacityCommand(argv: readonly string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === "--help" || sub === "-h") {
+    process.stdout.write(`${capacityUsage}\n`);
+    return EXIT.ok;
+  }
+  if (sub !== "refresh") throw new UsageError(`capacity: unknown subcommand '${sub ?? ""}'; expected 'refresh'\n${capacityUsage}`);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      region: { type: "string" },
+      cluster: { type: "string", multiple: true },
+      "captured-at": { type: "string" },
+      source: { type: "string" },
+      check: { type: "boolean", default: false },
+      "spot-prices": { type: "boolean", default: false },
+      root: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(`${capacityUsage}\n`);
+    return EXIT.ok;
+  }
+  try {
+    return await refresh({
+      root: values.root ?? findRepoRoot(),
+      region: values.region,
+      clusters: values.cluster,
+      capturedAt: values["captured-at"],
+      source: values.source,
+      check: values.check,
+      spotPrices: values["spot-prices"],
+    });
+  } catch (err) {
+    // Matched by name: importing the classes would load the AWS SDK on every error path.
+    const name = (err as Error).name;
+    if (name === "CredentialsProviderError") {
+      process.stderr.write(`eks-gitops capacity refresh: no AWS credentials (${(err as Error).message.split("\n")[0]}); set AWS_PROFILE or AWS_ACCESS_KEY_ID; nothing was written.\n`);
+      return EXIT.usage;
+    }
+    if (name === "RefreshError" || name === "SnapshotError") {
+      process.stderr.write(`eks-gitops capacity refresh: ${(err as Error).message}\n`);
+      return EXIT.internal;
+    }
+    if (name === "AwsCallError") {
+      const denied = (err as { accessDenied?: boolean }).accessDenied === true;
+      process.stderr.write(`eks-gitops capacity refresh: ${(err as Error).message}${denied ? ` (it needs ${REFRESH_IAM_ACTIONS.join(", ")}${values["spot-prices"] ? ", ec2:DescribeSpotPriceHistory" : ""})` : ""}; nothing was written.\n`);
+      return denied ? EXIT.usage : EXIT.internal;
+    }
+    throw err;
+  }
+}

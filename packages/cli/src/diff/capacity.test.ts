@@ -1,0 +1,153 @@
+// The "Capacity at HPA max" section of `eks-gitops diff --output markdown`, on a temporary git repository:
+// a pull request raising nginx-deployment's maxReplicas from 12 to 40 shows the nodes it costs.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { checkCluster } from "@eks-gitops/config";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import eksworkshop from "../../../../clusters/eksworkshop/cluster.ts";
+import { diff } from "../commands/diff.ts";
+import { renderCapacitySection } from "./capacity.ts";
+import { renderCluster } from "../render.ts";
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const ROOT = resolve(import.meta.dirname, "../../../..");
+const FILE = "clusters/eksworkshop/cluster.ts";
+let repo: string;
+const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" };
+const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env }).toString().trim();
+const write = (path: string, content: string) => {
+  mkdirSync(dirname(join(repo, path)), { recursive: true });
+  writeFileSync(join(repo, path), content);
+};
+
+/** Writes the overlay (as its TypeScript text) and its render, with nginx's maxReplicas set to `max`. */
+function writeOverlay(max: number): void {
+  const input = structuredClone(eksworkshop) as Record<string, any>;
+  input.workloads[0].autoscaling.maxReplicas = max;
+  const source = execFileSync("cat", [join(ROOT, FILE)]).toString().replace("maxReplicas: 12,", `maxReplicas: ${max},`);
+  write(FILE, source);
+  rmSync(join(repo, "clusters/eksworkshop/rendered"), { recursive: true, force: true });
+  for (const [path, content] of renderCluster(checkCluster(input, FILE))) write(`clusters/eksworkshop/rendered/${path}`, content);
+}
+
+async function markdown(head?: string): Promise<string> {
+  let text = "";
+  await diff({ root: repo, base: "main", ...(head ? { head } : {}), output: "markdown", out: (t) => (text += t) });
+  return text;
+}
+
+beforeAll(() => {
+  repo = mkdtempSync(join(tmpdir(), "eks-gitops-diff-capacity-"));
+  git("init", "-q", "-b", "main");
+  write("pnpm-workspace.yaml", "packages: []\n");
+  write(".gitignore", "node_modules\n");
+  write("clusters/package.json", '{ "type": "module" }\n');
+  symlinkSync(join(ROOT, "clusters/node_modules"), join(repo, "clusters/node_modules"), "dir");
+  cpSync(join(ROOT, "clusters/eksworkshop/capacity"), join(repo, "clusters/eksworkshop/capacity"), { recursive: true });
+  writeOverlay(12);
+  git("add", "-A");
+  git("commit", "-qm", "base");
+  git("checkout", "-qb", "feature");
+  writeOverlay(40);
+  git("add", "-A");
+  git("commit", "-qm", "maxReplicas 12 -> 40");
+});
+
+afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+describe("Capacity at HPA max", () => {
+  let md: string;
+  beforeAll(async () => {
+    md = await markdown("feature");
+  });
+
+  it("follows the rendered diff, one part per cluster", () => {
+    expect(md.indexOf("## Rendered diff")).toBe(md.indexOf("<!-- eks-gitops:rendered-diff -->\n") + 34);
+    expect(md).toContain("\n## Capacity at HPA max\n\n#### eksworkshop\n");
+    expect(md.indexOf("## Capacity at HPA max")).toBeGreaterThan(md.indexOf("autoscaling/v2"));
+  });
+
+  it("shows what maxReplicas 12 -> 40 costs: a much bigger NodeClaim and less NodePool headroom", () => {
+    expect(md).toContain("| CPU requested on NodeClaims | 6450m | 62450m | +56 |\n");
+    expect(md).toContain("| `default` | cpu | 1000 | 992 | 936 (changed) |\n");
+    expect(md).toContain("| default-1 | cpu 62450m, memory 124160432128, pods 35 | 137: c5.18xlarge, c5.24xlarge, c5.metal, c5a.24xlarge, c5ad.24xlarge and 132 other(s) |\n");
+    expect(md).toContain("| pods that stay Pending | 0 | 0 | 0 |\n");
+  });
+
+  it("draws the head's replica sweep, 3 to 40, as a mermaid chart", () => {
+    expect(md).toContain('```mermaid\nxychart-beta\n    title "nlb-app-karpenter/nginx-deployment: nodes (bars), Pending pods (line)"\n');
+    expect(md).toContain(`    x-axis "replicas" [${Array.from({ length: 38 }, (_, i) => i + 3).join(", ")}]\n`);
+  });
+
+  it("the working tree as head, and no change: base and head agree", async () => {
+    git("checkout", "-q", "main");
+    try {
+      const same = await markdown();
+      expect(same).toContain("No changes to rendered output.");
+      expect(same).toContain("| NodeClaims Karpenter would add | 1 | 1 | 0 |\n");
+      expect(same).toContain("| CPU requested on NodeClaims | 6450m | 6450m | 0 |\n");
+    } finally {
+      git("checkout", "-q", "feature");
+    }
+  });
+
+  it("a side whose overlay cannot be loaded says why instead of failing the comment", async () => {
+    git("checkout", "-qb", "broken", "main");
+    try {
+      write(FILE, execFileSync("cat", [join(ROOT, FILE)]).toString().replace("count: 3", "count: -3"));
+      git("commit", "-qam", "bad count");
+      const broken = await markdown("broken");
+      expect(broken.slice(broken.indexOf("## Capacity"))).toBe(
+        "## Capacity at HPA max\n\n#### eksworkshop\n\n> head: not simulated: clusters/eksworkshop/cluster.ts: nodeGroups[0].count: must not be negative\n\n",
+      );
+    } finally {
+      git("checkout", "-q", "feature");
+    }
+  });
+
+  it("a cluster without a snapshot on either side says so once", async () => {
+    git("checkout", "-qb", "no-snapshot", "feature");
+    try {
+      git("rm", "-rq", "clusters/eksworkshop/capacity");
+      git("commit", "-qm", "no snapshot");
+      let md = "";
+      await diff({ root: repo, base: "no-snapshot", head: "no-snapshot", output: "markdown", out: (t) => (md += t) });
+      expect(md.slice(md.indexOf("## Capacity"))).toBe(
+        "## Capacity at HPA max\n\n#### eksworkshop\n\n> base and head: not simulated: no instance-type snapshot clusters/eksworkshop/capacity/instance-types.ap-southeast-1.json\n\n",
+      );
+    } finally {
+      git("checkout", "-q", "feature");
+    }
+  });
+
+  it("text output has no capacity section, and markdown can leave it out", async () => {
+    let text = "";
+    await diff({ root: repo, base: "main", head: "feature", output: "text", out: (t) => (text += t) });
+    expect(text).not.toContain("Capacity");
+    let without = "";
+    await diff({ root: repo, base: "main", head: "feature", output: "markdown", capacity: false, out: (t) => (without += t) });
+    expect(without).not.toContain("Capacity at HPA max");
+  });
+
+  it("leaves no temporary overlay behind", () => {
+    expect(readdirSync(join(repo, "clusters")).sort()).toEqual(["eksworkshop", "node_modules", "package.json"]);
+  });
+});
+
+describe("renderCapacitySection", () => {
+  const section = { clusters: ["#### a\n\nA\n", "#### b\n\nB\n", "#### c\n\nC\n"] };
+
+  it("keeps whole clusters within the budget and says how many were left out", () => {
+    const all = renderCapacitySection(section, Number.POSITIVE_INFINITY);
+    expect(all).toBe("\n## Capacity at HPA max\n\n#### a\n\nA\n\n#### b\n\nB\n\n#### c\n\nC\n\n");
+    const cut = renderCapacitySection(section, 180);
+    expect(cut).toBe(
+      "\n## Capacity at HPA max\n\n#### a\n\nA\n\n> [!NOTE]\n> 2 of 3 clusters left out to fit one comment: see the full diff artifact, or run `pnpm simulate --at max --output markdown`.\n\n",
+    );
+    expect(cut.length).toBeLessThanOrEqual(180);
+    expect(renderCapacitySection({ clusters: [] }, 100)).toBe("");
+  });
+});

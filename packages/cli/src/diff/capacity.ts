@@ -1,0 +1,149 @@
+// The "Capacity at HPA max" section of the pull-request comment: the capacity simulation of base and head, compared.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { InstanceTypeSnapshot, SimulationResult, SweepResult } from "@eks-gitops/capacity";
+import { CAPACITY_DIR, CLUSTER_FILE, CLUSTERS_DIR, type ClusterConfig, instanceTypesFile, loadCluster, RENDERED_DIR } from "@eks-gitops/config";
+import { buildSimulationInput } from "../capacity/input.ts";
+
+export interface CapacitySide {
+  /** `clusters/<name>/rendered/...` -> content, as the diff read it. */
+  readonly rendered: ReadonlyMap<string, string>;
+  /** The commit to read overlays and snapshots from; undefined: the working tree. */
+  readonly commit: string | undefined;
+}
+
+interface Simulated {
+  readonly result?: SimulationResult;
+  readonly sweep?: SweepResult;
+  /** Why this side could not be simulated. */
+  readonly problem?: string;
+}
+
+function show(root: string, commit: string, path: string): string | undefined {
+  try {
+    return execFileSync("git", ["show", `${commit}:${path}`], { cwd: root, stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1 << 28 }).toString("utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Loads an overlay at a commit: its cluster.ts is written under a temporary folder inside clusters/ (so its
+ * `@eks-gitops/config` import resolves as in the working tree) and removed again.
+ */
+async function loadOverlayAt(root: string, side: CapacitySide, name: string, atCommit: ReadonlySet<string>): Promise<ClusterConfig | undefined> {
+  const path = `${CLUSTERS_DIR}/${name}/${CLUSTER_FILE}`;
+  if (side.commit === undefined) return existsSync(join(root, path)) ? loadCluster(root, name) : undefined;
+  if (!atCommit.has(path)) return undefined;
+  const text = show(root, side.commit, path);
+  if (text === undefined) return undefined;
+  const tmpRoot = join(root, CLUSTERS_DIR, `.capacity-${side.commit.slice(0, 12)}-${process.pid}`);
+  try {
+    mkdirSync(join(tmpRoot, CLUSTERS_DIR, name), { recursive: true });
+    writeFileSync(join(tmpRoot, path), text);
+    return await loadCluster(tmpRoot, name);
+  } finally {
+    rmSync(tmpRoot, { recursive: true, force: true });
+  }
+}
+
+function readSnapshotText(root: string, side: CapacitySide, path: string): string | undefined {
+  if (side.commit !== undefined) return show(root, side.commit, path);
+  return existsSync(join(root, path)) ? readFileSync(join(root, path), "utf8") : undefined;
+}
+
+/** One side of one cluster at HPA max; never throws: a side that cannot be simulated says why. */
+/** The overlay files (`clusters/<name>/cluster.ts`) of a commit, in one git call however many clusters there are. */
+function overlaysAt(root: string, commit: string | undefined): ReadonlySet<string> {
+  if (commit === undefined) return new Set();
+  try {
+    const out = execFileSync("git", ["ls-tree", "-r", "--name-only", commit, "--", `${CLUSTERS_DIR}/`], { cwd: root, stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1 << 28 }).toString();
+    return new Set(out.split("\n").filter((p) => p.endsWith(`/${CLUSTER_FILE}`) && p.split("/").length === 3));
+  } catch {
+    return new Set();
+  }
+}
+
+async function simulateSide(root: string, name: string, side: CapacitySide, snapshotFrom: readonly CapacitySide[], atCommit: ReadonlySet<string>): Promise<Simulated> {
+  const prefix = `${CLUSTERS_DIR}/${name}/${RENDERED_DIR}/`;
+  const files = new Map([...side.rendered].filter(([p]) => p.startsWith(prefix)).map(([p, c]) => [p.slice(prefix.length), c] as const));
+  if (files.size === 0) return {};
+  try {
+    const config = await loadOverlayAt(root, side, name, atCommit);
+    // rendered output without an overlay (hand-made fixtures, a removed overlay): nothing to simulate
+    if (!config) return {};
+    const capacity = await import("@eks-gitops/capacity");
+    // The head's instance-type data for both sides, so the comparison shows the change, not a data refresh.
+    const snapshotPath = `${CLUSTERS_DIR}/${name}/${CAPACITY_DIR}/${instanceTypesFile(config.region)}`;
+    const text = snapshotFrom.map((s) => readSnapshotText(root, s, snapshotPath)).find((t) => t !== undefined);
+    if (text === undefined) return { problem: `no instance-type snapshot ${snapshotPath}` };
+    const snapshot: InstanceTypeSnapshot = capacity.parseSnapshot(text, snapshotPath);
+    const { input, autoscaled } = buildSimulationInput(
+      { name, region: config.region, nodeGroups: config.nodeGroups, daemonSets: config.daemonSets, nodePoolOrder: config.nodePools.map((p) => p.name), nodeClassOrder: config.nodeClasses.map((n) => n.name) },
+      files,
+      { at: "max" },
+    );
+    const result = capacity.simulate(input, snapshot);
+    const target = autoscaled[0];
+    return { result, ...(target ? { sweep: capacity.sweep(input, snapshot, { workload: target }) } : {}) };
+  } catch (err) {
+    return { problem: (err as Error).message.split("\n")[0] ?? String(err) };
+  }
+}
+
+/** The section's parts: one Markdown block per cluster, so a comment near its size limit can leave whole clusters out. */
+export interface CapacitySection {
+  readonly clusters: readonly string[];
+}
+
+/**
+ * One block per cluster present on either side: base and head simulated with every HPA target at
+ * maxReplicas (nodes Karpenter would add, NodePool limit headroom, Pending pods) and the head's chart.
+ */
+export async function capacitySection(root: string, base: CapacitySide, head: CapacitySide): Promise<CapacitySection> {
+  const names = new Set<string>();
+  for (const m of [base.rendered, head.rendered]) for (const p of m.keys()) names.add(p.split("/")[1] ?? "");
+  names.delete("");
+  if (names.size === 0) return { clusters: [] };
+  const capacity = await import("@eks-gitops/capacity");
+  const [baseOverlays, headOverlays] = [overlaysAt(root, base.commit), overlaysAt(root, head.commit)];
+  const clusters: string[] = [];
+  for (const name of [...names].sort()) {
+    const [b, h] = [await simulateSide(root, name, base, [head, base], baseOverlays), await simulateSide(root, name, head, [head, base], headOverlays)];
+    if (!b.result && !h.result && !b.problem && !h.problem) continue;
+    if (b.problem || h.problem) {
+      // a side that could not be simulated would read as an added or removed cluster: say why instead
+      const lines = [`#### ${name}`, ""];
+      if (b.problem === h.problem) lines.push(`> base and head: not simulated: ${h.problem}`);
+      else for (const [label, s] of [["base", b], ["head", h]] as const) if (s.problem) lines.push(`> ${label}: not simulated: ${s.problem}`, "");
+      clusters.push(`${lines.join("\n").trimEnd()}\n`);
+      continue;
+    }
+    // compareSimulations starts with the cluster's own `#### <name>` heading; undefined on a side = no such cluster there
+    clusters.push(`${capacity.compareSimulations(b.result, h.result, { ...(h.sweep ? { headSweep: h.sweep } : {}), cluster: name }).trimEnd()}\n`);
+  }
+  return { clusters };
+}
+
+/**
+ * The section as Markdown within `budget` characters: whole clusters, in name order, and a notice naming how
+ * many were left out and where to see them. Empty when no cluster has an overlay.
+ */
+export function renderCapacitySection(section: CapacitySection, budget: number): string {
+  if (section.clusters.length === 0) return "";
+  const head = "\n## Capacity at HPA max\n";
+  const notice = (shown: number) =>
+    `\n> [!NOTE]\n> ${section.clusters.length - shown} of ${section.clusters.length} clusters left out to fit one comment: see the full diff artifact, or run \`pnpm simulate --at max --output markdown\`.\n`;
+  let out = head;
+  let shown = 0;
+  for (const [i, c] of section.clusters.entries()) {
+    const next = `${out}\n${c}`;
+    // room for the notice unless this is the last cluster
+    const reserve = i === section.clusters.length - 1 ? 0 : notice(i + 1).length;
+    if (next.length + reserve + 1 > budget) break;
+    out = next;
+    shown++;
+  }
+  return `${out}${shown < section.clusters.length ? notice(shown) : ""}\n`;
+}

@@ -1,0 +1,243 @@
+// Every command of the README, typed as a user types it (`pnpm <script> ...` in a shell, from the repository
+// root or from a folder inside it), checked by exit code and output: the root scripts must reach the real CLI.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+
+// Each case starts pnpm and the CLI (and some render or validate everything): seconds each, not a timing test.
+vi.setConfig({ testTimeout: 120_000 });
+
+const REPO = resolve(import.meta.dirname, "../../..");
+
+/** The environment of a user's shell: nothing inherited from the `pnpm test` that runs this file. */
+function userEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k === "INIT_CWD" || k === "PNPM_SCRIPT_SRC_DIR" || k === "FORCE_COLOR" || k.startsWith("npm_") || k.startsWith("VITEST")) continue;
+    env[k] = v;
+  }
+  return env;
+}
+
+interface Typed {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `line` (words separated by spaces, as typed) in `dir` (relative to the repository root). */
+function type(line: string, dir = "."): Typed {
+  const [cmd, ...args] = line.split(" ");
+  const r = spawnSync(cmd as string, args, { cwd: join(REPO, dir), env: userEnv(), encoding: "utf8", timeout: 110_000 });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** pnpm's own header for a script it runs (`> name@ script dir` and `> command`), printed to stdout unless -s. */
+const PNPM_HEADER = /^\n> [^\n]+\n> [^\n]+\n\n/;
+/** pnpm's line after a script that failed, also on stdout unless -s. */
+const PNPM_FAILED = /\n\s*ELIFECYCLE\s+Command failed with exit code 1\.\n$/;
+
+const INVALID = "packages/validate/fixtures/karpenter/nodepool/invalid-static-weight.yaml";
+const INVALID_MESSAGE = "'weight' is not supported on static NodePools";
+
+interface Case {
+  /** The command line exactly as typed. */
+  readonly typed: string;
+  /** The folder it is typed in, relative to the repository root. @default "." */
+  readonly in?: string;
+  readonly status: number;
+  /** Checks of the output, beyond the exit code. */
+  readonly expect: (r: Typed) => void;
+}
+
+// One row per README command (and the folders it must work from). `pnpm simulate` (issue 12) adds its rows here.
+const CASES: Case[] = [
+  {
+    typed: "pnpm eks-gitops --help",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/^\n> [^\n]+\n> [^\n]+\n\nUsage: eks-gitops <command> \[options\]\n/),
+  },
+  {
+    typed: "pnpm -s eks-gitops --version",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/^eks-gitops \d+\.\d+\.\d+\n$/),
+  },
+  {
+    typed: "pnpm -s synth --chek",
+    status: 2,
+    expect: (r) => expect(r.stderr).toBe("eks-gitops: synth --chek: unknown option; did you mean --check? (eks-gitops synth --help lists the options)\n"),
+  },
+  {
+    typed: "pnpm -s eks-gitops",
+    status: 2,
+    expect: (r) => expect(r.stdout).toMatch(/^Usage: eks-gitops <command> \[options\]\n/),
+  },
+  {
+    typed: "pnpm -s eks-gitops frobnicate",
+    status: 2,
+    expect: (r) => expect(r.stderr).toMatch(/^eks-gitops: unknown command 'frobnicate'\n/),
+  },
+  {
+    typed: "pnpm -s synth --check",
+    status: 0,
+    expect: (r) =>
+      expect(r.stdout.replace(/\(\d+ files/g, "(N files")).toBe(
+        "ok      clusters/aws-cn/rendered (N files up to date)\nok      clusters/eksworkshop/rendered (N files up to date)\n",
+      ),
+  },
+  {
+    typed: "pnpm -s synth --check --cluster eksworkshop",
+    in: "clusters/eksworkshop",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/^ok {6}clusters\/eksworkshop\/rendered \(\d+ files up to date\)\n$/),
+  },
+  {
+    typed: "pnpm -s synth --help",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/^Usage: eks-gitops synth /),
+  },
+  {
+    typed: "pnpm -s validate",
+    status: 0,
+    expect: (r) => {
+      expect(r.stdout).toMatch(/\nSummary: \d+ resources found - Valid: \d+, Invalid: 0, Errors: 0, Skipped: 0/);
+      // both overlays' folders, found from the root
+      expect(r.stdout).toContain("clusters/aws-cn/rendered/iam/");
+      expect(r.stdout).toContain("clusters/eksworkshop/rendered/iam/");
+    },
+  },
+  {
+    typed: "pnpm -s validate clusters/aws-cn/rendered",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/\nSummary: 23 resources found - Valid: 23, Invalid: 0, Errors: 0, Skipped: 0/),
+  },
+  {
+    typed: "pnpm -s validate aws-cn/rendered",
+    in: "clusters",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/\nSummary: 23 resources found - Valid: 23, Invalid: 0, Errors: 0, Skipped: 0/),
+  },
+  {
+    typed: "pnpm -s validate rendered/iam",
+    in: "clusters/aws-cn",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/\nSummary: 10 resources found - Valid: 10, Invalid: 0, Errors: 0, Skipped: 0/),
+  },
+  {
+    // a package folder has no `validate` script of its own: -w runs the root's, still from this folder
+    typed: "pnpm -s -w validate ../../clusters/eksworkshop/rendered/iam",
+    in: "packages/validate",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/\nSummary: 8 resources found - Valid: 8, Invalid: 0, Errors: 0, Skipped: 0/),
+  },
+  {
+    typed: `pnpm validate ${INVALID}`,
+    status: 1,
+    expect: (r) => {
+      expect(r.stdout).toContain(`${INVALID}`);
+      expect(r.stdout).toContain(`NodePool/static-weight invalid /spec: Invalid value: "object": ${INVALID_MESSAGE}`);
+      expect(r.stdout).toContain("\nSummary: 1 resources found - Valid: 0, Invalid: 1, Errors: 0, Skipped: 0");
+    },
+  },
+  {
+    typed: "pnpm -s -w validate karpenter/nodepool/invalid-static-weight.yaml",
+    in: "packages/validate/fixtures",
+    status: 1,
+    expect: (r) => expect(r.stdout).toContain(INVALID_MESSAGE),
+  },
+  {
+    typed: "pnpm -s validate -o json clusters/eksworkshop/rendered",
+    status: 0,
+    expect: (r) => {
+      const report = JSON.parse(r.stdout) as { summary: { resources: number; invalid: number } };
+      expect(report.summary.resources).toBe(25);
+      expect(report.summary.invalid).toBe(0);
+    },
+  },
+  {
+    // without -s, pnpm adds its two-line header (and, on failure, an ELIFECYCLE line) to stdout; between them
+    // is the CLI's JSON and nothing else (no turbo banner)
+    typed: `pnpm validate -o json ${INVALID}`,
+    status: 1,
+    expect: (r) => {
+      expect(r.stdout).toMatch(PNPM_HEADER);
+      expect(r.stdout).toMatch(PNPM_FAILED);
+      const report = JSON.parse(r.stdout.replace(PNPM_HEADER, "").replace(PNPM_FAILED, "")) as { summary: { invalid: number }; resources: { name: string; status: string }[] };
+      expect(report.summary.invalid).toBe(1);
+      expect(report.resources.map((x) => `${x.name} ${x.status}`)).toEqual(["static-weight invalid"]);
+    },
+  },
+  {
+    typed: `pnpm -s validate -o sarif ${INVALID}`,
+    status: 1,
+    expect: (r) => {
+      const sarif = JSON.parse(r.stdout) as { version: string; runs: { results: { message: { text: string } }[] }[] };
+      expect(sarif.version).toBe("2.1.0");
+      expect(sarif.runs[0]?.results.some((x) => x.message.text.includes(INVALID_MESSAGE))).toBe(true);
+    },
+  },
+  {
+    typed: "pnpm -s diff --base HEAD",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/^Rendered diff: HEAD \([0-9a-f]{12}\) -> working tree\n/),
+  },
+  {
+    typed: "pnpm -s diff --help",
+    in: "clusters/aws-cn",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/^Usage: eks-gitops diff /),
+  },
+  {
+    typed: "pnpm -s eks-gitops --help",
+    in: "clusters",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/^Usage: eks-gitops <command> \[options\]\n/),
+  },
+  {
+    typed: "pnpm -s bootstrap --help",
+    in: "clusters",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/^Usage: eks-gitops bootstrap plan\|apply\|destroy --cluster NAME/),
+  },
+  {
+    typed: "pnpm -s bootstrap --help",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/^Usage: eks-gitops bootstrap plan\|apply\|destroy --cluster NAME/),
+  },
+];
+
+describe("README commands, typed as a user types them", () => {
+  it.each(CASES.map((c) => [`${c.in ?? "."}$ ${c.typed}`, c] as const))("%s", (_, c) => {
+    const r = type(c.typed, c.in);
+    expect({ status: r.status, stderr: r.status === c.status ? "" : r.stderr }).toEqual({ status: c.status, stderr: "" });
+    c.expect(r);
+  });
+});
+
+describe("the checks CI runs fail when they should (they never pass by doing nothing)", () => {
+  const root = mkdtempSync(join(tmpdir(), "readme-commands-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("pnpm synth --check exits 1 on a stale render, listing the file and the fix", () => {
+    writeFileSync(join(root, "pnpm-workspace.yaml"), "packages: []\n");
+    mkdirSync(join(root, "clusters"));
+    writeFileSync(join(root, "clusters/package.json"), '{ "type": "module" }\n');
+    cpSync(join(REPO, "clusters/eksworkshop"), join(root, "clusters/eksworkshop"), { recursive: true });
+    symlinkSync(join(REPO, "clusters/node_modules"), join(root, "clusters/node_modules"));
+    rmSync(join(root, "clusters/eksworkshop/rendered/iam/index.json"));
+    const r = type(`pnpm -s synth --check --root ${root}`);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe(
+      [
+        "stale   clusters/eksworkshop/rendered: 1 files differ (0 changed, 1 missing, 0 extra)",
+        "  [+] clusters/eksworkshop/rendered/iam/index.json",
+        "  fix: pnpm synth --cluster eksworkshop",
+        "1 of 1 overlays have stale rendered output; run `pnpm synth` and commit the result.",
+        "",
+      ].join("\n"),
+    );
+  });
+});

@@ -1,0 +1,220 @@
+// Fault injection for `synth`: SIGKILL real processes at named steps and at random moments of the swap; a re-run always restores a clean tree.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { main } from "./bin.ts";
+import { synth } from "./commands/synth.ts";
+import { KILL_AT_ENV } from "./swap.ts";
+import { readTree, recoverRendered } from "./tree.ts";
+
+// Spawns processes on a shared machine: generous timeouts, never a timing assertion.
+vi.setConfig({ testTimeout: 60_000 });
+
+const REPO = resolve(import.meta.dirname, "../../..");
+const CLI = join(REPO, "packages/cli/bin/eks-gitops.js");
+const RANDOM_TRIALS = Number(process.env.SYNTH_FAULT_TRIALS ?? 20);
+
+let work: string;
+let repo: string;
+let driver: string;
+let treesFile: string;
+let committed: Map<string, string>;
+let changed: Map<string, string>;
+const rendered = () => join(repo, "clusters/eksworkshop/rendered");
+const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, encoding: "utf8" });
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "synth-fault-"));
+  chmodSync(work, 0o755);
+  // a git repository holding one overlay and its committed rendered output
+  repo = join(work, "repo");
+  mkdirSync(join(repo, "clusters"), { recursive: true });
+  writeFileSync(join(repo, "pnpm-workspace.yaml"), "packages: []\n");
+  writeFileSync(join(repo, "clusters/package.json"), '{ "type": "module" }\n');
+  cpSync(join(REPO, "clusters/eksworkshop"), join(repo, "clusters/eksworkshop"), { recursive: true });
+  symlinkSync(join(REPO, "clusters/node_modules"), join(repo, "clusters/node_modules"));
+  git("init", "-q");
+  writeFileSync(join(repo, ".git/info/exclude"), "clusters/node_modules\n");
+  git("add", "-A");
+  git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "committed output");
+
+  committed = readTree(rendered());
+  expect(committed.size).toBeGreaterThan(10);
+  // another tree: one file changed, one gone, one new (a synth after an overlay change)
+  const [first, second] = [...committed.keys()];
+  changed = new Map(committed);
+  changed.set(first!, `${committed.get(first!)}# changed\n`);
+  changed.delete(second!);
+  changed.set("extra/new.yaml", "kind: New\n");
+  treesFile = join(work, "trees.json");
+  writeFileSync(treesFile, JSON.stringify([[...changed], [...committed]]));
+
+  driver = join(work, "swap-driver.mjs");
+  await build({ entryPoints: [join(import.meta.dirname, "testing/swap-driver.ts")], bundle: true, platform: "node", format: "esm", outfile: driver, logLevel: "silent" });
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** What the overlay folder holds besides cluster.ts, sorted. */
+const siblings = () => readdirSync(join(repo, "clusters/eksworkshop")).filter((e) => e !== "cluster.ts").sort();
+
+/** Re-runs synth (in this process) and checks the repository is exactly as committed. */
+async function rerunAndCheckClean(): Promise<string[]> {
+  const lines: string[] = [];
+  expect(await synth({ root: repo, clusters: ["eksworkshop"], out: (l) => lines.push(l) })).toBe(0);
+  expect(git("status", "--porcelain", "--untracked-files=all")).toBe("");
+  expect(siblings()).toEqual(["rendered"]);
+  return lines;
+}
+
+const same = (a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>) => a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
+
+/** Runs the driver (the real replaceTree) with the kill hook at `step`; it must die by SIGKILL. */
+function killDriverAt(step: string): void {
+  const child = spawnSync(process.execPath, [driver, "once", rendered(), treesFile], { env: { ...process.env, [KILL_AT_ENV]: step }, encoding: "utf8" });
+  expect({ step, signal: child.signal, stderr: child.stderr }).toEqual({ step, signal: "SIGKILL", stderr: "" });
+}
+
+describe("synth under SIGKILL", () => {
+  it("a real synth killed between the two renames leaves no rendered/; the re-run finishes the swap and git status is clean", async () => {
+    rmSync(join(rendered(), [...committed.keys()][0]!)); // stale output, so synth has something to write
+    const child = spawnSync(process.execPath, [CLI, "synth", "--root", repo, "--cluster", "eksworkshop"], {
+      cwd: repo,
+      env: { ...process.env, [KILL_AT_ENV]: "moved-old" },
+      encoding: "utf8",
+    });
+    expect(child.signal).toBe("SIGKILL");
+    expect(siblings()).toEqual(["rendered.lock", `rendered.old-${child.pid}`, `rendered.tmp-${child.pid}`]);
+    // validate (no paths) does not skip the overlay that has no rendered/ now
+    const printed: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((s) => {
+      printed.push(String(s));
+      return true;
+    });
+    const code = await main(["validate", "--root", repo]).finally(() => spy.mockRestore());
+    expect({ code, printed: printed.join("") }).toEqual({
+      code: 1,
+      printed:
+        `clusters/eksworkshop/rendered#0 ?/? error /: overlay clusters/eksworkshop/cluster.ts has no rendered output; an interrupted synth left rendered.old-${child.pid}, rendered.tmp-${child.pid} (the next \`pnpm synth\` recovers them) (fix: run \`pnpm synth --cluster eksworkshop\` and commit the result) [rendered:missing]\n` +
+        "Summary: 1 resources found - Valid: 0, Invalid: 0, Errors: 1, Skipped: 0\n",
+    });
+    const lines = await rerunAndCheckClean();
+    expect(lines).toEqual([
+      `recovered clusters/eksworkshop: finished the swap of an interrupted synth (process ${child.pid}): rendered.tmp-${child.pid} is now rendered`,
+      `recovered clusters/eksworkshop: removed rendered.old-${child.pid}, left by an interrupted synth (process ${child.pid})`,
+      "wrote   clusters/eksworkshop/rendered: 24 files (0 changed, 0 added, 0 removed)",
+    ]);
+  });
+
+  it("real synth processes killed at random steps of the write: a re-run always restores the committed tree", async () => {
+    const steps = ["locked", ...Array.from({ length: committed.size }, (_, i) => `wrote-file-${i + 1}`), "written", "moved-old", "moved-new", "removed-old"];
+    for (let trial = 0; trial < 2; trial++) {
+      const step = steps[Math.floor(Math.random() * steps.length)]!;
+      writeFileSync(join(rendered(), [...committed.keys()][trial]!), "edited\n"); // stale output, so synth writes
+      const child = spawnSync(process.execPath, [CLI, "synth", "--root", repo, "--cluster", "eksworkshop"], { cwd: repo, env: { ...process.env, [KILL_AT_ENV]: step }, encoding: "utf8" });
+      expect({ step, signal: child.signal }).toEqual({ step, signal: "SIGKILL" });
+      await rerunAndCheckClean();
+    }
+  });
+
+  it.each(["locked", "wrote-file-1", "wrote-file-12", "written", "moved-old", "moved-new", "removed-old"])(
+    "killed at step %s: recovery gives the old or the new tree, never a mix, and a re-run restores the committed one",
+    async (step) => {
+      killDriverAt(step);
+      recoverRendered(rendered());
+      const now = readTree(rendered());
+      const before = ["locked", "wrote-file-1", "wrote-file-12", "written"].includes(step);
+      expect(now).toEqual(before ? committed : changed);
+      await rerunAndCheckClean();
+    },
+  );
+
+  it(`${RANDOM_TRIALS} kills at random moments of back-to-back swaps: always recoverable to one whole tree`, async () => {
+    const outcomes = { committed: 0, changed: 0 };
+    for (let trial = 0; trial < RANDOM_TRIALS; trial++) {
+      const delay = Math.floor(Math.random() * 40);
+      const child = spawn(process.execPath, [driver, "loop", rendered(), treesFile], { stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (d) => {
+        stderr += d;
+      });
+      await new Promise<void>((ready, fail) => {
+        child.stdout.once("data", () => ready());
+        child.once("exit", (code) => fail(new Error(`driver exited ${code} before the kill: ${stderr}`)));
+      });
+      await new Promise((r) => setTimeout(r, delay));
+      const exited = new Promise((r) => child.once("exit", (_code, signal) => r(signal)));
+      child.kill("SIGKILL");
+      expect(await exited).toBe("SIGKILL");
+
+      recoverRendered(rendered());
+      const now = readTree(rendered());
+      const whole = same(now, committed) ? "committed" : same(now, changed) ? "changed" : "mixed";
+      expect({ trial, delay, whole, stderr }).toEqual({ trial, delay, whole: whole === "mixed" ? "committed or changed" : whole, stderr: "" });
+      outcomes[whole as "committed" | "changed"]++;
+      await rerunAndCheckClean();
+    }
+    expect(outcomes.committed + outcomes.changed).toBe(RANDOM_TRIALS);
+  });
+
+  it("exits 2 naming the process while a live synth holds the lock, and writes nothing", async () => {
+    writeFileSync(join(rendered(), [...committed.keys()][0]!), "edited\n");
+    writeFileSync(`${rendered()}.lock`, `${process.ppid}\n`);
+    const errors: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((s) => {
+      errors.push(String(s));
+      return true;
+    });
+    const code = await main(["synth", "--root", repo, "--cluster", "eksworkshop"]).finally(() => spy.mockRestore());
+    expect({ code, errors }).toEqual({
+      code: 2,
+      errors: [`eks-gitops: ${rendered()}.lock: another synth (process ${process.ppid}) is writing ${rendered()}; wait for it to finish (if no such process is running, delete ${rendered()}.lock)\n`],
+    });
+    expect(readTree(rendered()).get([...committed.keys()][0]!)).toBe("edited\n");
+    rmSync(`${rendered()}.lock`);
+    await rerunAndCheckClean();
+  });
+
+  it("a folder it may not write in: a RenderedWriteError (exit 2) naming it, the previous output untouched", () => {
+    const parent = join(work, "no-write");
+    const dir = join(parent, "rendered");
+    cpSync(rendered(), dir, { recursive: true });
+    chmodSync(parent, 0o555);
+    const asRoot = process.getuid?.() === 0;
+    const child = spawnSync(process.execPath, [driver, "once", dir, treesFile], { encoding: "utf8", ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+    chmodSync(parent, 0o755);
+    expect({ status: child.status, stderr: child.stderr }).toEqual({
+      status: 1,
+      stderr: `RenderedWriteError: cannot write ${dir}: EACCES: permission denied, open '${dir}.lock.${child.pid}'; check the permissions of ${parent} (nothing was changed)\n`,
+    });
+    expect(readTree(dir)).toEqual(committed);
+    expect(readdirSync(parent)).toEqual(["rendered"]);
+  });
+
+  it("replaces a read-only rendered/ (and a read-only folder inside it) without a warning or a leftover", () => {
+    const dir = join(work, "read-only", "rendered");
+    cpSync(rendered(), dir, { recursive: true });
+    chmodSync(join(dir, "iam"), 0o555);
+    chmodSync(dir, 0o555);
+    // root ignores file modes: run the swap as an unprivileged user then
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) {
+      const chown = (p: string) => {
+        chownSync(p, 65534, 65534);
+        for (const e of readdirSync(p, { withFileTypes: true })) {
+          if (e.isDirectory()) chown(join(p, e.name));
+          else chownSync(join(p, e.name), 65534, 65534);
+        }
+      };
+      chownSync(join(work, "read-only"), 65534, 65534);
+      chown(dir);
+    }
+    const child = spawnSync(process.execPath, [driver, "once", dir, treesFile], { encoding: "utf8", ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+    expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 0, stderr: "" });
+    expect(readTree(dir)).toEqual(changed);
+    expect(readdirSync(join(work, "read-only"))).toEqual(["rendered"]);
+    expect(existsSync(`${dir}.lock`)).toBe(false);
+  });
+});

@@ -1,0 +1,429 @@
+// The core API group (v1): Service, Pod, PodTemplate, ReplicationController, Namespace, ConfigMap, Secret,
+// ServiceAccount, as the API server validates them on create after the v1 defaults.
+// After k8s.io/kubernetes@v1.36.5/pkg/apis/core/validation/validation.go (validateService, validateServicePort,
+// ValidateServiceClusterIPsRelatedFields, validateServiceExternalTrafficPolicy, ValidateConfigMap, ValidateSecret,
+// ValidateNamespace, ValidatePodCreate, ValidateReplicationController) and pkg/apis/core/v1/defaults.go.
+import { selectorMatches } from "./labelselector.ts";
+import { endpointIpProblems, ipProblems } from "./ip.ts";
+import { isConfigMapKey, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidPortNum } from "./names.ts";
+import { validateLabels } from "./objectmeta.ts";
+import { FieldPath } from "./path.ts";
+import { podRestartPolicy, validatePodSpec, validatePodTemplateSpec, validatePortNumOrName } from "./podspec.ts";
+import { validateLimitRange } from "./limitrange.ts";
+import { validatePersistentVolume, validatePvcSpec } from "./pvc.ts";
+import { validateQuotaHard } from "./resources.ts";
+import type { NativeGroup } from "./registry.ts";
+import { goMap, JsonValue, type Reporter } from "./report.ts";
+import { type Obj, asArr, asBool, asNum, asObj, asStr, objItems, stringEntries } from "./values.ts";
+
+const C = "core";
+const SPEC = FieldPath.of("spec");
+const PROTOCOLS = ["SCTP", "TCP", "UDP"];
+const SERVICE_TYPES = ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"];
+const MAX_SECRET_SIZE = 1024 * 1024;
+
+const str = (v: unknown): string => asStr(v) ?? "";
+const int = (v: unknown): number => asNum(v) ?? 0;
+
+function validateService(svc: Obj, r: Reporter): void {
+  const spec = asObj(svc.spec) ?? {};
+  const meta = asObj(svc.metadata) ?? {};
+  // v1 defaults: type ClusterIP, sessionAffinity None, port protocol TCP, targetPort = port,
+  // externalTrafficPolicy Cluster when externally accessible, internalTrafficPolicy Cluster,
+  // allocateLoadBalancerNodePorts true for LoadBalancer
+  const type = str(spec.type) || "ClusterIP";
+  const clusterIP = str(spec.clusterIP);
+  // the REST layer copies clusterIP into clusterIPs before validating (normalizeClusterIPs)
+  let clusterIPs = (asArr(spec.clusterIPs) ?? []).map(str);
+  if (clusterIPs.length === 0 && clusterIP !== "") clusterIPs = [clusterIP];
+  const headless = clusterIPs.length === 1 && clusterIPs[0] === "None";
+  const ports = objItems(spec.ports);
+  const check = `${C}/service`;
+
+  if (ports.length === 0 && !headless && type !== "ExternalName") r.required(SPEC.child("ports"), "", `${C}/service-port`);
+  if (type === "LoadBalancer" && headless) r.invalid(SPEC.child("clusterIPs").index(0), "None", "may not be set to 'None' for LoadBalancer services", check);
+  if (type === "NodePort" && headless) r.invalid(SPEC.child("clusterIPs").index(0), "None", "may not be set to 'None' for NodePort services", check);
+  if (type === "ExternalName") {
+    if (clusterIPs.length > 0) r.forbidden(SPEC.child("clusterIPs"), "may not be set for ExternalName services", check);
+    if ((asArr(spec.ipFamilies)?.length ?? 0) > 0) r.forbidden(SPEC.child("ipFamilies"), "may not be set for ExternalName services", check);
+    if (spec.ipFamilyPolicy !== undefined) r.forbidden(SPEC.child("ipFamilyPolicy"), "may not be set for ExternalName services", check);
+    const cname = str(spec.externalName).replace(/\.$/, "");
+    if (cname) r.invalidEach(SPEC.child("externalName"), cname, isDns1123Subdomain(cname), check);
+    else r.required(SPEC.child("externalName"), "", check);
+  }
+
+  const portNames = new Set<string>();
+  const portCheck = `${C}/service-port`;
+  for (const [i, port] of ports) {
+    const p = SPEC.child("ports").index(i);
+    const name = str(port.name);
+    if (ports.length > 1 && name === "") r.required(p.child("name"), "", portCheck);
+    else if (name !== "") {
+      r.invalidEach(p.child("name"), name, isDns1123Label(name), portCheck);
+      if (portNames.has(name)) r.duplicate(p.child("name"), name, portCheck);
+      else portNames.add(name);
+    }
+    const num = int(port.port);
+    r.invalidEach(p.child("port"), num, isValidPortNum(num), portCheck);
+    const protocol = str(port.protocol) || "TCP";
+    if (!PROTOCOLS.includes(protocol)) r.notSupported(p.child("protocol"), protocol, PROTOCOLS, portCheck);
+    const target = port.targetPort === undefined || port.targetPort === 0 || port.targetPort === "" ? num : port.targetPort;
+    validatePortNumOrName(target, p.child("targetPort"), r, portCheck);
+    const appProtocol = asStr(port.appProtocol);
+    if (appProtocol !== undefined) r.invalidEach(p.child("appProtocol"), appProtocol, isQualifiedName(appProtocol), portCheck);
+  }
+
+  if (spec.selector !== undefined) validateLabels(spec.selector, SPEC.child("selector"), r, `${C}/service-selector`);
+
+  const affinity = str(spec.sessionAffinity) || "None";
+  if (affinity !== "ClientIP" && affinity !== "None") r.notSupported(SPEC.child("sessionAffinity"), affinity, ["ClientIP", "None"], `${C}/session-affinity`);
+  if (affinity === "ClientIP") {
+    // defaulting fills a missing timeout with 10800
+    const timeout = asNum(asObj(asObj(spec.sessionAffinityConfig)?.clientIP)?.timeoutSeconds);
+    if (timeout !== undefined && (timeout <= 0 || timeout > 86400)) {
+      r.invalid(SPEC.child("sessionAffinityConfig", "clientIP", "timeoutSeconds"), timeout, "must be greater than 0 and less than 86400", `${C}/session-affinity`);
+    }
+  }
+  // with affinity None, defaulting drops sessionAffinityConfig, so it is never "forbidden" on create
+
+  validateClusterIPs(spec, type, clusterIP, clusterIPs, r);
+
+  (asArr(spec.externalIPs) ?? []).forEach((ip, i) => {
+    if (typeof ip !== "string") return;
+    const problems = ipProblems(ip);
+    r.invalidEach(SPEC.child("externalIPs").index(i), ip, problems.length > 0 ? problems : endpointIpProblems(ip), check);
+  });
+
+  if (!SERVICE_TYPES.includes(type)) r.notSupported(SPEC.child("type"), type, SERVICE_TYPES, `${C}/service-type`);
+
+  const nodePortCheck = `${C}/node-port`;
+  const seenNodePorts = new Set<string>();
+  const seenPorts = new Set<string>();
+  for (const [i, port] of ports) {
+    const p = SPEC.child("ports").index(i);
+    const nodePort = int(port.nodePort);
+    const protocol = str(port.protocol) || "TCP";
+    if (nodePort !== 0) {
+      if (type === "ClusterIP") r.forbidden(p.child("nodePort"), "may not be used when `type` is 'ClusterIP'", nodePortCheck);
+      const key = `${protocol}/${nodePort}`;
+      // the node port allocator runs before validation and refuses the second use first (Go's "Duplicate value" never shows)
+      if (seenNodePorts.has(key)) r.invalid(p.child("nodePort"), nodePort, "provided port is already allocated", nodePortCheck);
+      seenNodePorts.add(key);
+    }
+    const key = `${protocol}/${int(port.port)}`;
+    if (seenPorts.has(key)) r.duplicate(p, new JsonValue({ Name: "", Protocol: protocol, AppProtocol: null, Port: int(port.port), TargetPort: 0, NodePort: 0 }), `${C}/service-port`);
+    seenPorts.add(key);
+  }
+
+  const sourceRanges = asArr(spec.loadBalancerSourceRanges) ?? [];
+  if (sourceRanges.length > 0 && type !== "LoadBalancer") {
+    r.forbidden(SPEC.child("LoadBalancerSourceRanges"), "may only be used when `type` is 'LoadBalancer'", `${C}/load-balancer`, SPEC.child("loadBalancerSourceRanges").pointer());
+  }
+  if (spec.allocateLoadBalancerNodePorts !== undefined && type !== "LoadBalancer") {
+    r.forbidden(SPEC.child("allocateLoadBalancerNodePorts"), "may only be used when `type` is 'LoadBalancer'", `${C}/load-balancer`);
+  }
+  const lbClass = asStr(spec.loadBalancerClass);
+  if (lbClass !== undefined) {
+    if (type === "LoadBalancer") r.invalidEach(SPEC.child("loadBalancerClass"), lbClass, isQualifiedName(lbClass), `${C}/load-balancer`);
+    else r.forbidden(SPEC.child("loadBalancerClass"), "may only be used when `type` is 'LoadBalancer'", `${C}/load-balancer`);
+  }
+
+  const externallyAccessible = type === "LoadBalancer" || type === "NodePort" || (type === "ClusterIP" && (asArr(spec.externalIPs)?.length ?? 0) > 0);
+  const etp = str(spec.externalTrafficPolicy) || (externallyAccessible ? "Cluster" : "");
+  const trafficCheck = `${C}/traffic-policy`;
+  if (!externallyAccessible) {
+    if (etp !== "") r.invalid(SPEC.child("externalTrafficPolicy"), etp, "may only be set for externally-accessible services", trafficCheck);
+  } else if (etp !== "Cluster" && etp !== "Local") {
+    r.notSupported(SPEC.child("externalTrafficPolicy"), etp, ["Cluster", "Local"], trafficCheck);
+  }
+  const hcnp = int(spec.healthCheckNodePort);
+  const needsHealthCheck = type === "LoadBalancer" && etp === "Local";
+  if (!needsHealthCheck && hcnp !== 0) {
+    r.invalid(SPEC.child("healthCheckNodePort"), hcnp, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'", trafficCheck);
+  } else if (needsHealthCheck && hcnp !== 0) {
+    r.invalidEach(SPEC.child("healthCheckNodePort"), hcnp, isValidPortNum(hcnp), trafficCheck);
+  }
+  const itp = asStr(spec.internalTrafficPolicy);
+  if (itp !== undefined && itp !== "Cluster" && itp !== "Local") r.notSupported(SPEC.child("internalTrafficPolicy"), itp, ["Cluster", "Local"], trafficCheck);
+  const td = asStr(spec.trafficDistribution);
+  if (td !== undefined && !["PreferClose", "PreferSameZone", "PreferSameNode"].includes(td)) {
+    r.notSupported(SPEC.child("trafficDistribution"), td, ["PreferClose", "PreferSameZone", "PreferSameNode"], trafficCheck);
+  }
+  const annotations = asObj(meta.annotations) ?? {};
+  const hints = asStr(annotations["service.kubernetes.io/topology-aware-hints"]);
+  const mode = asStr(annotations["service.kubernetes.io/topology-mode"]);
+  if (hints !== undefined && mode !== undefined && hints !== mode) {
+    r.invalid(FieldPath.of("metadata", "annotations").key("service.kubernetes.io/topology-mode"), mode, "must match annotations[service.kubernetes.io/topology-aware-hints] when both are specified", check);
+  }
+}
+
+function validateClusterIPs(spec: Obj, type: string, clusterIP: string, clusterIPs: readonly string[], r: Reporter): void {
+  if (type === "ExternalName") return;
+  const check = `${C}/cluster-ip`;
+  const field = SPEC.child("clusterIPs");
+  if (clusterIP !== "" && clusterIPs[0] !== clusterIP) r.invalid(field, clusterIPs, "first value must match `clusterIP`", check);
+  else if (clusterIP === "" && clusterIPs.length > 0) r.invalid(field, clusterIPs, "must be empty when `clusterIP` is not specified", check);
+  const families = asArr(spec.ipFamilies) ?? [];
+  const seen = new Set<unknown>();
+  families.forEach((f, i) => {
+    if (f !== "IPv4" && f !== "IPv6") r.notSupported(SPEC.child("ipFamilies").index(i), f, ["IPv4", "IPv6"], check);
+    if (seen.has(f)) r.duplicate(SPEC.child("ipFamilies").index(i), f, check);
+    seen.add(f);
+  });
+  const policy = asStr(spec.ipFamilyPolicy);
+  if (policy !== undefined && !["SingleStack", "PreferDualStack", "RequireDualStack"].includes(policy)) {
+    r.notSupported(SPEC.child("ipFamilyPolicy"), policy, ["PreferDualStack", "RequireDualStack", "SingleStack"], check);
+  }
+  clusterIPs.forEach((ip, i) => {
+    if (i === 0 && ip === "None") {
+      if (clusterIPs.length > 1) r.invalid(field, clusterIPs, "'None' must be the first and only value", check);
+      return;
+    }
+    r.invalidEach(field.index(i), ip, ipProblems(ip), check);
+  });
+  if (clusterIPs.length > 2) r.invalid(field, clusterIPs, "may only hold up to 2 values", check);
+}
+
+function validateConfigMap(cm: Obj, r: Reporter): void {
+  const check = `${C}/configmap-key`;
+  const data = asObj(cm.data) ?? {};
+  const binary = asObj(cm.binaryData) ?? {};
+  let total = 0;
+  for (const key in data) {
+    const p = FieldPath.of("data").key(key);
+    r.invalidEach(p, key, isConfigMapKey(key), check);
+    if (key in binary) r.invalid(p, key, "duplicate of key present in binaryData", check);
+    total += Buffer.byteLength(str(data[key]), "utf8");
+  }
+  for (const key in binary) {
+    r.invalidEach(FieldPath.of("binaryData").key(key), key, isConfigMapKey(key), check);
+    total += Buffer.from(str(binary[key]), "base64").length;
+  }
+  if (total > MAX_SECRET_SIZE) r.tooLong(FieldPath.of(""), MAX_SECRET_SIZE, `${C}/configmap-size`, "bytes", "");
+}
+
+function validateSecret(secret: Obj, r: Reporter): void {
+  const check = `${C}/secret-key`;
+  const dataPath = FieldPath.of("data");
+  // stringData is merged into data (as bytes) by the v1 conversion, before validation
+  const keys = new Map<string, number>();
+  const data = asObj(secret.data) ?? {};
+  for (const key in data) keys.set(key, Buffer.from(str(data[key]), "base64").length);
+  for (const [key, value] of stringEntries(secret.stringData)) keys.set(key, Buffer.byteLength(value, "utf8"));
+  let total = 0;
+  for (const [key, size] of keys) {
+    const pointer = key in data ? dataPath.key(key).pointer() : FieldPath.of("stringData").key(key).pointer();
+    r.invalidEach(dataPath.key(key), key, isConfigMapKey(key), check, pointer);
+    total += size;
+  }
+  if (total > MAX_SECRET_SIZE) r.tooLong(dataPath, MAX_SECRET_SIZE, `${C}/secret-size`);
+  const type = str(secret.type) || "Opaque";
+  const annotations = asObj(asObj(secret.metadata)?.annotations) ?? {};
+  const typeCheck = `${C}/secret-type`;
+  const need = (key: string) => {
+    if (!keys.has(key)) r.required(dataPath.key(key), "", typeCheck);
+  };
+  switch (type) {
+    case "kubernetes.io/service-account-token":
+      if (str(annotations["kubernetes.io/service-account.name"]) === "") {
+        r.required(FieldPath.of("metadata", "annotations").key("kubernetes.io/service-account.name"), "", typeCheck);
+      }
+      break;
+    case "kubernetes.io/dockercfg":
+      need(".dockercfg");
+      break;
+    case "kubernetes.io/dockerconfigjson":
+      need(".dockerconfigjson");
+      break;
+    case "kubernetes.io/basic-auth":
+      if (!keys.has("username") && !keys.has("password")) {
+        need("username");
+        need("password");
+      }
+      break;
+    case "kubernetes.io/ssh-auth":
+      if ((keys.get("ssh-privatekey") ?? 0) === 0) r.required(dataPath.key("ssh-privatekey"), "", typeCheck);
+      break;
+    case "kubernetes.io/tls":
+      need("tls.crt");
+      need("tls.key");
+      break;
+    default:
+      break;
+  }
+}
+
+function validateNamespace(ns: Obj, r: Reporter): void {
+  const finalizers = asArr(asObj(ns.spec)?.finalizers) ?? [];
+  const path = FieldPath.of("spec", "finalizers");
+  for (const f of finalizers) {
+    if (typeof f !== "string") continue;
+    r.invalidEach(path, f, isQualifiedName(f), `${C}/namespace-finalizers`);
+    if (!f.includes("/") && !["kubernetes", "orphan", "foregroundDeletion"].includes(f)) {
+      r.invalid(path, f, "name is neither a standard finalizer name nor is it fully qualified", `${C}/namespace-finalizers`);
+    }
+  }
+}
+
+/** SetDefaults_Pod: with hostNetwork, a container port's hostPort defaults to its containerPort. */
+function defaultPodSpec(spec: Obj): Obj {
+  if (asBool(spec.hostNetwork) !== true) return spec;
+  const withHostPorts = (list: unknown) =>
+    objItems(list).map(([, c]) => ({ ...c, ports: objItems(c.ports).map(([, p]) => (int(p.hostPort) === 0 ? { ...p, hostPort: p.containerPort } : p)) }));
+  return { ...spec, containers: withHostPorts(spec.containers), initContainers: withHostPorts(spec.initContainers) };
+}
+
+function validatePod(pod: Obj, r: Reporter): void {
+  validatePodSpec(defaultPodSpec(asObj(pod.spec) ?? {}), SPEC, r, { resourceIsPod: true });
+  for (const [i, ctr] of objItems(asObj(pod.spec)?.containers)) {
+    const image = str(ctr.image);
+    if (image !== image.trim()) r.invalid(SPEC.child("containers").index(i).child("image"), image, "must not have leading or trailing whitespace", `${C}/container-image`);
+  }
+}
+
+const QUOTA_SCOPES = ["Terminating", "NotTerminating", "BestEffort", "NotBestEffort", "PriorityClass", "VolumeAttributesClass", "CrossNamespacePodAffinity"];
+const EXISTS_ONLY_SCOPES = new Set(["BestEffort", "NotBestEffort", "Terminating", "NotTerminating", "CrossNamespacePodAffinity"]);
+
+/** ResourceQuota: hard resource names and values, scopes, scope selector (not: which scope suits which resource). */
+function validateResourceQuota(quota: Obj, r: Reporter): void {
+  const spec = asObj(quota.spec) ?? {};
+  const check = `${C}/resource-quota`;
+  validateQuotaHard(spec.hard, SPEC.child("hard"), r);
+  const scopes = (asArr(spec.scopes) ?? []).filter((s): s is string => typeof s === "string");
+  const conflicting = (set: ReadonlySet<string>) =>
+    (set.has("BestEffort") && set.has("NotBestEffort")) || (set.has("Terminating") && set.has("NotTerminating"));
+  // the server names the whole list; the pointer names the scope
+  scopes.forEach((scope, i) => {
+    if (!QUOTA_SCOPES.includes(scope)) r.invalid(SPEC.child("scopes"), scopes, "unsupported scope", check, SPEC.child("scopes").index(i).pointer());
+  });
+  if (conflicting(new Set(scopes))) r.invalid(SPEC.child("scopes"), scopes, "conflicting scopes", check);
+  const selector = asObj(spec.scopeSelector);
+  if (!selector) return;
+  const mp = SPEC.child("scopeSelector", "matchExpressions");
+  const seen = new Set<string>();
+  for (const [i, req] of objItems(selector.matchExpressions)) {
+    const scope = str(req.scopeName);
+    const op = str(req.operator);
+    const values = asArr(req.values) ?? [];
+    const pointer = mp.index(i);
+    if (!QUOTA_SCOPES.includes(scope)) r.invalid(mp.child("scopeName"), scope, "unsupported scope", check, pointer.child("scopeName").pointer());
+    if (EXISTS_ONLY_SCOPES.has(scope) && op !== "Exists") {
+      r.invalid(
+        mp.child("operator"),
+        op,
+        "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity",
+        check,
+        pointer.child("operator").pointer(),
+      );
+    }
+    if (op === "In" || op === "NotIn") {
+      if (values.length === 0) r.required(mp.child("values"), "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector", check, pointer.child("values").pointer());
+    } else if (op === "Exists" || op === "DoesNotExist") {
+      if (values.length > 0) r.invalid(mp.child("values"), values, "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector", check, pointer.child("values").pointer());
+    } else {
+      r.invalid(mp.child("operator"), op, "not a valid selector operator", check, pointer.child("operator").pointer());
+    }
+    seen.add(scope);
+  }
+  // Go reports the scope list (not the selector) here, null when the quota has no scopes
+  if (conflicting(seen)) r.invalid(mp, scopes.length > 0 ? scopes : null, "conflicting scopes", check);
+}
+
+/** Endpoints (ValidateEndpoints after SetDefaults_Endpoints: port protocol TCP). */
+function validateEndpoints(ep: Obj, r: Reporter): void {
+  const check = `${C}/endpoints`;
+  const path = FieldPath.of("subsets");
+  for (const [i, subset] of objItems(ep.subsets)) {
+    const sp = path.index(i);
+    const addresses = objItems(subset.addresses);
+    const notReady = objItems(subset.notReadyAddresses);
+    if (addresses.length === 0 && notReady.length === 0) r.required(sp, "must specify `addresses` or `notReadyAddresses`", check);
+    for (const [field, list] of [
+      ["addresses", addresses],
+      ["notReadyAddresses", notReady],
+    ] as const) {
+      for (const [j, address] of list) {
+        const ap = sp.child(field).index(j);
+        const ip = str(address.ip);
+        r.invalidEach(ap.child("ip"), ip, ipProblems(ip), check);
+        const hostname = str(address.hostname);
+        if (hostname) r.invalidEach(ap.child("hostname"), hostname, isDns1123Label(hostname), check);
+        const nodeName = asStr(address.nodeName);
+        if (nodeName !== undefined) r.invalidEach(ap.child("nodeName"), nodeName, isDns1123Subdomain(nodeName), check);
+        // ValidateEndpointIP parses again: an unparsable address is reported a second time
+        const sloppy = ipProblems(ip);
+        if (sloppy.length === 1 && sloppy[0]?.startsWith("must be a valid IP address")) r.invalid(ap.child("ip"), ip, "must be a valid IP address", check);
+        else r.invalidEach(ap.child("ip"), ip, endpointIpProblems(ip), check);
+      }
+    }
+    const ports = objItems(subset.ports);
+    for (const [j, port] of ports) {
+      const pp = sp.child("ports").index(j);
+      const name = str(port.name);
+      if (ports.length > 1 && name === "") r.required(pp.child("name"), "", check);
+      else if (name) r.invalidEach(pp.child("name"), name, isDns1123Label(name), check);
+      const num = int(port.port);
+      r.invalidEach(pp.child("port"), num, isValidPortNum(num), check);
+      const protocol = str(port.protocol) || "TCP";
+      if (!PROTOCOLS.includes(protocol)) r.notSupported(pp.child("protocol"), protocol, PROTOCOLS, check);
+      const appProtocol = asStr(port.appProtocol);
+      if (appProtocol !== undefined) r.invalidEach(pp.child("appProtocol"), appProtocol, isQualifiedName(appProtocol), check);
+    }
+  }
+}
+
+function validatePersistentVolumeClaim(pvc: Obj, r: Reporter): void {
+  validatePvcSpec(asObj(pvc.spec) ?? {}, SPEC, r);
+}
+
+function validatePodTemplate(pt: Obj, r: Reporter): void {
+  validatePodTemplateSpec(pt.template, FieldPath.of("template"), r);
+}
+
+function validateReplicationController(rc: Obj, r: Reporter): void {
+  const spec = asObj(rc.spec) ?? {};
+  const check = `${C}/replication-controller`;
+  const replicas = asNum(spec.replicas) ?? 1;
+  if (replicas < 0) r.invalid(SPEC.child("replicas"), replicas, "must be greater than or equal to 0", check);
+  const minReady = int(spec.minReadySeconds);
+  if (minReady < 0) r.invalid(SPEC.child("minReadySeconds"), minReady, "must be greater than or equal to 0", check);
+  const template = asObj(spec.template);
+  // an RC without selector is defaulted to its template's labels
+  const selector = asObj(spec.selector) ?? asObj(asObj(template?.metadata)?.labels) ?? {};
+  const selectorPath = SPEC.child("selector");
+  if (Object.keys(selector).length === 0) r.required(selectorPath, "", check);
+  else validateLabels(selector, selectorPath, r, check);
+  if (!template) {
+    r.required(SPEC.child("template"), "", check);
+    return;
+  }
+  const labels = asObj(asObj(template.metadata)?.labels) ?? {};
+  if (Object.keys(selector).length > 0 && !selectorMatches({ matchLabels: selector }, labels)) {
+    r.invalid(SPEC.child("template", "metadata", "labels"), new JsonValue(goMap(labels)), "`selector` does not match template `labels`", check);
+  }
+  validatePodTemplateSpec(template, SPEC.child("template"), r);
+  const restart = podRestartPolicy(asObj(template.spec));
+  if (restart !== "Always") r.notSupported(SPEC.child("template", "spec", "restartPolicy"), restart, ["Always"], check);
+  if (asObj(template.spec)?.activeDeadlineSeconds !== undefined) {
+    r.forbidden(SPEC.child("template", "spec", "activeDeadlineSeconds"), "activeDeadlineSeconds in ReplicationController is not Supported", check);
+  }
+}
+
+export const core: NativeGroup = {
+  group: "",
+  kinds: {
+    Service: validateService,
+    ConfigMap: validateConfigMap,
+    Secret: validateSecret,
+    Namespace: validateNamespace,
+    Pod: validatePod,
+    PodTemplate: validatePodTemplate,
+    PersistentVolumeClaim: validatePersistentVolumeClaim,
+    ResourceQuota: validateResourceQuota,
+    LimitRange: validateLimitRange,
+    Endpoints: validateEndpoints,
+    PersistentVolume: (pv, r) => validatePersistentVolume(pv, r, SPEC),
+    ReplicationController: validateReplicationController,
+    // ServiceAccount: ObjectMeta only (ValidateServiceAccount), run for every kind
+  },
+};

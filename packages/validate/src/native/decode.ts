@@ -1,0 +1,200 @@
+// Decode-time checks of built-in kinds: the API server decodes JSON into Go types before any validation, and a
+// resource.Quantity that does not parse or an IntOrString number that is not an int32 fails there (HTTP 400,
+// "<Kind> in version ... cannot be handled as a <Kind>: ..."). The places are found from the kind's OpenAPI schema
+// (references to the Quantity and IntOrString components, `format: byte` strings), once per schema.
+// After k8s.io/apimachinery@v0.36.5/pkg/api/resource/quantity.go (UnmarshalJSON) and
+// pkg/util/intstr/intstr.go (UnmarshalJSON).
+import { pointerSegment } from "../pointer.ts";
+import type { SchemaNode, TypeSchema } from "../schema/model.ts";
+import type { Finding } from "../types.ts";
+import { base64ErrorOffset } from "./base64.ts";
+import { decodeQuantity, QuantityError } from "./quantity.ts";
+
+const QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity";
+const INT_OR_STRING = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
+const REF_PREFIX = "#/components/schemas/";
+
+/** The parts of a schema that lead to a quantity or int-or-string field (everything else pruned). */
+type Leaf = "quantity" | "int-or-string" | "bytes";
+
+interface Plan {
+  leaf?: Leaf;
+  /** The Go struct type of a node built from a component (`ServicePort`), for decode messages. */
+  typeName?: string;
+  props?: Map<string, Plan>;
+  items?: Plan;
+  values?: Plan;
+}
+
+const plans = new WeakMap<SchemaNode, Plan | null>();
+
+function buildPlan(type: TypeSchema): Plan | null {
+  const components = type.components ?? {};
+  const byName = new Map<string, Plan>();
+  const useful = new Map<Plan, boolean>();
+
+  const refName = (node: SchemaNode): string | undefined => {
+    if (typeof node.$ref === "string" && node.$ref.startsWith(REF_PREFIX)) return node.$ref.slice(REF_PREFIX.length);
+    if (Array.isArray(node.allOf) && node.allOf.length === 1) return refName(node.allOf[0] as SchemaNode);
+    return undefined;
+  };
+
+  const plan = (node: SchemaNode): Plan => {
+    const name = refName(node);
+    if (name !== undefined) {
+      const hit = byName.get(name);
+      if (hit) return hit;
+      const p: Plan = {};
+      byName.set(name, p);
+      if (name === QUANTITY) p.leaf = "quantity";
+      else if (name === INT_OR_STRING) p.leaf = "int-or-string";
+      else {
+        const target = components[name];
+        if (target) Object.assign(p, plan(target));
+        p.typeName = name.slice(name.lastIndexOf(".") + 1);
+      }
+      return p;
+    }
+    if (node["x-kubernetes-int-or-string"] === true || node.format === "int-or-string") return { leaf: "int-or-string" };
+    if (node.type === "string" && node.format === "byte") return { leaf: "bytes" };
+    const p: Plan = {};
+    const props = node.properties as Record<string, SchemaNode> | undefined;
+    if (props && typeof props === "object") {
+      for (const [k, v] of Object.entries(props)) {
+        if (!p.props) p.props = new Map();
+        p.props.set(k, plan(v));
+      }
+    }
+    if (node.items && typeof node.items === "object") p.items = plan(node.items as SchemaNode);
+    if (node.additionalProperties && typeof node.additionalProperties === "object") p.values = plan(node.additionalProperties as SchemaNode);
+    return p;
+  };
+
+  // prune branches that reach no leaf (cycles count as not reaching one while being visited)
+  const reaches = (p: Plan, visiting: Set<Plan>): boolean => {
+    const known = useful.get(p);
+    if (known !== undefined) return known;
+    if (p.leaf) {
+      useful.set(p, true);
+      return true;
+    }
+    if (visiting.has(p)) return false;
+    visiting.add(p);
+    let any = false;
+    if (p.props) {
+      for (const [k, c] of [...p.props]) {
+        if (reaches(c, visiting)) any = true;
+        else p.props.delete(k);
+      }
+      if (p.props.size === 0) delete p.props;
+    }
+    if (p.items) {
+      if (reaches(p.items, visiting)) any = true;
+      else delete p.items;
+    }
+    if (p.values) {
+      if (reaches(p.values, visiting)) any = true;
+      else delete p.values;
+    }
+    visiting.delete(p);
+    useful.set(p, any);
+    return any;
+  };
+  const root = plan(type.root);
+  return reaches(root, new Set()) ? root : null;
+}
+
+function planFor(type: TypeSchema): Plan | null {
+  let p = plans.get(type.root);
+  if (p === undefined) {
+    p = buildPlan(type);
+    plans.set(type.root, p);
+  }
+  return p;
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+/** What Go's decoder says about one value at a leaf, or undefined when it decodes. */
+/** What Go's decoder says about one value at a leaf, or undefined when it decodes. `field`: `ServicePort.spec.ports.targetPort`. */
+function decodeProblem(leaf: Leaf, value: unknown, field: string): { message: string; rule: string } | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (leaf === "bytes") {
+    if (typeof value !== "string") return undefined;
+    const offset = base64ErrorOffset(value);
+    return offset === undefined ? undefined : { message: `illegal base64 data at input byte ${offset}`, rule: "decode:base64" };
+  }
+  if (leaf === "quantity") {
+    if (typeof value !== "string" && typeof value !== "number") return undefined; // a type error, reported by the schema stage
+    try {
+      decodeQuantity(value);
+      return undefined;
+    } catch (err) {
+      if (err instanceof QuantityError) return { message: err.message, rule: "decode:quantity" };
+      throw err;
+    }
+  }
+  if (typeof value !== "number") return undefined;
+  if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) return undefined;
+  return { message: `json: cannot unmarshal number ${String(value)} into Go struct field ${field} of type int32`, rule: "decode:int-or-string" };
+}
+
+/** One walk over an object: segments are pushed and popped, strings are built only for a finding. */
+interface Walk {
+  readonly out: Finding[];
+  readonly prefix: string;
+  /** JSON keys from the root (pointer segments are derived from them, plus list indexes) */
+  readonly keys: (string | number)[];
+}
+
+function visit(w: Walk, p: Plan, value: unknown, struct: string): void {
+  if (p.leaf) {
+    if (value === null || value === undefined) return;
+    // the common cases decode: skip building the Go field name for them
+    if (p.leaf === "int-or-string" && (typeof value === "string" || (Number.isInteger(value) && (value as number) >= INT32_MIN && (value as number) <= INT32_MAX))) return;
+    const field = `${struct}.${w.keys.filter((k) => typeof k === "string").join(".")}`;
+    const problem = decodeProblem(p.leaf, value, field);
+    if (problem) {
+      const pointer = w.keys.map((k) => `/${typeof k === "number" ? k : pointerSegment(k)}`).join("");
+      w.out.push({ severity: "error", path: pointer, message: w.prefix + problem.message, rule: problem.rule });
+    }
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  const inner = p.typeName ?? struct;
+  if (Array.isArray(value)) {
+    if (!p.items) return;
+    for (let i = 0; i < value.length; i++) {
+      w.keys.push(i);
+      visit(w, p.items, value[i], struct);
+      w.keys.pop();
+    }
+    return;
+  }
+  const o = value as Record<string, unknown>;
+  // objects hold fewer keys than their schema has properties: look each key up in the plan
+  for (const k in o) {
+    const c = p.props?.get(k) ?? p.values;
+    if (!c) continue;
+    w.keys.push(k);
+    visit(w, c, o[k], inner);
+    w.keys.pop();
+  }
+}
+
+/**
+ * Decode errors of one built-in object, worded as the server's 400 answer
+ * (`<Kind> in version "<v>" cannot be handled as a <Kind>: <error>`), each at the JSON Pointer of its value.
+ * Go's error names the innermost struct holding the value and the JSON keys from the root
+ * (`ServicePort.spec.ports.targetPort`).
+ */
+export function decodeFindings(object: Readonly<Record<string, unknown>>, type: TypeSchema): Finding[] {
+  if (type.flavour !== "builtin") return [];
+  const plan = planFor(type);
+  if (!plan) return [];
+  const { kind, version } = type.gvk;
+  const w: Walk = { out: [], prefix: `${kind} in version "${version}" cannot be handled as a ${kind}: `, keys: [] };
+  visit(w, plan, object, kind);
+  return w.out;
+}

@@ -1,0 +1,13 @@
+// The API group modules of the native stage (one file per group; add a group's module here).
+import { apps } from "./apps.ts";
+import { autoscaling } from "./autoscaling.ts";
+import { BATCH } from "./batch.ts";
+import { core } from "./core.ts";
+import { NETWORKING } from "./networking.ts";
+import { POLICY } from "./policy.ts";
+import { RBAC } from "./rbac.ts";
+import type { NativeGroup } from "./registry.ts";
+import { SCHEDULING } from "./scheduling.ts";
+import { STORAGE } from "./storage.ts";
+
+export const NATIVE_GROUPS: readonly NativeGroup[] = [core, apps, autoscaling, BATCH, NETWORKING, POLICY, RBAC, SCHEDULING, STORAGE];

@@ -1,0 +1,273 @@
+// Ingress and NetworkPolicy (networking.k8s.io/v1) as the API server validates them on create.
+// After k8s.io/kubernetes@v1.36.5/pkg/apis/networking/validation/validation.go (ValidateIngressCreate,
+// ValidateIngressSpec, validateIngressRules, validateHTTPIngressPath, validateIngressBackend, validateIngressTLS,
+// ValidateNetworkPolicySpec, ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer, ValidateIPBlock) and
+// k8s.io/apimachinery@v0.36.5/pkg/util/validation (IsWildcardDNS1123Subdomain, IsValidCIDR's parse errors).
+// Service names in backends are DNS-1123 labels: RelaxedServiceNameValidation is on by default in 1.36.
+import { isIP, isIPv4 } from "node:net";
+import { validateLabelSelector } from "./labelselector.ts";
+import { isDns1123Label, isDns1123Subdomain, isValidPathSegmentName, isValidPortName, isValidPortNum, maxLenError, regexError } from "./names.ts";
+import { FieldPath } from "./path.ts";
+import type { NativeGroup } from "./registry.ts";
+import { JsonValue, type Reporter } from "./report.ts";
+import { type Obj, asArr, asNum, asObj, asStr, objItems } from "./values.ts";
+
+const INVALID_SEQUENCES = ["//", "/./", "/../", "%2f", "%2F"];
+const INVALID_SUFFIXES = ["/..", "/."];
+const SUBDOMAIN_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+const WILDCARD_FMT = `\\*\\.${SUBDOMAIN_FMT}`;
+const WILDCARD = new RegExp(`^${WILDCARD_FMT}$`);
+const WILDCARD_MSG =
+  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
+
+function isWildcardDns1123Subdomain(v: string): string[] {
+  const out: string[] = [];
+  if (v.length > 253) out.push(maxLenError(253));
+  if (!WILDCARD.test(v)) out.push(regexError(WILDCARD_MSG, WILDCARD_FMT, "*.example.com"));
+  return out;
+}
+
+/** netutils.ParseIPSloppy: an IP address, IPv4 octets may have leading zeros. */
+function isIpSloppy(v: string): boolean {
+  if (isIP(v) !== 0) return true;
+  const parts = v.split(".");
+  return parts.length === 4 && parts.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255);
+}
+
+/** netutils.ParseCIDRSloppy succeeds. */
+function isCidrSloppy(v: string): boolean {
+  const slash = v.indexOf("/");
+  if (slash < 0) return false;
+  const ip = v.slice(0, slash);
+  const bits = v.slice(slash + 1);
+  if (!/^[0-9]+$/.test(bits)) return false;
+  const v4 = isIpSloppy(ip) && !ip.includes(":");
+  const v6 = !v4 && isIP(ip) === 6;
+  return (v4 && Number(bits) <= 32) || (v6 && Number(bits) <= 128);
+}
+
+const CIDR_MSG = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
+
+/**
+ * 1.36's strict CIDR checks (StrictIPCIDRValidation, on by default) for a CIDR the sloppy parser accepted:
+ * leading zeros, an IPv4-mapped IPv6 address, bits set beyond the prefix length (apimachinery ip.go parseCIDR).
+ */
+function strictCidrProblem(v: string): string | undefined {
+  const [ip = "", bits = ""] = v.split("/");
+  const v4 = !ip.includes(":");
+  if ((bits.length > 1 && bits.startsWith("0")) || (v4 && ip.split(".").some((o) => o.length > 1 && o.startsWith("0")))) {
+    return "must not have leading 0s in IP or prefix length";
+  }
+  if (!v4 && /^(0{0,4}:){0,5}:?(0{0,4}:)?ffff:(\d+\.\d+\.\d+\.\d+|[0-9a-f]{1,4}:[0-9a-f]{1,4})$/i.test(ip) && cidrRange(`${ip}/128`).start >> 32n === 0xffffn) {
+    return "must not have an IPv4-mapped IPv6 address";
+  }
+  const width = v4 ? 32 : 128;
+  const full = cidrRange(`${ip}/${width}`).start;
+  if (full !== cidrRange(v).start) return "must not have bits set beyond the prefix length";
+  return undefined;
+}
+
+/** The network of a CIDR as a bigint range, for the strict-subset check of `except`. */
+function cidrRange(v: string): { v6: boolean; start: bigint; bits: number } {
+  const [ip = "", bitsText = "0"] = v.split("/");
+  const bits = Number(bitsText);
+  if (isIPv4(ip) || !ip.includes(":")) {
+    const n = ip.split(".").reduce((acc, o) => (acc << 8n) | BigInt(Number(o)), 0n);
+    const mask = bits === 0 ? 0n : ((1n << 32n) - 1n) ^ ((1n << BigInt(32 - bits)) - 1n);
+    return { v6: false, start: n & mask, bits };
+  }
+  const [head = "", tail = ""] = ip.split("::");
+  const groups = (s: string) => (s === "" ? [] : s.split(":"));
+  let h = groups(head);
+  let t = groups(tail);
+  // an embedded IPv4 tail counts as two groups
+  const last = (ip.includes("::") ? t : h).at(-1) ?? "";
+  if (last.includes(".")) {
+    const o = last.split(".").map(Number);
+    const extra = [((o[0] ?? 0) << 8) | (o[1] ?? 0), ((o[2] ?? 0) << 8) | (o[3] ?? 0)].map((x) => x.toString(16));
+    if (ip.includes("::")) t = [...t.slice(0, -1), ...extra];
+    else h = [...h.slice(0, -1), ...extra];
+  }
+  const all = ip.includes("::") ? [...h, ...Array(8 - h.length - t.length).fill("0"), ...t] : h;
+  const n = all.reduce((acc, g) => (acc << 16n) | BigInt(Number.parseInt(g, 16)), 0n);
+  const mask = bits === 0 ? 0n : ((1n << 128n) - 1n) ^ ((1n << BigInt(128 - bits)) - 1n);
+  return { v6: true, start: n & mask, bits };
+}
+
+function validateBackend(backend: Obj, path: FieldPath, r: Reporter): void {
+  const check = "networking/ingress-backend";
+  const resource = asObj(backend.resource);
+  const service = asObj(backend.service);
+  if (resource && service) {
+    r.invalid(path, "", "cannot set both resource and service backends", check);
+    return;
+  }
+  if (resource) {
+    const rp = path.child("resource");
+    const apiGroup = asStr(resource.apiGroup);
+    if (apiGroup !== undefined) r.invalidEach(rp.child("apiGroup"), apiGroup, isDns1123Subdomain(apiGroup), check);
+    for (const f of ["kind", "name"]) {
+      const v = asStr(resource[f]) ?? "";
+      if (v === "") r.required(rp.child(f), "", check);
+      else r.invalidEach(rp.child(f), v, isValidPathSegmentName(v), check);
+    }
+  } else if (service) {
+    const name = asStr(service.name) ?? "";
+    if (name.length === 0) r.required(path.child("service", "name"), "", check);
+    else r.invalidEach(path.child("service", "name"), name, isDns1123Label(name), check);
+    const port = asObj(service.port) ?? {};
+    const portName = asStr(port.name) ?? "";
+    const portNumber = asNum(port.number) ?? 0;
+    if (portName.length > 0 && portNumber !== 0) r.invalid(path, "", "cannot set both port name & port number", check);
+    else if (portName.length > 0) r.invalidEach(path.child("service", "port", "name"), portName, isValidPortName(portName), check);
+    else if (portNumber !== 0) r.invalidEach(path.child("service", "port", "number"), portNumber, isValidPortNum(portNumber), check);
+    else r.required(path, "port name or number is required", check);
+  } else r.invalid(path, "", "resource or service backend is required", check);
+}
+
+function validatePath(p: Obj, path: FieldPath, r: Reporter): void {
+  const check = "networking/ingress-path";
+  const pathType = asStr(p.pathType);
+  const value = asStr(p.path) ?? "";
+  if (pathType === undefined) {
+    r.required(path.child("pathType"), "pathType must be specified", check);
+    return;
+  }
+  if (pathType === "Exact" || pathType === "Prefix") {
+    if (!value.startsWith("/")) r.invalid(path.child("path"), value, "must be an absolute path", check);
+    if (value.length > 0) {
+      for (const seq of INVALID_SEQUENCES) if (value.includes(seq)) r.invalid(path.child("path"), value, `must not contain '${seq}'`, check);
+      for (const suffix of INVALID_SUFFIXES) if (value.endsWith(suffix)) r.invalid(path.child("path"), value, `cannot end with '${suffix}'`, check);
+    }
+  } else if (pathType === "ImplementationSpecific") {
+    if (value.length > 0 && !value.startsWith("/")) r.invalid(path.child("path"), value, "must be an absolute path", check);
+  }
+  // other pathType values: the schema stage reports the enum
+  validateBackend(asObj(p.backend) ?? {}, path.child("backend"), r);
+}
+
+function validateIngress(ingress: Obj, r: Reporter): void {
+  const spec = asObj(ingress.spec) ?? {};
+  const path = FieldPath.of("spec");
+  const rules = asArr(spec.rules) ?? [];
+  const defaultBackend = asObj(spec.defaultBackend);
+  if (rules.length === 0 && !defaultBackend) r.invalid(path, new JsonValue(Array.isArray(spec.rules) ? [] : null), "either `defaultBackend` or `rules` must be specified", "networking/ingress-spec");
+  if (defaultBackend) validateBackend(defaultBackend, path.child("defaultBackend"), r);
+  for (const [i, rule] of objItems(rules)) {
+    const rulePath = path.child("rules").index(i);
+    const host = asStr(rule.host) ?? "";
+    if (host.length > 0) {
+      if (isIpSloppy(host)) r.invalid(rulePath.child("host"), host, "must be a DNS name, not an IP address", "networking/ingress-host");
+      if (host.includes("*")) r.invalidEach(rulePath.child("host"), host, isWildcardDns1123Subdomain(host), "networking/ingress-host");
+      else r.invalidEach(rulePath.child("host"), host, isDns1123Subdomain(host), "networking/ingress-host");
+    }
+    const http = asObj(rule.http);
+    if (http) {
+      const paths = asArr(http.paths) ?? [];
+      if (paths.length === 0) r.required(rulePath.child("http", "paths"), "", "networking/ingress-path");
+      for (const [j, p] of objItems(paths)) validatePath(p, rulePath.child("http", "paths").index(j), r);
+    }
+  }
+  for (const [i, tls] of objItems(spec.tls)) {
+    const tlsPath = path.child("tls").index(i);
+    (asArr(tls.hosts) ?? []).forEach((h, j) => {
+      if (typeof h !== "string") return;
+      r.invalidEach(tlsPath.child("hosts").index(j), h, h.includes("*") ? isWildcardDns1123Subdomain(h) : isDns1123Subdomain(h), "networking/ingress-tls");
+    });
+    const secret = asStr(tls.secretName) ?? "";
+    if (secret.length > 0) r.invalidEach(tlsPath.child("secretName"), secret, isDns1123Subdomain(secret), "networking/ingress-tls");
+  }
+  const className = asStr(spec.ingressClassName);
+  if (className !== undefined) r.invalidEach(path.child("ingressClassName"), className, isDns1123Subdomain(className), "networking/ingress-class");
+  const annotation = asStr(asObj(asObj(ingress.metadata)?.annotations)?.["kubernetes.io/ingress.class"]);
+  if (annotation !== undefined && className !== undefined && annotation !== className) {
+    r.invalid(FieldPath.of("annotations").child("kubernetes.io/ingress.class"), annotation, "must match `ingressClassName` when both are specified", "networking/ingress-class");
+  }
+}
+
+function validatePort(port: Obj, path: FieldPath, r: Reporter): void {
+  const check = "networking/network-policy-port";
+  const endPort = asNum(port.endPort);
+  const p = port.port;
+  if (typeof p === "number") {
+    r.invalidEach(path.child("port"), p, isValidPortNum(p), check);
+    if (endPort !== undefined) {
+      if (endPort < p) r.invalid(path.child("endPort"), p, "must be greater than or equal to `port`", check);
+      r.invalidEach(path.child("endPort"), endPort, isValidPortNum(endPort), check);
+    }
+  } else if (typeof p === "string") {
+    if (endPort !== undefined) r.invalid(path.child("endPort"), endPort, "may not be specified when `port` is non-numeric", check);
+    r.invalidEach(path.child("port"), p, isValidPortName(p), check);
+  } else if (endPort !== undefined) r.invalid(path.child("endPort"), endPort, "may not be specified when `port` is not specified", check);
+  // protocol: the schema stage reports values outside the enum (TCP, UDP, SCTP)
+}
+
+function validateIpBlock(block: Obj, path: FieldPath, r: Reporter): void {
+  const check = "networking/network-policy-ip-block";
+  const cidr = asStr(block.cidr) ?? "";
+  if (cidr === "") {
+    r.required(path.child("cidr"), "", check);
+    return;
+  }
+  if (!isCidrSloppy(cidr)) {
+    r.invalid(path.child("cidr"), cidr, CIDR_MSG, check);
+    return;
+  }
+  const strict = strictCidrProblem(cidr);
+  if (strict) r.invalid(path.child("cidr"), cidr, strict, check);
+  const outer = cidrRange(cidr);
+  (asArr(block.except) ?? []).forEach((e, i) => {
+    if (typeof e !== "string") return;
+    const ep = path.child("except").index(i);
+    if (!isCidrSloppy(e)) {
+      r.invalid(ep, e, CIDR_MSG, check);
+      return;
+    }
+    const strictExcept = strictCidrProblem(e);
+    if (strictExcept) r.invalid(ep, e, strictExcept, check);
+    const inner = cidrRange(e);
+    const width = outer.v6 ? 128 : 32;
+    const contained = inner.v6 === outer.v6 && inner.start >> BigInt(width - outer.bits) === outer.start >> BigInt(width - outer.bits);
+    if (!contained || outer.bits >= inner.bits) r.invalid(ep, e, "must be a strict subset of `cidr`", check);
+  });
+}
+
+function validatePeer(peer: Obj, path: FieldPath, r: Reporter): void {
+  let peers = 0;
+  if (peer.podSelector !== undefined) {
+    peers++;
+    validateLabelSelector(peer.podSelector, path.child("podSelector"), r);
+  }
+  if (peer.namespaceSelector !== undefined) {
+    peers++;
+    validateLabelSelector(peer.namespaceSelector, path.child("namespaceSelector"), r);
+  }
+  const block = asObj(peer.ipBlock);
+  if (block) {
+    peers++;
+    validateIpBlock(block, path.child("ipBlock"), r);
+  }
+  if (peers === 0) r.required(path, "must specify a peer", "networking/network-policy-peer");
+  else if (peers > 1 && block) r.forbidden(path, "may not specify both ipBlock and another peer", "networking/network-policy-peer");
+}
+
+function validateNetworkPolicy(np: Obj, r: Reporter): void {
+  const spec = asObj(np.spec) ?? {};
+  const path = FieldPath.of("spec");
+  validateLabelSelector(spec.podSelector, path.child("podSelector"), r);
+  for (const [direction, peersField] of [
+    ["ingress", "from"],
+    ["egress", "to"],
+  ] as const) {
+    for (const [i, rule] of objItems(spec[direction])) {
+      const rulePath = path.child(direction).index(i);
+      for (const [j, port] of objItems(rule.ports)) validatePort(port, rulePath.child("ports").index(j), r);
+      for (const [j, peer] of objItems(rule[peersField])) validatePeer(peer, rulePath.child(peersField).index(j), r);
+    }
+  }
+  const types = asArr(spec.policyTypes) ?? [];
+  if (types.length > 2) r.invalid(path.child("policyTypes"), new JsonValue(types), "may not specify more than two policyTypes", "networking/network-policy-types");
+  // values outside Ingress/Egress: the schema stage reports the enum
+}
+
+export const NETWORKING: NativeGroup = { group: "networking.k8s.io", kinds: { Ingress: validateIngress, NetworkPolicy: validateNetworkPolicy } };

@@ -1,0 +1,48 @@
+// validateRender: a render still in memory gets the checks of the committed files (overlay versions, CEL, cross-object, IAM).
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { validateRender } from "./validate-render.ts";
+
+const REPO = resolve(import.meta.dirname, "../../..");
+
+/** The committed render of an overlay as the in-memory map synth builds. */
+function committed(cluster: string): Map<string, string> {
+  const dir = join(REPO, "clusters", cluster, "rendered");
+  const files = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const f of readdirSync(d).sort()) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.set(relative(dir, p), readFileSync(p, "utf8"));
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+describe("validateRender", () => {
+  it("reports the committed render as valid, under its clusters/<name>/rendered paths", async () => {
+    const report = await validateRender([{ cluster: "eksworkshop", files: committed("eksworkshop") }], { root: REPO });
+    expect(report.summary).toMatchObject({ resources: 25, invalid: 0, error: 0 });
+    expect(report.resources.map((r) => r.file)).toContain("clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml");
+    // the IAM lint ran on the rendered policies
+    expect(report.resources.some((r) => r.kind === "IAM:policy" && r.findings.some((f) => f.rule === "iam:RESOURCE_STAR_SCOPABLE"))).toBe(true);
+  }, 60_000);
+
+  it("finds a CEL violation and a cross-object one in documents that are not files", async () => {
+    const files = committed("eksworkshop");
+    const nodePool = "karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml";
+    files.set(nodePool, (files.get(nodePool) as string).replace("\n  template:\n", "\n  weight: 10\n  replicas: 2\n  template:\n"));
+    const nodeClass = "karpenter-nodepools/karpenter.k8s.aws_v1_ec2nodeclass_default.yaml";
+    files.delete(nodeClass);
+    const report = await validateRender([{ cluster: "eksworkshop", files }], { root: REPO });
+    const findings = report.resources.flatMap((r) => r.findings.filter((f) => f.severity === "error").map((f) => `${r.file} ${f.path}: ${f.message}`));
+    const file = `clusters/eksworkshop/rendered/${nodePool}`;
+    expect(findings).toEqual([
+      `${file} /spec: Invalid value: "object": only 'limits.nodes' is supported on static NodePools`,
+      `${file} /spec: Invalid value: "object": 'weight' is not supported on static NodePools`,
+      `${file} /spec/template/spec/nodeClassRef/name: NodePool default refers to EC2NodeClass 'default', which is not rendered in this overlay (rendered: none)`,
+    ]);
+  }, 60_000);
+});
