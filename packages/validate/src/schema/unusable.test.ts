@@ -28,13 +28,23 @@ async function run(files: Record<string, string>, crd?: string[]) {
   return report;
 }
 
+/**
+ * Where a finding on the one-line JSON CRD points: line 1, the column of the key the pointer ends at (its
+ * `"`, its last occurrence: the deepest), or for a list item (only `[null]` here) the item itself.
+ */
+function at(text: string, pointer: string): { line: number; column: number } {
+  const last = pointer.split("/").at(-1) as string;
+  return { line: 1, column: /^\d+$/.test(last) ? text.indexOf("[null]") + 2 : text.lastIndexOf(`"${last}"`) + 1 };
+}
+
 describe("a malformed CRD", () => {
   it.each(cases)("%s: the CRD is invalid at the schema path, its object an error, the rest validated", async (_name, spec, pointer, message) => {
-    const report = await run({ "a-crd.yaml": exampleCrd("Thing", spec), "b-thing.yaml": THING, "c-cm.yaml": CM });
+    const crd = exampleCrd("Thing", spec);
+    const report = await run({ "a-crd.yaml": crd, "b-thing.yaml": THING, "c-cm.yaml": CM });
     const base = "/spec/versions/0/schema/openAPIV3Schema";
     const byFile = Object.fromEntries(report.resources.map((r) => [r.file, r]));
     expect(byFile["a-crd.yaml"]?.status).toBe("invalid");
-    expect(byFile["a-crd.yaml"]?.findings).toContainEqual({ severity: "error", path: `${base}${pointer}`, message, rule: "crd:schema" });
+    expect(byFile["a-crd.yaml"]?.findings).toContainEqual({ severity: "error", path: `${base}${pointer}`, message, rule: "crd:schema", ...at(crd, pointer) });
     const dotted = `spec.versions[0].schema.openAPIV3Schema${pointer.replace(/\/properties\/([^/]+)/g, ".properties[$1]").replace(/\/(\d+)/g, "[$1]").replace(/\//g, ".")}`;
     expect(byFile["b-thing.yaml"]).toMatchObject({ status: "error" });
     expect(byFile["b-thing.yaml"]?.findings).toEqual([
@@ -44,6 +54,9 @@ describe("a malformed CRD", () => {
         message: `schema unusable: the schema of example.com/v1 Thing (document a-crd.yaml#0) is invalid: ${dotted}: ${message}`,
         rule: "schema:unusable",
         hint: "fix the CRD (the API server would refuse it) or supply a working schema with --crd",
+        // a finding about the whole object is located at its start
+        line: 1,
+        column: 1,
       },
     ]);
     expect(byFile["c-cm.yaml"]?.status).toBe("valid");
@@ -52,11 +65,12 @@ describe("a malformed CRD", () => {
   it("a null openAPIV3Schema is required", async () => {
     const crd = JSON.parse(exampleCrd("Thing", {}));
     crd.spec.versions[0].schema.openAPIV3Schema = null;
-    const report = await run({ "a-crd.yaml": JSON.stringify(crd), "b-thing.yaml": THING });
+    const text = JSON.stringify(crd);
+    const report = await run({ "a-crd.yaml": text, "b-thing.yaml": THING });
     expect(report.resources[1]?.findings[0]?.message).toBe(
       "schema unusable: the schema of example.com/v1 Thing (document a-crd.yaml#0) is invalid: spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required",
     );
-    expect(report.resources[0]?.findings).toContainEqual({ severity: "error", path: "/spec/versions/0/schema/openAPIV3Schema", message: "Required value: schemas are required", rule: "crd:schema" });
+    expect(report.resources[0]?.findings).toContainEqual({ severity: "error", path: "/spec/versions/0/schema/openAPIV3Schema", message: "Required value: schemas are required", rule: "crd:schema", ...at(text, "/openAPIV3Schema") });
   });
 
   it("the same from --crd: objects are errors, others validated", async () => {
