@@ -31,9 +31,9 @@ export function objectFileName(o: ObjectIdentity): string {
   return `${parts.join("_")}.yaml`;
 }
 
-/** One object as a YAML document with a provenance header. */
+/** One object as a YAML document with a provenance header. YAML 1.1 rules, as kubectl reads it: a string such as "on", "y" or "2024-01-02" is quoted, so it is never sent as a bool or a date. */
 export function toYaml(o: unknown, header: string): string {
-  return `# ${header}\n${stringify(canonicalize(o), { lineWidth: 0, indent: 2, aliasDuplicateObjects: false })}`;
+  return `# ${header}\n${stringify(canonicalize(o), { lineWidth: 0, indent: 2, aliasDuplicateObjects: false, version: "1.1" })}`;
 }
 
 /** A JSON document, two-space indented, with a trailing newline. */

@@ -1,12 +1,13 @@
 // `eks-gitops capacity refresh`: takes the instance-type data of a region from EC2 and commits it as a snapshot.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { existsSync, readFileSync, } from "node:fs";
+import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 // Static: this module is itself loaded only for `capacity` (bin.ts), and the CLI bundle require()s the SDK.
 import { EC2Client, paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes, paginateDescribeSpotPriceHistory } from "@aws-sdk/client-ec2";
 import { CAPACITY_DIR, CAPACITY_REFRESH_COMMAND, CLUSTERS_DIR, instanceTypesFile, listClusters, loadCluster, REGION_PATTERN } from "@eks-gitops/config";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
+import { writeFileAtomically } from "../write-file.ts";
 
 export const capacityUsage = `Usage: eks-gitops capacity refresh [--region REGION] [--cluster NAME]... [--captured-at YYYY-MM-DD] [--source TEXT] [--spot-prices] [--check] [--root DIR]
 
@@ -98,19 +99,6 @@ export class RefreshError extends Error {
   override name = "RefreshError";
 }
 
-/** Writes `content` to `file` through a temporary file and a rename: a reader never sees half a file. */
-function writeAtomically(file: string, content: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  try {
-    writeFileSync(tmp, content);
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
 /** The snapshot text without `capturedAt` and `source`, to tell new data from a new date or label. */
 function dataOf(text: string): string {
   return text.replace(/^ {2}"(capturedAt|source)": ".*",?\n/gm, "");
@@ -173,7 +161,7 @@ export async function refresh(options: RefreshOptions): Promise<number> {
       out(`stale     ${shown}: ${before === undefined ? "missing" : "EC2 answers different data"}; fix: ${CAPACITY_REFRESH_COMMAND} --cluster ${name}`);
       continue;
     }
-    writeAtomically(file, text);
+    writeFileAtomically(file, text, { createFolder: true });
     out(`wrote     ${shown}`);
   }
   return stale > 0 ? EXIT.invalid : EXIT.ok;

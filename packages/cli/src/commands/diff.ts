@@ -1,5 +1,5 @@
 // `eks-gitops diff`: what a change does to the rendered output, per cluster and component, IAM first.
-import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { diffRendered } from "../diff/changes.ts";
 import { formatJson, formatMarkdown, formatText, GITHUB_COMMENT_LIMIT, type DiffLabels } from "../diff/format.ts";
@@ -8,6 +8,7 @@ import { parseCommandArgs } from "../args.ts";
 import { colorEnabled } from "../color.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
+import { writeFileAtomically } from "../write-file.ts";
 
 export const diffUsage = `Usage: eks-gitops diff [--base REF] [--head REF] [--output text|markdown|json] [--full FILE] [--url URL] [--cluster NAME]...
 
@@ -86,12 +87,9 @@ function resolveRef(root: string, ref: string): string {
 
 function writeAtomically(file: string, content: string): void {
   if (!existsSync(dirname(resolve(file)))) throw new UsageError(`--full ${file}: cannot write it: the folder ${dirname(file)} does not exist; create it first`);
-  const tmp = `${file}.tmp-${process.pid}`;
   try {
-    writeFileSync(tmp, content);
-    renameSync(tmp, file);
+    writeFileAtomically(file, content);
   } catch (err) {
-    rmSync(tmp, { force: true });
     // a folder in the way, no permission, a full disk: the user's to fix, not an internal error
     throw new UsageError(`--full ${file}: cannot write it: ${(err as Error).message}`);
   }

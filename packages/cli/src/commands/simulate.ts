@@ -1,6 +1,6 @@
 // `eks-gitops simulate`: what HPA and Karpenter will do with an overlay, offline: nodes, NodeClaims, Pending pods.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, extname, join, relative, resolve } from "node:path";
+import { existsSync, readFileSync, } from "node:fs";
+import { extname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { InstanceTypeSnapshot, SimulationResult, SweepResult } from "@eks-gitops/capacity";
 import { CAPACITY_DIR, CAPACITY_REFRESH_COMMAND, CLUSTERS_DIR, type ClusterConfig, instanceTypesFile, listClusters, loadCluster } from "@eks-gitops/config";
@@ -9,6 +9,7 @@ import { buildSimulationInput, type ReplicaPoint, type Scenario } from "../capac
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { renderCluster } from "../render.ts";
 import { findRepoRoot } from "../repo.ts";
+import { writeFileAtomically } from "../write-file.ts";
 
 export const simulateUsage = `Usage: eks-gitops simulate [--cluster NAME]... [--replicas NAMESPACE/NAME=N]... [--at min|max|current] [--output text|json|markdown] [--svg FILE] [--from-cluster [--kubeconfig FILE] [--context NAME]] [--root DIR]
 
@@ -175,7 +176,7 @@ export async function simulateClusters(options: SimulateOptions): Promise<number
     for (const r of runs) {
       if (!r.sweep) continue;
       const file = runs.length === 1 ? resolve(options.svg) : resolve(options.svg.replace(/(\.[^./]*)?$/, `.${r.config.name}${extname(options.svg) || ".svg"}`));
-      writeAtomically(file, capacity.chartSvg(r.sweep));
+      writeFileAtomically(file, capacity.chartSvg(r.sweep), { createFolder: true });
       const shown = relative(process.cwd(), file);
       err(`wrote ${shown.startsWith("..") || shown === "" ? file : shown}\n`);
     }
@@ -196,18 +197,6 @@ function withScenario(report: string, output: "text" | "markdown", lines: readon
   if (eol < 0) return report;
   const block = output === "markdown" ? `\n${lines.map((l, i) => (i === 0 ? `**${l}**` : `- ${l}`)).join("\n")}\n` : `\n${lines.map((l, i) => (i === 0 ? l : `  ${l}`)).join("\n")}\n`;
   return `${report.slice(0, eol + 1)}${block}${report.slice(eol + 1)}`;
-}
-
-function writeAtomically(file: string, content: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  try {
-    writeFileSync(tmp, content);
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
 }
 
 /** `NAMESPACE/NAME=N` entries as a map; a usage error naming the bad entry. */
