@@ -1,5 +1,8 @@
 // The streaming pipeline (runValidation) and the in-memory one (validateDocuments) agree on every fixture,
 // and the streaming one adds positions; output formats are built from the same report.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -43,5 +46,43 @@ describe("validateFiles (streaming) against validateDocuments (in memory)", () =
     });
     expect(reads).toBe(1);
     expect(report.resources[0]?.findings.map((f) => [f.path, f.rule, f.line, f.column])).toEqual([["/spec/ports/0/protocl", "schema:additionalProperties", 8, 7]]);
+  }, 60_000);
+});
+
+describe("the streaming pipeline reads as warily as the reader (issue 14)", () => {
+  it("a FIFO, a dangling link and a too-large file are one error each, never waited on, and the rest is validated", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "stream-hostile-"));
+    writeFileSync(join(dir, "ok.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n");
+    writeFileSync(join(dir, "big.yaml"), `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\ndata: {a: ${"x".repeat(2000)}}\n`);
+    execFileSync("mkfifo", [join(dir, "pipe.yaml")]);
+    symlinkSync(join(dir, "missing.yaml"), join(dir, "dangling.yaml"));
+    const { report } = await runValidation({ root: dir, paths: [dir], crossObjectChecks: false, read: { cwd: dir, maxFileBytes: 1000 } });
+    expect(report.resources.map((r) => [r.file, r.status, r.findings.map((f) => f.rule)])).toEqual([
+      ["big.yaml", "error", ["parse:too-large"]],
+      ["dangling.yaml", "error", ["parse:dangling-link"]],
+      ["ok.yaml", "valid", []],
+      ["pipe.yaml", "error", ["parse:not-a-file"]],
+    ]);
+  }, 60_000);
+
+  it("stdin over --max-file-bytes is an error, read once", async () => {
+    let reads = 0;
+    const { report } = await runValidation({
+      root: REPO,
+      paths: ["-"],
+      crossObjectChecks: false,
+      read: {
+        cwd: REPO,
+        maxFileBytes: 100,
+        readStdin: () => {
+          reads++;
+          return `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\ndata: {a: ${"x".repeat(200)}}\n`;
+        },
+      },
+    });
+    expect(reads).toBe(1);
+    expect(report.resources.map((r) => [r.file, r.status, r.findings.map((f) => f.message)])).toEqual([
+      ["-", "error", ["stdin is 263 bytes, over the 100-byte limit; split it or raise --max-file-bytes"]],
+    ]);
   }, 60_000);
 });

@@ -46,3 +46,21 @@ describe("validateRender", () => {
     ]);
   }, 60_000);
 });
+
+describe("validateRender positions", () => {
+  it("locates findings in the in-memory text, not in the file of the same name on disk", async () => {
+    const files = committed("eksworkshop");
+    const nodePool = "karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml";
+    // two more lines than the committed file: a position read from disk would be two lines off
+    const text = `# one\n# two\n${(files.get(nodePool) as string).replace("\n  template:\n", "\n  weight: 10\n  replicas: 2\n  template:\n")}`;
+    files.set(nodePool, text);
+    const report = await validateRender([{ cluster: "eksworkshop", files }], { root: REPO });
+    const result = report.resources.find((r) => r.file === `clusters/eksworkshop/rendered/${nodePool}`);
+    const spec = text.split("\n").indexOf("spec:") + 1;
+    expect(spec).toBeGreaterThan(2);
+    expect(result?.findings.map((f) => [f.path, f.line, f.column])).toEqual([
+      ["/spec", spec, 1],
+      ["/spec", spec, 1],
+    ]);
+  }, 60_000);
+});
