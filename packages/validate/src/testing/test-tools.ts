@@ -1,6 +1,7 @@
 // Locates a Go test peer built by test-tools/build.sh (kubectl-validate, kubeconform) without building it.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -23,7 +24,8 @@ export function toolVersion(tool: TestTool): string {
 export function findTool(tool: TestTool, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const explicit = env[ENV[tool]];
   if (explicit) return existsSync(explicit) ? explicit : undefined;
-  const cache = env.TEST_TOOLS_CACHE || join(REPO_ROOT, ".cache/test-tools");
+  // the same folder test-tools/build.sh builds into: per user, shared by every clone
+  const cache = env.TEST_TOOLS_CACHE || join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "eks-gitops", "test-tools");
   const bin = join(cache, `${tool}-${toolVersion(tool)}`, tool);
   return existsSync(bin) ? bin : undefined;
 }
