@@ -42,6 +42,8 @@ interface RuleInfo {
   readonly id: string;
   /** Outcomes by memo key of `self` (this rule object only: its message and reason are part of the outcome). */
   readonly memo: Map<string, Outcome>;
+  /** Run-time cost estimates by the same memo key (the estimate, like the result, depends on `self` alone). */
+  readonly costMemo: Map<string, number>;
 }
 
 type Outcome = { readonly kind: "true" | "not-bool" } | { readonly kind: "false" | "error" | "compile"; readonly text: string };
@@ -147,6 +149,7 @@ export class CelEvaluator {
    */
   private memoKeyChars = 0;
   private readonly memos = new Set<Map<string, Outcome>>();
+  private readonly costMemos = new Set<Map<string, number>>();
 
   private outcome(rule: ValidationRule, vars: Record<string, unknown>, key: string | undefined, memo: Map<string, Outcome>): Outcome {
     if (key !== undefined) {
@@ -158,6 +161,7 @@ export class CelEvaluator {
       if (memo.size >= MEMO_LIMIT) memo.clear();
       if (this.memoKeyChars + key.length > MEMO_KEY_BUDGET) {
         for (const m of this.memos) m.clear();
+        for (const m of this.costMemos) m.clear();
         this.memoKeyChars = 0;
       }
       this.memos.add(memo);
@@ -197,7 +201,7 @@ export class CelEvaluator {
         if (typeof rule.rule !== "string") continue;
         let info = this.infos.get(rule);
         if (!info) {
-          info = { transition: OLD_SELF.test(rule.rule), pointer: rule.fieldPath ? fieldPathToPointer(rule.fieldPath) : "", id: `cel:${rule.rule}`, memo: new Map() };
+          info = { transition: OLD_SELF.test(rule.rule), pointer: rule.fieldPath ? fieldPathToPointer(rule.fieldPath) : "", id: `cel:${rule.rule}`, memo: new Map(), costMemo: new Map() };
           this.infos.set(rule, info);
         }
         const transition = info.transition;
@@ -217,7 +221,17 @@ export class CelEvaluator {
             findings.push({ severity: "error", path: task.path, message: `Forbidden: rule not run: ${cost.refused}`, rule: info.id });
             continue;
           }
-          const c = runtimeCost(cost, task.value, transition ? task.oldSelf : undefined);
+          if (key === undefined && !transition) key = memoKey(task, memoObjects) ?? null;
+          // estimated once per distinct value: most values recur object after object
+          let c = !transition && key ? info.costMemo.get(key) : undefined;
+          if (c === undefined) {
+            c = runtimeCost(cost, task.value, transition ? task.oldSelf : undefined);
+            if (!transition && key) {
+              if (info.costMemo.size >= MEMO_LIMIT) info.costMemo.clear();
+              this.costMemos.add(info.costMemo);
+              info.costMemo.set(key, c);
+            }
+          }
           if (c > PER_CALL_LIMIT) {
             findings.push({ severity: "error", path: task.path, message: `Invalid value: "${task.type}": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${what}`, rule: info.id });
             return findings;
