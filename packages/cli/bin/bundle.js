@@ -28,6 +28,8 @@ import { Script } from "node:vm";
 const CLI_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const REPO_ROOT = resolve(CLI_DIR, "..", "..");
 const ENTRY = join(CLI_DIR, "src", "bin.ts");
+/** `validate` parses files in this worker while it validates earlier ones (packages/validate/src/read-ahead.ts). */
+const READ_AHEAD_WORKER = join(REPO_ROOT, "packages", "validate", "src", "read-ahead-worker.ts");
 /** Where bundles are kept; EKS_GITOPS_BUNDLE_DIR overrides it (tests). */
 export const BUNDLE_DIR = process.env.EKS_GITOPS_BUNDLE_DIR || join(CLI_DIR, "node_modules", ".cache", "eks-gitops-cli");
 const MANIFEST = join(BUNDLE_DIR, "manifest.json");
@@ -97,7 +99,8 @@ const workspacePlugin = {
 
 async function build(esbuild) {
   const result = await esbuild.build({
-    entryPoints: [ENTRY],
+    // bin.cjs, and read-ahead-worker.cjs beside it (a worker thread runs a file of its own)
+    entryPoints: { bin: ENTRY, "read-ahead-worker": READ_AHEAD_WORKER },
     bundle: true,
     format: "cjs",
     platform: "node",
@@ -208,6 +211,8 @@ export async function runBundle(file, argv) {
     filename: file,
     cachedData,
   });
+  // where the bundle's own files are (the read-ahead worker): the CLI hands it to `validate`
+  globalThis[Symbol.for("eks-gitops.bundle-dir")] = dirname(file);
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
   const exitCode = await module.exports.main(argv);

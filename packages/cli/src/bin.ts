@@ -3,6 +3,7 @@
 import { ConfigError } from "@eks-gitops/config/errors";
 import { closestOption } from "./args.ts";
 import { EXIT, UsageError } from "./exit-codes.ts";
+import { startReadAhead } from "./read-ahead.ts";
 import cliPackage from "../package.json" with { type: "json" };
 
 type Command = (argv: readonly string[]) => Promise<number>;
@@ -11,7 +12,14 @@ type Command = (argv: readonly string[]) => Promise<number>;
 // and a command should only pay for what it uses.
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   synth: { run: async (argv) => (await import("./commands/synth.ts")).synthCommand(argv), summary: "render overlays into clusters/<name>/rendered (--check to compare)" },
-  validate: { run: async (argv) => (await import("./commands/validate.ts")).validateCommand(argv), summary: "validate rendered output (or any YAML/JSON) as the API server would, plus cross-object checks" },
+  validate: {
+    // the read-ahead worker starts first: it loads on the other CPU while the validator loads here
+    run: async (argv) => {
+      const worker = startReadAhead();
+      return (await import("./commands/validate.ts")).validateCommand(argv, worker);
+    },
+    summary: "validate rendered output (or any YAML/JSON) as the API server would, plus cross-object checks",
+  },
   diff: { run: async (argv) => (await import("./commands/diff.ts")).diffCommand(argv), summary: "rendered-output diff between two revisions (--base REF, --output text|markdown|json)" },
   capacity: { run: async (argv) => (await import("./commands/capacity.ts")).capacityCommand(argv), summary: "refresh: write a region's instance-type snapshot (clusters/<name>/capacity) from EC2" },
   simulate: { run: async (argv) => (await import("./commands/simulate.ts")).simulateCommand(argv), summary: "what HPA and Karpenter will do: nodes, NodeClaims and Pending pods, offline" },

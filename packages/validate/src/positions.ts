@@ -15,28 +15,21 @@ export interface Position {
   readonly column: number;
 }
 
-/** Offsets of every line start, for offset → line/column by binary search. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-function positionAt(starts: readonly number[], offset: number): Position {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] as number) <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - (starts[lo] as number) + 1 };
-}
-
-/** One document's slice of the text: [start, end) offsets. */
+/** One document's slice of the text: [start, end) offsets, and the 0-based line `start` is on. */
 interface Span {
   readonly start: number;
   readonly end: number;
+  readonly line: number;
+}
+
+/**
+ * Line and column of `offset`, counting lines from a known line start (`from`, on 0-based line `line`) at or
+ * before it: a finding's document start, so only that document's lines are counted, never the whole file.
+ */
+function positionAt(text: string, offset: number, from = 0, line = 0): Position {
+  let n = line;
+  for (let i = text.indexOf("\n", from); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) n++;
+  return { line: n + 1, column: offset - (offset === 0 ? 0 : text.lastIndexOf("\n", offset - 1) + 1) + 1 };
 }
 
 const DOC_START = /^---(?=[ \t\r]|$)/;
@@ -52,32 +45,35 @@ const CONTENT = /^[ \t]*(?:[^\s#%]|%(?!\w))/;
 export function documentSpans(text: string): Span[] {
   const spans: Span[] = [];
   let start = 0;
+  let startLine = 0;
   // whether the current document has begun (a `---`, or content before the first marker)
   let open = false;
   let offset = 0;
-  while (offset <= text.length) {
+  for (let line = 0; offset <= text.length; line++) {
     let end = text.indexOf("\n", offset);
     if (end < 0) end = text.length;
     const next = end + 1;
     // only lines starting with `-` or `.` can be markers; before the first document, any line may open one
     const c = text.charCodeAt(offset);
     if (c === 45 /* - */ || c === 46 /* . */ || !open) {
-      const line = text.slice(offset, end);
-      if (DOC_START.test(line)) {
-        if (open) spans.push({ start, end: offset });
+      const content = text.slice(offset, end);
+      if (DOC_START.test(content)) {
+        if (open) spans.push({ start, end: offset, line: startLine });
         start = offset;
+        startLine = line;
         open = true;
-      } else if (DOC_END.test(line)) {
-        if (open) spans.push({ start, end: Math.min(next, text.length) });
+      } else if (DOC_END.test(content)) {
+        if (open) spans.push({ start, end: Math.min(next, text.length), line: startLine });
         open = false;
         start = next;
-      } else if (!open && CONTENT.test(line)) {
+        startLine = line + 1;
+      } else if (!open && CONTENT.test(content)) {
         open = true;
       }
     }
     offset = next;
   }
-  if (open) spans.push({ start, end: text.length });
+  if (open) spans.push({ start, end: text.length, line: startLine });
   return spans;
 }
 
@@ -144,25 +140,27 @@ const MESSAGE_POSITION = /\(line (\d+), column (\d+)\)/;
  * Findings that already have a line keep it; a text that cannot be read for positions leaves them as they are.
  */
 export function locateFindings(text: string, results: readonly ResourceResult[]): ResourceResult[] {
-  const lib = yamlLib();
-  let starts: number[] | undefined;
+  // `yaml` loads (tens of milliseconds) only for a finding the fast scanner cannot place
+  let lib: Lib | undefined;
   let spans: Span[] | undefined;
   return results.map((r) => {
     if (r.findings.length === 0 || r.findings.every((f) => f.line !== undefined)) return r;
-    starts ??= lineStarts(text);
     spans ??= documentSpans(text);
     let parsed: { doc: Document; base: number } | undefined | null = null;
+    // whether the fast scanner may read this document: decided once for all its findings
+    let fastReadable: boolean | undefined;
     const findings = r.findings.map((f): Finding => {
       if (f.line !== undefined) return f;
       const quoted = MESSAGE_POSITION.exec(f.message);
       if (quoted && f.rule.startsWith("parse:")) return { ...f, line: Number(quoted[1]), column: Number(quoted[2]) };
       const span = (spans as Span[])[r.index];
-      if (span && parsed === null && isDocumentOf(text, span, r)) {
+      if (span && parsed === null && (fastReadable ??= isDocumentOf(text, span, r))) {
         const fast = fastOffset(text, span.start, span.end, f.path);
-        if (fast !== undefined) return { ...f, ...positionAt(starts as number[], fast) };
+        if (fast !== undefined) return { ...f, ...positionAt(text, fast, span.start, span.line) };
       }
       if (parsed === null) {
         try {
+          lib ??= yamlLib();
           parsed = documentAt(lib, text, spans as Span[], r.index, r);
         } catch {
           parsed = undefined;
@@ -170,10 +168,13 @@ export function locateFindings(text: string, results: readonly ResourceResult[])
       }
       if (!parsed) {
         const span = (spans as Span[])[r.index];
-        return span ? { ...f, ...positionAt(starts as number[], firstContent(text, span)) } : f;
+        return span ? { ...f, ...positionAt(text, firstContent(text, span), span.start, span.line) } : f;
       }
-      const offset = offsetOf(lib, parsed.doc, f.path);
-      return offset === undefined ? f : { ...f, ...positionAt(starts as number[], parsed.base + offset) };
+      const offset = offsetOf(lib as Lib, parsed.doc, f.path);
+      if (offset === undefined) return f;
+      // counted from the document's start when it was parsed alone, from the text's start otherwise
+      const own = parsed.base === span?.start ? span : undefined;
+      return { ...f, ...positionAt(text, parsed.base + offset, own?.start, own?.line) };
     });
     return { ...r, findings };
   });

@@ -15,7 +15,9 @@ import { crossObjectChecks } from "./cross-object/index.ts";
 import { CONFIG_FILE } from "./config-file.ts";
 import { scanDocuments, scanFiles } from "./scan.ts";
 import { CHECKS, type CompiledSelection, compileSelection, fileFilter, type Selection, SelectionError } from "./selection.ts";
+import type { Worker } from "node:worker_threads";
 import { validateFiles } from "./stream.ts";
+import { ReadAhead } from "./read-ahead.ts";
 import { clusterLayer } from "./schema/cluster.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromPaths } from "./schema/registry.ts";
 import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report, UnreadableDocument } from "./types.ts";
@@ -52,6 +54,8 @@ export interface RunOptions {
   /** What runs and what is skipped (`--checks`, `--skip`, `--reject`, `--ignore-missing-schemas`, `--ignore-filename-pattern`). @default everything */
   readonly selection?: Selection;
   readonly validator?: ObjectValidator;
+  /** A worker started with startReadAheadWorker (see read-ahead.ts), handed the files to read ahead; without it every file is read on the calling thread. */
+  readonly readAheadWorker?: Worker;
 }
 
 /** Wall time of each phase of a run, in order (shown by `--timings`). */
@@ -117,7 +121,7 @@ function checkRef(root: string, ref: string): void {
 const textOf = (read: ReturnType<typeof readRegularFile>) => (Buffer.isBuffer(read) ? read.toString("utf8") : undefined);
 
 /** Loads, validates and reports. Throws RunUsageError for bad options, CatalogError/ClusterSchemaError when schemas cannot be had. */
-export async function runValidation(options: RunOptions): Promise<{ report: Report; files: string[]; layers: string[]; timings: Timings }> {
+export async function runValidation(options: RunOptions): Promise<{ report: Report; files: string[]; layers: string[]; timings: Timings; readAhead: { files: number; fromWorker: number } }> {
   const timings: Timings = [];
   let mark = performance.now();
   const phase = (name: string) => {
@@ -183,107 +187,114 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       files = files.filter((f) => f !== "-");
     }
   }
-  const scan = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes, text: stdin, show });
-  phase("scan");
+  // the worker starts reading now, while the main thread scans the files and loads their schemas
+  const readAhead = new ReadAhead(files, { ...options.read, cwd, readStdin: stdin }, options.readAheadWorker);
+  try {
+    const scan = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes, text: stdin, show });
+    phase("scan");
 
-  const facts: Record<string, OverlayFacts> = {};
-  const overlayOfFile = (file: string) => overlayOf(root, cwd, file);
-  const shownFiles = [...files.map(show), ...(options.documents ? [...options.documents.resources, ...options.documents.unreadable, ...options.documents.iam].map((d) => d.file) : [])];
-  for (const name of new Set(shownFiles.map(overlayOfFile))) {
-    if (name === undefined) continue;
-    const config = await loadCluster(root, name);
-    facts[name] = { clusterName: config.name, kubernetesVersion: config.kubernetesVersion, karpenterVersion: config.karpenter.version };
-  }
-  phase("overlays");
-  // catalog versions follow each file's overlay; worked out once per file (shown path: what resources carry)
-  const versionsByFile = new Map<string, { versions: CatalogVersions; key: string }>();
-  const versionsOf = (file: string) => {
-    let v = versionsByFile.get(file);
-    if (!v) {
-      const f = facts[overlayOfFile(file) ?? ""];
-      const versions = f ? { ...options.versions, kubernetes: f.kubernetesVersion, karpenter: f.karpenterVersion } : (options.versions ?? {});
-      v = { versions, key: JSON.stringify(versions) };
-      versionsByFile.set(file, v);
+    const facts: Record<string, OverlayFacts> = {};
+    const overlayOfFile = (file: string) => overlayOf(root, cwd, file);
+    const shownFiles = [...files.map(show), ...(options.documents ? [...options.documents.resources, ...options.documents.unreadable, ...options.documents.iam].map((d) => d.file) : [])];
+    for (const name of new Set(shownFiles.map(overlayOfFile))) {
+      if (name === undefined) continue;
+      const config = await loadCluster(root, name);
+      facts[name] = { clusterName: config.name, kubernetesVersion: config.kubernetesVersion, karpenterVersion: config.karpenter.version };
     }
-    return v;
-  };
-
-  const shared = new SchemaRegistry();
-  if (options.crd && options.crd.length > 0) {
-    for (const p of options.crd) if (!existsSync(p)) throw new RunUsageError(`--crd ${p}: no such file or folder`);
-    let types: ReturnType<typeof typesFromPaths>;
-    try {
-      types = typesFromPaths(options.crd);
-    } catch (err) {
-      // an unreadable, binary, unparsable or cyclic --crd file is a bad option, named in the message
-      const message = (err as Error)?.message ?? String(err);
-      throw new RunUsageError(message.startsWith("--crd ") ? message : `--crd ${message}`);
-    }
-    shared.addLayer(`--crd ${options.crd.join(", ")}`, types);
-  }
-  shared.addLayer("CRDs among the documents", scan.crdTypes);
-  if (options.fromCluster) shared.pushLayer(await clusterLayer([...scan.kindsByFile.values()].flat().map((k) => k.apiVersion)));
-
-  const fetchOptions = { mirror: options.mirror, cacheDir: options.cacheDir, onProgress: options.onProgress };
-  const registries = new Map<string, { registry: SchemaRegistry; versions: CatalogVersions; asked: Set<string> }>();
-  const kindKey = (apiVersion: string, kind: string) => `${apiVersion}\u0000${kind}`;
-  if (options.catalog !== false) {
-    // the kinds each set of versions may be asked for: catalog files defining none of them are not read
-    const wanted = new Map<string, { versions: CatalogVersions; kinds: Map<string, { apiVersion: string; kind: string }> }>();
-    for (const [file, kinds] of scan.kindsByFile) {
-      const { versions, key } = versionsOf(show(file));
-      let entry = wanted.get(key);
-      if (!entry) {
-        entry = { versions, kinds: new Map() };
-        wanted.set(key, entry);
+    phase("overlays");
+    // catalog versions follow each file's overlay; worked out once per file (shown path: what resources carry)
+    const versionsByFile = new Map<string, { versions: CatalogVersions; key: string }>();
+    const versionsOf = (file: string) => {
+      let v = versionsByFile.get(file);
+      if (!v) {
+        const f = facts[overlayOfFile(file) ?? ""];
+        const versions = f ? { ...options.versions, kubernetes: f.kubernetesVersion, karpenter: f.karpenterVersion } : (options.versions ?? {});
+        v = { versions, key: JSON.stringify(versions) };
+        versionsByFile.set(file, v);
       }
-      for (const k of kinds) entry.kinds.set(kindKey(k.apiVersion, k.kind), k);
+      return v;
+    };
+
+    const shared = new SchemaRegistry();
+    if (options.crd && options.crd.length > 0) {
+      for (const p of options.crd) if (!existsSync(p)) throw new RunUsageError(`--crd ${p}: no such file or folder`);
+      let types: ReturnType<typeof typesFromPaths>;
+      try {
+        types = typesFromPaths(options.crd);
+      } catch (err) {
+        // an unreadable, binary, unparsable or cyclic --crd file is a bad option, named in the message
+        const message = (err as Error)?.message ?? String(err);
+        throw new RunUsageError(message.startsWith("--crd ") ? message : `--crd ${message}`);
+      }
+      shared.addLayer(`--crd ${options.crd.join(", ")}`, types);
     }
-    for (const [key, { versions, kinds }] of wanted) {
-      const layer: SchemaLayer = await catalogLayer(versions, fetchOptions, kinds.values());
-      registries.set(key, { registry: shared.with([layer]), versions, asked: new Set(kinds.keys()) });
+    shared.addLayer("CRDs among the documents", scan.crdTypes);
+    if (options.fromCluster) shared.pushLayer(await clusterLayer([...scan.kindsByFile.values()].flat().map((k) => k.apiVersion)));
+
+    const fetchOptions = { mirror: options.mirror, cacheDir: options.cacheDir, onProgress: options.onProgress };
+    const registries = new Map<string, { registry: SchemaRegistry; versions: CatalogVersions; asked: Set<string> }>();
+    const kindKey = (apiVersion: string, kind: string) => `${apiVersion}\u0000${kind}`;
+    if (options.catalog !== false) {
+      // the kinds each set of versions may be asked for: catalog files defining none of them are not read
+      const wanted = new Map<string, { versions: CatalogVersions; kinds: Map<string, { apiVersion: string; kind: string }> }>();
+      for (const [file, kinds] of scan.kindsByFile) {
+        const { versions, key } = versionsOf(show(file));
+        let entry = wanted.get(key);
+        if (!entry) {
+          entry = { versions, kinds: new Map() };
+          wanted.set(key, entry);
+        }
+        for (const k of kinds) entry.kinds.set(kindKey(k.apiVersion, k.kind), k);
+      }
+      for (const [key, { versions, kinds }] of wanted) {
+        const layer: SchemaLayer = await catalogLayer(versions, fetchOptions, kinds.values());
+        registries.set(key, { registry: shared.with([layer]), versions, asked: new Set(kinds.keys()) });
+      }
     }
+    const registryFor = (r: ParsedResource): SchemaRegistry | Promise<SchemaRegistry> => {
+      if (options.catalog === false) return shared;
+      const { versions, key } = versionsOf(r.file);
+      let entry = registries.get(key);
+      if (!entry) {
+        entry = { registry: shared.with([]), versions, asked: new Set() };
+        registries.set(key, entry);
+      }
+      // a kind the scan did not see (flow-style YAML, unusual quoting): its catalog files are read now
+      const k = kindKey(r.apiVersion, r.kind);
+      if (entry.asked.has(k)) return entry.registry;
+      entry.asked.add(k);
+      if (entry.registry.lookup(r.apiVersion, r.kind)) return entry.registry;
+      const { registry } = entry;
+      return catalogLayer(versions, fetchOptions, [{ apiVersion: r.apiVersion, kind: r.kind }]).then((layer) => registry.pushLayer(layer));
+    };
+
+    // the Karpenter Application's helm values are checked against the pinned chart values.yaml
+    const chartValues = options.catalog !== false && selection.checks.has("cross-object") && scan.charts.has("karpenter") ? await loadChartValues(fetchOptions) : undefined;
+
+    phase("schemas");
+    const checks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? crossObjectChecks);
+    const validator = options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() });
+    const report = await validateFiles({
+      files,
+      ...(options.documents ? { documents: options.documents } : {}),
+      unreadable,
+      read: { ...options.read, cwd, readStdin: stdin },
+      selection,
+      registryFor,
+      previous: options.base ? previousFrom(root, cwd, options.base) : undefined,
+      crossObjectChecks: checks,
+      crossObjectContext: { overlays: facts, ...(chartValues ? { chartValues } : {}) },
+      validator,
+      readAhead,
+      // in-memory documents are located in their own text, never in a file of the same name on disk
+      readText: options.documents ? (file) => options.texts?.get(file) : (file) => (file === "-" ? stdin() : textOf(readRegularFile(resolve(cwd, file), maxFileBytes))),
+    });
+    phase("validate");
+    validator.compiler.saveCodeCache();
+    phase("code cache");
+    const layers = [...new Set([...[...registries.values()].map((e) => e.registry), shared].flatMap((r) => r.layers.map((l) => l.name)))];
+    return { report, files, layers, timings, readAhead: { files: files.length, fromWorker: readAhead.fromWorker } };
+  } finally {
+    readAhead.close();
   }
-  const registryFor = (r: ParsedResource): SchemaRegistry | Promise<SchemaRegistry> => {
-    if (options.catalog === false) return shared;
-    const { versions, key } = versionsOf(r.file);
-    let entry = registries.get(key);
-    if (!entry) {
-      entry = { registry: shared.with([]), versions, asked: new Set() };
-      registries.set(key, entry);
-    }
-    // a kind the scan did not see (flow-style YAML, unusual quoting): its catalog files are read now
-    const k = kindKey(r.apiVersion, r.kind);
-    if (entry.asked.has(k)) return entry.registry;
-    entry.asked.add(k);
-    if (entry.registry.lookup(r.apiVersion, r.kind)) return entry.registry;
-    const { registry } = entry;
-    return catalogLayer(versions, fetchOptions, [{ apiVersion: r.apiVersion, kind: r.kind }]).then((layer) => registry.pushLayer(layer));
-  };
-
-  // the Karpenter Application's helm values are checked against the pinned chart values.yaml
-  const chartValues = options.catalog !== false && selection.checks.has("cross-object") && scan.charts.has("karpenter") ? await loadChartValues(fetchOptions) : undefined;
-
-  phase("schemas");
-  const checks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? crossObjectChecks);
-  const validator = options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() });
-  const report = await validateFiles({
-    files,
-    ...(options.documents ? { documents: options.documents } : {}),
-    unreadable,
-    read: { ...options.read, cwd, readStdin: stdin },
-    selection,
-    registryFor,
-    previous: options.base ? previousFrom(root, cwd, options.base) : undefined,
-    crossObjectChecks: checks,
-    crossObjectContext: { overlays: facts, ...(chartValues ? { chartValues } : {}) },
-    validator,
-    // in-memory documents are located in their own text, never in a file of the same name on disk
-    readText: options.documents ? (file) => options.texts?.get(file) : (file) => (file === "-" ? stdin() : textOf(readRegularFile(resolve(cwd, file), maxFileBytes))),
-  });
-  phase("validate");
-  validator.compiler.saveCodeCache();
-  phase("code cache");
-  const layers = [...new Set([...[...registries.values()].map((e) => e.registry), shared].flatMap((r) => r.layers.map((l) => l.name)))];
-  return { report, files, layers, timings };
 }

@@ -18,8 +18,6 @@ export interface ScanResult {
 
 // Top-level keys of block YAML start a line; JSON has them quoted anywhere. Over-approximation is fine:
 // these only decide which catalog files are read, and a kind missed here is loaded when first met.
-const YAML_API = /^apiVersion:[ \t]*["']?([^"'\s#,}]+)/gm;
-const YAML_KIND = /^kind:[ \t]*["']?([^"'\s#,}]+)/gm;
 const JSON_API = /"apiVersion"\s*:\s*"([^"]+)"/g;
 const JSON_KIND = /"kind"\s*:\s*"([^"]+)"/g;
 const CHART = /\bchart["']?[ \t]*:[ \t]*["']?([\w.-]+)/g;
@@ -27,6 +25,25 @@ const CHART = /\bchart["']?[ \t]*:[ \t]*["']?([\w.-]+)/g;
 function all(re: RegExp, text: string): Set<string> {
   const out = new Set<string>();
   for (const m of text.matchAll(re)) out.add(m[1] as string);
+  return out;
+}
+
+// The values of `key:` at line starts (`apiVersion: apps/v1`, `kind: "Service"`). indexOf finds the candidate
+// lines (several times faster over a multi-megabyte text than a multiline regex trying every line) and a
+// sticky regex reads each value.
+const YAML_VALUE = /[ \t]*["']?([^"'\s#,}]+)/y;
+function topLevel(key: string, text: string): Set<string> {
+  const out = new Set<string>();
+  const needle = `\n${key}:`;
+  const read = (at: number) => {
+    YAML_VALUE.lastIndex = at;
+    const m = YAML_VALUE.exec(text);
+    if (m) out.add(m[1] as string);
+  };
+  if (text.startsWith(`${key}:`)) read(key.length + 1);
+  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) read(i + needle.length);
+  // a lone CR ends a line in YAML too
+  if (text.includes("\r")) for (let i = text.indexOf(`\r${key}:`); i >= 0; i = text.indexOf(`\r${key}:`, i + 1)) read(i + needle.length);
   return out;
 }
 
@@ -44,8 +61,10 @@ export function scanFiles(files: readonly string[], options: { readonly maxFileB
       text = Buffer.isBuffer(bytes) ? bytes.toString("utf8") : undefined;
     }
     if (text === undefined || text.includes("\u0000")) continue;
-    const apis = new Set([...all(YAML_API, text), ...all(JSON_API, text)]);
-    const kinds = new Set([...all(YAML_KIND, text), ...all(JSON_KIND, text)]);
+    // JSON keys are quoted: a text without `"apiVersion"` has none to find
+    const json = text.includes('"apiVersion"') || text.includes('"kind"');
+    const apis = new Set([...topLevel("apiVersion", text), ...(json ? all(JSON_API, text) : [])]);
+    const kinds = new Set([...topLevel("kind", text), ...(json ? all(JSON_KIND, text) : [])]);
     const pairs: { apiVersion: string; kind: string }[] = [];
     for (const apiVersion of apis) for (const kind of kinds) pairs.push({ apiVersion, kind });
     kindsByFile.set(file, pairs);

@@ -4,7 +4,8 @@
 import { HeapGuard } from "./heap-guard.ts";
 import { lintIamDocuments } from "./iam.ts";
 import { locateAll } from "./positions.ts";
-import { loadDocuments, type ReadOptions } from "./reader.ts";
+import type { ReadOptions } from "./reader.ts";
+import { ReadAhead } from "./read-ahead.ts";
 import { compactForCrossObject } from "./cross-object/compact.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import type { CompiledSelection } from "./selection.ts";
@@ -27,6 +28,8 @@ export interface StreamOptions {
   readonly crossObjectChecks?: CrossObjectChecks;
   readonly crossObjectContext?: Record<string, unknown>;
   readonly validator: ObjectValidator;
+  /** Reads `files` ahead in a worker (see read-ahead.ts), started by the caller as early as it can; closed here. @default read on this thread */
+  readonly readAhead?: ReadAhead;
   /** Text of a file again (for finding positions); undefined when it cannot be read again. */
   readonly readText: (file: string) => string | undefined;
 }
@@ -147,11 +150,16 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
   // Secrets' values, so that no finding of any document prints one (see redact.ts)
   const secrets: ParsedResource[] = [];
   for (const u of options.unreadable ?? []) results.push(detacher.result(resultOf(u, "error", [...u.findings])));
-  const batches = (function* () {
-    for (const file of options.files) yield loadDocuments([file], options.read);
+  const readAhead = options.readAhead ?? new ReadAhead(options.files, options.read, undefined);
+  const batches = (async function* () {
+    try {
+      for (let i = 0; i < options.files.length; i++) yield await readAhead.next();
+    } finally {
+      readAhead.close();
+    }
     if (options.documents) yield options.documents;
   })();
-  for (const docs of batches) {
+  for await (const docs of batches) {
     const fileResults: ResourceResult[] = [];
     for (const r of docs.resources) {
       const pending = validateOne(r, options);

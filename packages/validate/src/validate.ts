@@ -155,7 +155,7 @@ export function validateWithSchema(
   previous: Readonly<Record<string, unknown>> | undefined,
   stages: Partial<ValidationStages>,
 ): { findings: Finding[]; status: ResourceStatus } {
-  const unusable = schemaUnusable(type);
+  const unusable = schemaUnusable(type, validator.compiler);
   try {
     if (unusable) throw new SchemaUnusable(unusable);
     const findings = validator.validate(object, type, registry, previous, stages);

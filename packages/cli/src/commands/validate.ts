@@ -1,4 +1,5 @@
 // `eks-gitops validate`: check rendered output (or any Kubernetes YAML/JSON) as the API server would, plus cross-object checks.
+import type { Worker } from "node:worker_threads";
 import { ConfigError } from "@eks-gitops/config/errors";
 import {
   CatalogError,
@@ -65,7 +66,8 @@ Options:
 
 Exit codes: 0 all valid, 1 something invalid or unreadable, 2 usage, 3 internal error.`;
 
-export async function validateCommand(argv: readonly string[]): Promise<number> {
+/** `readAheadWorker`: the worker the CLI started first thing (read-ahead.ts), handed the files to parse ahead. */
+export async function validateCommand(argv: readonly string[], readAheadWorker?: Worker): Promise<number> {
   const { values, positionals } = parseCommandArgs("validate", argv, {
     options: {
       output: { type: "string", short: "o", default: "text" },
@@ -124,7 +126,7 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
   }
   const download = schemaDownloadProgress(progressLine());
   try {
-    const { report, timings } = await runValidation({
+    const { report, timings, readAhead } = await runValidation({
       root,
       paths: positionals,
       crd: values.crd,
@@ -136,13 +138,15 @@ export async function validateCommand(argv: readonly string[]): Promise<number> 
       selection,
       ...(maxFileBytes ? { read: { maxFileBytes } } : {}),
       onProgress: download.onProgress,
+      ...(readAheadWorker ? { readAheadWorker } : {}),
     }).finally(download.finish);
     const started = performance.now();
     // written in chunks: a large report is never one large string
     writeReport(report, output, { color: colorEnabled(), verbose: values.verbose }, (chunk) => process.stdout.write(chunk));
     if (values.timings) {
       const all = [...timings, { phase: "output", ms: performance.now() - started }];
-      process.stderr.write(`timings: ${all.map((t) => `${t.phase} ${t.ms.toFixed(0)} ms`).join(", ")}; process ${(performance.now() / 1000).toFixed(2)} s since start\n`);
+      const worker = `files read ahead in a worker: ${readAhead.fromWorker} of ${readAhead.files}`;
+      process.stderr.write(`timings: ${all.map((t) => `${t.phase} ${t.ms.toFixed(0)} ms`).join(", ")}; ${worker}; process ${(performance.now() / 1000).toFixed(2)} s since start\n`);
     }
     return report.summary.invalid + report.summary.error > 0 ? EXIT.invalid : EXIT.ok;
   } catch (err) {

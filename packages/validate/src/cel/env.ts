@@ -1,6 +1,7 @@
 // The CEL environment of x-kubernetes-validations: cel-js plus the Kubernetes library functions rules use.
 import { Environment } from "@marcbachmann/cel-js";
 import { RE2JS } from "re2js";
+import { re2AsRegExp } from "../schema/re2-fast.ts";
 
 const regexCache = new Map<string, RE2JS>();
 // CEL regex functions follow Go RE2 semantics; JavaScript RegExp differs (lookarounds, \Z, Unicode classes).
@@ -34,7 +35,18 @@ function findFirst(s: string, pattern: string): string {
   }
   return hit;
 }
+/** Patterns V8's RegExp reads as RE2 does (schema/re2-fast.ts), or null for those only RE2JS may run. */
+const fastCache = new Map<string, RegExp | null>();
+
 export function re2Test(s: string, pattern: string): boolean {
+  let fast = fastCache.get(pattern);
+  if (fast === undefined) {
+    // an invalid pattern must fail as RE2 fails it: only patterns RE2 compiles take the fast path
+    fast = re2AsRegExp(pattern) ?? null;
+    if (fast) re2(pattern);
+    fastCache.set(pattern, fast);
+  }
+  if (fast) return fast.test(s);
   if (s.length > MEMO_MAX_STRING) return re2(pattern).test(s);
   const key = `${pattern}\u0000${s}`;
   let hit = testMemo.get(key);

@@ -44,6 +44,11 @@ interface RuleInfo {
   readonly memo: Map<string, Outcome>;
   /** Run-time cost estimates by the same memo key (the estimate, like the result, depends on `self` alone). */
   readonly costMemo: Map<string, number>;
+  /** Memo lookups that found an outcome, and those that did not (see MEMO_TRIAL). */
+  hits: number;
+  misses: number;
+  /** The rule's values have not recurred: its memo is no longer kept or asked (nor the memo key made for it). */
+  memoOff: boolean;
 }
 
 type Outcome = { readonly kind: "true" | "not-bool" } | { readonly kind: "false" | "error" | "compile"; readonly text: string };
@@ -57,6 +62,14 @@ const MEMO_LIMIT = 5_000;
  * held for nothing on a large run (issue 11's 50,000 objects).
  */
 const MEMO_KEY_BUDGET = 4 * 1024 * 1024;
+
+/**
+ * Lookups after which a rule whose values seldom recur (under one hit in MEMO_MIN_HIT_RATIO lookups) stops
+ * being memoised. A rule on a whole spec sees a different value in every object (names, weights): making
+ * its key (the value's JSON) cost more than running it. The outcomes are the same either way.
+ */
+const MEMO_TRIAL = 256;
+const MEMO_MIN_HIT_RATIO = 8;
 
 /** Longest JSON text used as a memo key; larger values are evaluated every time. */
 const MAX_KEY_LENGTH = 2048;
@@ -151,10 +164,20 @@ export class CelEvaluator {
   private readonly memos = new Set<Map<string, Outcome>>();
   private readonly costMemos = new Set<Map<string, number>>();
 
-  private outcome(rule: ValidationRule, vars: Record<string, unknown>, key: string | undefined, memo: Map<string, Outcome>): Outcome {
+  private outcome(rule: ValidationRule, vars: Record<string, unknown>, key: string | undefined, info: RuleInfo): Outcome {
+    const memo = info.memo;
     if (key !== undefined) {
       const hit = memo.get(key);
-      if (hit) return hit;
+      if (hit) {
+        info.hits++;
+        return hit;
+      }
+      if (++info.misses >= MEMO_TRIAL && info.hits * MEMO_MIN_HIT_RATIO < info.misses) {
+        info.memoOff = true;
+        memo.clear();
+        info.costMemo.clear();
+        return this.run(rule, vars);
+      }
     }
     const result = this.run(rule, vars);
     if (key !== undefined) {
@@ -201,7 +224,7 @@ export class CelEvaluator {
         if (typeof rule.rule !== "string") continue;
         let info = this.infos.get(rule);
         if (!info) {
-          info = { transition: OLD_SELF.test(rule.rule), pointer: rule.fieldPath ? fieldPathToPointer(rule.fieldPath) : "", id: `cel:${rule.rule}`, memo: new Map(), costMemo: new Map() };
+          info = { transition: OLD_SELF.test(rule.rule), pointer: rule.fieldPath ? fieldPathToPointer(rule.fieldPath) : "", id: `cel:${rule.rule}`, memo: new Map(), costMemo: new Map(), hits: 0, misses: 0, memoOff: false };
           this.infos.set(rule, info);
         }
         const transition = info.transition;
@@ -221,12 +244,13 @@ export class CelEvaluator {
             findings.push({ severity: "error", path: task.path, message: `Forbidden: rule not run: ${cost.refused}`, rule: info.id });
             continue;
           }
-          if (key === undefined && !transition) key = memoKey(task, memoObjects) ?? null;
+          const memoised = !transition && !info.memoOff;
+          if (key === undefined && memoised) key = memoKey(task, memoObjects) ?? null;
           // estimated once per distinct value: most values recur object after object
-          let c = !transition && key ? info.costMemo.get(key) : undefined;
+          let c = memoised && key ? info.costMemo.get(key) : undefined;
           if (c === undefined) {
             c = runtimeCost(cost, task.value, transition ? task.oldSelf : undefined);
-            if (!transition && key) {
+            if (memoised && key) {
               if (info.costMemo.size >= MEMO_LIMIT) info.costMemo.clear();
               this.costMemos.add(info.costMemo);
               info.costMemo.set(key, c);
@@ -246,8 +270,9 @@ export class CelEvaluator {
         const path = info.pointer ? `${task.path}${info.pointer}` : task.path;
         const ruleId = info.id;
         this.stats.evaluated++;
-        if (key === undefined && !transition) key = memoKey(task, memoObjects) ?? null;
-        const outcome = this.outcome(rule, vars, transition ? undefined : (key ?? undefined), info.memo);
+        const memoised = !transition && !info.memoOff;
+        if (key === undefined && memoised) key = memoKey(task, memoObjects) ?? null;
+        const outcome = this.outcome(rule, vars, memoised ? (key ?? undefined) : undefined, info);
         switch (outcome.kind) {
           case "true":
             break;

@@ -14,6 +14,9 @@ export interface SchemaProblem {
   readonly message: string;
 }
 
+/** Bump when checkSchema's answers change: verdicts on pinned schemas are kept on disk by it (schemaUnusable). */
+export const SCHEMA_CHECK_VERSION = 1;
+
 const TYPES = new Set(["object", "array", "string", "integer", "number", "boolean"]);
 const COUNTS = ["maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"] as const;
 const NUMBERS = ["minimum", "maximum", "multipleOf"] as const;

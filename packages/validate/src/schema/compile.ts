@@ -8,6 +8,7 @@ import { _, Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import af from "ajv-formats";
 import { RE2JS } from "re2js";
+import { re2AsRegExp } from "./re2-fast.ts";
 import { convertComponents, convertCrdRoot, OBJECT_META, type ConvertContext } from "./convert.ts";
 import { ENUM_VALUES_SOURCE } from "./enum-values.ts";
 import type { TypeSchema } from "./model.ts";
@@ -20,11 +21,16 @@ const re2Engine = Object.assign(
   (pattern: string) => {
     // compiled on first use: validator code creates every pattern of a schema when it loads, most never run
     let re: RE2JS | undefined;
+    // V8's RegExp where it reads the pattern as RE2 does (re2-fast.ts; null: RE2JS only)
+    let fast: RegExp | null | undefined;
     const memo = new Map<string, boolean>();
     return {
       // ajv keys its compiled-pattern cache by toString()
       toString: () => `re2:${pattern}`,
       test(s: string): boolean {
+        // schemas reaching a validator passed checkSchema, which compiles every pattern with RE2JS
+        fast ??= re2AsRegExp(pattern) ?? null;
+        if (fast) return fast.test(s);
         // long values are not memoised: each would hold its whole text in the memo
         if (s.length > 512) {
           re ??= RE2JS.compile(pattern);
@@ -116,21 +122,27 @@ export class SchemaCompiler {
   validator(type: TypeSchema): ValidateFunction {
     const hit = this.compiled.get(type);
     if (hit) return hit;
-    let schema: Record<string, unknown>;
-    let cacheable: boolean;
-    if (type.flavour === "builtin") {
-      const ref = (type.root.$ref as string).replace("#/components/schemas/", "#/$defs/");
-      schema = { $ref: `${type.documentId}${ref}` };
-      cacheable = type.documentId?.startsWith("catalog:") ?? false;
-    } else {
-      const ctx: ConvertContext = { flavour: type.flavour, objectMetaRef: this.objectMetaRef };
-      const { $schema: _ignored, $id: _id, ...root } = type.root as Record<string, unknown>;
-      schema = type.flavour === "crd" ? convertCrdRoot(root, ctx) : root;
-      cacheable = !this.objectMetaRef || this.objectMetaRef.startsWith("catalog:");
-    }
-    const key = this.cacheDir && cacheable ? createHash("sha256").update(`${CACHE_VERSION}\n${JSON.stringify(schema)}`).digest("hex") : undefined;
+    // the JSON Schema ajv compiles, made only when needed (converting a large CRD's schema takes milliseconds)
+    let converted: Record<string, unknown> | undefined;
+    const schemaOf = (): Record<string, unknown> => {
+      if (converted) return converted;
+      if (type.flavour === "builtin") {
+        const ref = (type.root.$ref as string).replace("#/components/schemas/", "#/$defs/");
+        converted = { $ref: `${type.documentId}${ref}` };
+      } else {
+        const ctx: ConvertContext = { flavour: type.flavour, objectMetaRef: this.objectMetaRef };
+        const { $schema: _ignored, $id: _id, ...root } = type.root as Record<string, unknown>;
+        converted = type.flavour === "crd" ? convertCrdRoot(root, ctx) : root;
+      }
+      return converted;
+    };
+    const cacheable = type.flavour === "builtin" ? (type.documentId?.startsWith("catalog:") ?? false) : !this.objectMetaRef || this.objectMetaRef.startsWith("catalog:");
+    // a pinned CRD's content id (with the ObjectMeta it borrows) names the same schema as its converted JSON would
+    const identity = type.flavour === "crd" && type.contentId ? `content ${type.contentId} meta ${this.objectMetaRef ?? ""}` : undefined;
+    const key = this.cacheDir && cacheable ? createHash("sha256").update(`${CACHE_VERSION}\n${identity ?? JSON.stringify(schemaOf())}`).digest("hex") : undefined;
     let fn = key ? this.load(key) : undefined;
     if (!fn) {
+      const schema = schemaOf();
       if (type.flavour === "builtin") this.addDocument(type);
       else if (this.pendingMeta) {
         this.addDocument(this.pendingMeta);
@@ -142,6 +154,29 @@ export class SchemaCompiler {
     }
     this.compiled.set(type, fn);
     return fn;
+  }
+
+  /**
+   * `compute(type)`, kept on disk for a type with a content id (a pinned catalog CRD), so that later runs read
+   * it instead: `name` says what it is and must change (with a version) whenever `compute` would answer differently.
+   */
+  derived<T>(name: string, type: TypeSchema, compute: () => T): T {
+    if (!this.cacheDir || !type.contentId) return compute();
+    const file = join(this.cacheDir, "..", "derived", `${createHash("sha256").update(`${CACHE_VERSION}\n${name}\n${type.contentId}`).digest("hex")}.json`);
+    try {
+      return (JSON.parse(readFileSync(file, "utf8")) as { value: T }).value;
+    } catch {
+      // not computed yet (or unreadable)
+    }
+    const value = compute();
+    try {
+      mkdirSync(join(file, ".."), { recursive: true });
+      writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify({ value }));
+      renameSync(`${file}.${process.pid}.tmp`, file);
+    } catch {
+      // a read-only cache only costs speed
+    }
+    return value;
   }
 
   private requireForCode = (id: string): unknown => {

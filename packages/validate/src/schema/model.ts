@@ -23,6 +23,12 @@ export interface TypeSchema {
   readonly components?: Readonly<Record<string, SchemaNode>>;
   /** A stable id of the OpenAPI document (builtin only): compiled references are shared per document. */
   readonly documentId?: string;
+  /**
+   * CRDs from a pinned, content-addressed file (the catalog): `catalog:<sha256>#<schemaPointer>`, the same
+   * schema in every run. What is derived from the schema alone (compiled validators, schema checks) is kept on
+   * disk by it, so a run does not convert and hash a multi-megabyte schema to find its cached validator.
+   */
+  readonly contentId?: string;
   /** Human-readable origin, e.g. `--crd crds/nodepool.yaml`, `catalog karpenter@1.14.1`. */
   readonly source: string;
   /** Namespaced or Cluster, when the source says (CRDs). */

@@ -200,7 +200,7 @@ export async function catalogLayer(versions: CatalogVersions, fetch: FetchOption
     const release = releases.find((r) => r.files.includes(file));
     const source = `catalog ${release?.project}@${release?.version} ${file.path.replace(/^.*\//, "")}`;
     const fileTypes =
-      file.format === "openapi-v3" ? typesFromOpenApi(JSON.parse(text), source, `catalog:${file.sha256}`) : typesFromCrd(parsedCrd(text, file.sha256, fetch), source);
+      file.format === "openapi-v3" ? typesFromOpenApi(JSON.parse(text), source, `catalog:${file.sha256}`) : typesFromCrd(parsedCrd(text, file.sha256, fetch), source, `catalog:${file.sha256}`);
     if (readKindIndex(file.sha256, fetch) === undefined) writeKindIndex(file.sha256, fileTypes, fetch);
     types.push(...fileTypes);
   }

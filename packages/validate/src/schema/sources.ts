@@ -25,8 +25,8 @@ function structureOnly(node: SchemaNode): SchemaNode {
   return out as SchemaNode;
 }
 
-/** Every served version of a CRD (apiextensions.k8s.io/v1) with its structural schema. */
-export function typesFromCrd(crd: unknown, source: string): TypeSchema[] {
+/** Every served version of a CRD (apiextensions.k8s.io/v1) with its structural schema; `contentId`: see TypeSchema.contentId (catalog files only). */
+export function typesFromCrd(crd: unknown, source: string, contentId?: string): TypeSchema[] {
   if (!isCrd(crd)) return [];
   const spec = (crd as { spec?: Record<string, unknown> }).spec;
   if (!isObject(spec) || !isObject(spec.names) || typeof spec.group !== "string") return [];
@@ -44,7 +44,8 @@ export function typesFromCrd(crd: unknown, source: string): TypeSchema[] {
       schema = { ...schema, properties: { ...schema.properties, status: structureOnly(schema.properties.status as SchemaNode) } };
     }
     const where = { schemaPointer: `/spec/versions/${i}/schema/openAPIV3Schema`, ...(schemaMissing ? { schemaMissing } : {}) };
-    out.push({ gvk: { group: spec.group, version: v.name, kind }, flavour: "crd", root: schema, source, scope, ...(statusSubresource ? { statusSubresource } : {}), ...where });
+    const id = contentId ? { contentId: `${contentId}#${where.schemaPointer}` } : {};
+    out.push({ gvk: { group: spec.group, version: v.name, kind }, flavour: "crd", root: schema, source, ...id, scope, ...(statusSubresource ? { statusSubresource } : {}), ...where });
   }
   return out;
 }

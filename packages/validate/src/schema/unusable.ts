@@ -1,7 +1,7 @@
 // A schema that cannot be used (its CRD would be refused by the API server, or compiling it fails): its objects
 // get one error naming the schema and the problem instead of aborting the run; the CRD document gets the problems.
 import type { Finding } from "../types.ts";
-import { checkCrdSchemas, checkSchema, schemaFieldPath } from "./check.ts";
+import { checkCrdSchemas, checkSchema, SCHEMA_CHECK_VERSION, schemaFieldPath } from "./check.ts";
 import type { SchemaNode, TypeSchema } from "./model.ts";
 import { isCrd } from "./sources.ts";
 
@@ -20,13 +20,22 @@ export function unusableFinding(type: TypeSchema, reason: string): Finding {
   };
 }
 
-/** The first problem of a CRD type's schema as an object finding, or undefined (checked once per type). */
-export function schemaUnusable(type: TypeSchema): Finding | undefined {
+/** Keeps what is derived from a pinned schema between runs (SchemaCompiler.derived). */
+export interface DerivedCache {
+  derived<T>(name: string, type: TypeSchema, compute: () => T): T;
+}
+
+/**
+ * The first problem of a CRD type's schema as an object finding, or undefined (checked once per type, and with
+ * `cache` once per pinned schema: checking the largest catalog CRDs compiles hundreds of RE2 patterns).
+ */
+export function schemaUnusable(type: TypeSchema, cache?: DerivedCache): Finding | undefined {
   if (type.flavour !== "crd") return undefined;
   let found = problems.get(type);
   if (found === undefined) {
     const base = type.schemaPointer ?? "/openAPIV3Schema";
-    const first = type.schemaMissing ? { pointer: base, message: "Required value: schemas are required" } : checkSchema(type.root, base, 1)[0];
+    const firstProblem = () => (type.schemaMissing ? { pointer: base, message: "Required value: schemas are required" } : (checkSchema(type.root, base, 1)[0] ?? null));
+    const first = cache ? cache.derived(`schema-check/${SCHEMA_CHECK_VERSION}`, type, firstProblem) : firstProblem();
     found = first ? unusableFinding(type, `${schemaFieldPath(first.pointer)}: ${first.message}`) : null;
     problems.set(type, found);
   }

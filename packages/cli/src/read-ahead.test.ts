@@ -1,0 +1,72 @@
+// `validate` reads files ahead in a worker thread (packages/validate/src/read-ahead.ts): the report must be the
+// same byte for byte as when every file is read on the main thread (EKS_GITOPS_READ_AHEAD=0), on every fixture
+// and on hostile input, and the worker must really be the one reading (not a silent fallback).
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../../..");
+const BIN = join(ROOT, "packages/cli/bin/eks-gitops.js");
+const tmp = mkdtempSync(join(tmpdir(), "eks-gitops-read-ahead-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function validate(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [BIN, "validate", ...args, "--timings", "--root", ROOT], { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
+  const worker = /files read ahead in a worker: (\d+) of (\d+)/.exec(r.stderr);
+  return { status: r.status, stdout: r.stdout, fromWorker: Number(worker?.[1]), files: Number(worker?.[2]) };
+}
+
+/** Both ways, compared: the same exit code and output; returns the worker's run. */
+function bothWays(args: string[]) {
+  const ahead = validate(args);
+  const inThread = validate(args, { EKS_GITOPS_READ_AHEAD: "0" });
+  expect(ahead.status).toBe(inThread.status);
+  expect(ahead.stdout).toBe(inThread.stdout);
+  expect(inThread.fromWorker).toBe(0);
+  return ahead;
+}
+
+describe("validate's read-ahead worker", () => {
+  it("reports every fixture exactly as the main thread alone does, with the worker reading the files", () => {
+    const run = bothWays(["packages/validate/fixtures", "-o", "json"]);
+    expect(run.status).toBe(1);
+    expect(run.files).toBeGreaterThan(400);
+    // the first file or two may be read by the main thread while the worker starts; the rest come from it
+    expect(run.fromWorker).toBeGreaterThan(run.files * 0.9);
+  });
+
+  it("reports hostile files the same way: binary, syntax errors, alias bombs, links, too large, FIFOs", () => {
+    const dir = join(tmp, "hostile");
+    mkdirSync(dir);
+    const ok = (i: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  a: "${i}"\n`;
+    for (let i = 0; i < 12; i++) writeFileSync(join(dir, `ok-${String(i).padStart(2, "0")}.yaml`), ok(i));
+    writeFileSync(join(dir, "binary.yaml"), Buffer.from([0x61, 0x00, 0x62]));
+    writeFileSync(join(dir, "syntax.yaml"), `${ok(100)}---\nkind: [unclosed\n---\n${ok(101)}`);
+    const bomb = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 9; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(", ")}]`);
+    writeFileSync(join(dir, "bomb.yaml"), `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bomb}\n${bomb.join("\n")}\n`);
+    writeFileSync(join(dir, "duplicate.json"), '{"apiVersion": "v1", "kind": "ConfigMap", "kind": "Secret", "metadata": {"name": "d"}}');
+    writeFileSync(join(dir, "proto.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: p\ndata:\n  __proto__: x\n  on: yes\n");
+    writeFileSync(join(dir, "large.yaml"), `${ok(200)}data2: "${"x".repeat(5000)}"\n`);
+    symlinkSync(join(dir, "missing-target.yaml"), join(dir, "dangling.yaml"));
+    const fifo = spawnSync("mkfifo", [join(dir, "fifo.yaml")]);
+    const run = bothWays([dir, "-o", "json", "--max-file-bytes", "4096"]);
+    expect(run.status).toBe(1);
+    const report = JSON.parse(validate([dir, "-o", "json", "--max-file-bytes", "4096"]).stdout) as { resources: { file: string; findings: { rule: string }[] }[] };
+    const rules = new Set(report.resources.flatMap((r) => r.findings.map((f) => f.rule)));
+    expect([...rules]).toEqual(expect.arrayContaining(["parse:binary", "parse:syntax", "parse:too-large"]));
+    if (fifo.status === 0) expect(report.resources.some((r) => r.file.endsWith("fifo.yaml"))).toBe(true);
+  });
+
+  it("leaves stdin to the main thread", () => {
+    const input = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-stdin\n";
+    const args = ["validate", "-", "packages/validate/fixtures/structural", "-o", "json", "--root", ROOT];
+    const ahead = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", input });
+    const inThread = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", input, env: { ...process.env, EKS_GITOPS_READ_AHEAD: "0" } });
+    expect(ahead.status).toBe(inThread.status);
+    expect(ahead.stdout).toBe(inThread.stdout);
+    expect(ahead.stdout).toContain("from-stdin");
+  });
+});

@@ -1,0 +1,109 @@
+// Read-ahead: files are read and parsed (YAML → documents) in a worker thread while the main thread
+// validates the files before them, the way kubeconform reads and validates on several goroutines.
+//
+// Parsing is about a third of a run's CPU. The worker only reads: it runs the same loadDocuments() the main
+// thread would, so every document, unreadable file and finding is the same; what it posts back is plain data
+// (structured clone keeps shared YAML aliases, -0 and own `__proto__` keys as they were). Validation stays on
+// the main thread: workers that validated too were measured slower on this 2-CPU machine, each isolate paying
+// its own warm-up (schemas, compiled validators, JIT). Anything the worker does not deliver (stdin, a file it
+// failed on, a worker that could not start or died) is read on the main thread instead, so a run never
+// depends on the worker for its results, only for its speed.
+import type { Worker } from "node:worker_threads";
+import { loadDocuments, type ReadOptions } from "./reader.ts";
+import type { LoadedDocuments } from "./types.ts";
+
+/** What the worker is given (workerData). */
+export interface ReadAheadWork {
+  readonly files: readonly string[];
+  readonly read: Pick<ReadOptions, "maxFileBytes" | "maxAliasCount" | "cwd">;
+  /** Int32Array slots: files taken by the main thread; stop (see read-ahead-worker.ts). */
+  readonly state: SharedArrayBuffer;
+  /** Files read but not yet taken, at most. */
+  readonly window: number;
+}
+
+/** One file's documents, or undefined when the main thread must read it itself. */
+export interface ReadAheadMessage {
+  readonly index: number;
+  readonly docs: LoadedDocuments | undefined;
+}
+
+/** Slots of the shared state: files the main thread has taken, and its request to stop. */
+export const TAKEN = 0;
+export const STOP = 1;
+
+/** Files read ahead of the main thread at most: enough to never wait, few enough that memory stays flat. */
+export const READ_AHEAD_WINDOW = 4;
+
+/**
+ * The documents of each file in order, read ahead by `worker` (startReadAheadWorker of the bundled
+ * read-ahead-worker.ts); `next()` falls back to reading on the calling thread whenever the worker has nothing.
+ */
+export class ReadAhead {
+  private readonly worker: Worker | undefined;
+  private readonly state = new Int32Array(new SharedArrayBuffer(8));
+  private readonly arrived = new Map<number, LoadedDocuments | undefined>();
+  private waiter: ((gone: boolean) => void) | undefined;
+  private gone = false;
+  private taken = 0;
+  /** Files whose documents came from the worker (`--timings` shows it). */
+  fromWorker = 0;
+
+  constructor(
+    private readonly files: readonly string[],
+    private readonly read: ReadOptions & { readonly cwd: string },
+    worker: Worker | undefined,
+  ) {
+    if (!worker || files.length < 2) {
+      void worker?.terminate();
+      this.gone = true;
+      return;
+    }
+    const work: ReadAheadWork = {
+      files,
+      read: { maxFileBytes: read.maxFileBytes, maxAliasCount: read.maxAliasCount, cwd: read.cwd },
+      state: this.state.buffer as SharedArrayBuffer,
+      window: READ_AHEAD_WINDOW,
+    };
+    worker.on("message", (m: ReadAheadMessage) => {
+      this.arrived.set(m.index, m.docs);
+      this.wake();
+    });
+    // a worker that fails (out of memory, a fault) leaves the rest of the files to the main thread
+    worker.on("error", () => this.end());
+    worker.on("exit", () => this.end());
+    this.worker = worker;
+    worker.postMessage(work);
+  }
+
+  private end(): void {
+    this.gone = true;
+    this.wake();
+  }
+
+  private wake(): void {
+    const w = this.waiter;
+    this.waiter = undefined;
+    w?.(this.gone);
+  }
+
+  /** The documents of the next file (files in order). */
+  async next(): Promise<LoadedDocuments> {
+    const index = this.taken++;
+    const file = this.files[index] as string;
+    while (!this.arrived.has(index) && !this.gone) await new Promise<boolean>((resolve) => (this.waiter = resolve));
+    const docs = this.arrived.get(index);
+    this.arrived.delete(index);
+    Atomics.store(this.state, TAKEN, index + 1);
+    Atomics.notify(this.state, TAKEN);
+    if (docs) this.fromWorker++;
+    return docs ?? loadDocuments([file], this.read);
+  }
+
+  /** Stops the worker (files not taken are never read). */
+  close(): void {
+    Atomics.store(this.state, STOP, 1);
+    Atomics.notify(this.state, TAKEN);
+    void this.worker?.terminate();
+  }
+}
