@@ -217,6 +217,7 @@ export class CelEvaluator {
     // the run-time cost of this object's rules so far (API server: RuntimeCELCostBudget per object)
     let spent = 0;
     const started = performance.now();
+    let clockChecks = 0;
     for (const task of tasks) {
       // the memo key of this task's value, computed once for all its rules (null: not memoisable)
       let key: string | null | undefined;
@@ -233,7 +234,8 @@ export class CelEvaluator {
           this.stats.transitionSkipped++;
           continue;
         }
-        if (performance.now() - started > this.timeLimitMs) {
+        // the clock is read every eighth rule (reading it for each cost as much as a cheap rule)
+        if ((clockChecks++ & 7) === 0 && performance.now() - started > this.timeLimitMs) {
           findings.push({ severity: "error", path: task.path, message: `Invalid value: "${task.type}": CEL evaluation of this object took over ${this.timeLimitMs / 1000} s, no further validation rules will be run`, rule: info.id });
           return findings;
         }

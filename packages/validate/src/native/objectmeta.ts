@@ -43,32 +43,35 @@ export interface ObjectMetaOptions {
 }
 
 /** Labels as ValidateLabels checks them: errors name the map (`metadata.labels`), the pointer names the key. */
-export function validateLabels(labels: unknown, path: FieldPath, r: Reporter, check = "meta/labels", base = path.pointer()): void {
+export function validateLabels(labels: unknown, path: FieldPath, r: Reporter, check = "meta/labels", pointerOf: () => string = () => path.pointer()): void {
   const o = asObj(labels);
   if (!o) return;
+  // the map's pointer, made only for a finding
+  let base: string | undefined;
   for (const k in o) {
     const v = o[k];
     const keyErrors = isQualifiedName(k);
     const valueErrors = typeof v === "string" ? isLabelValue(v) : [];
     if (keyErrors.length === 0 && valueErrors.length === 0) continue;
+    base ??= pointerOf();
     const pointer = `${base}/${pointerSegment(k)}`;
     for (const m of keyErrors) r.invalid(path, k, m, check, pointer);
     for (const m of valueErrors) r.invalid(path, v, m, check, pointer);
   }
 }
 
-export function validateAnnotations(annotations: unknown, path: FieldPath, r: Reporter, check = "meta/annotations", base = path.pointer()): void {
+export function validateAnnotations(annotations: unknown, path: FieldPath, r: Reporter, check = "meta/annotations", pointerOf: () => string = () => path.pointer()): void {
   const o = asObj(annotations);
   if (!o) return;
   let total = 0;
   for (const k in o) {
     // keys are checked lower-cased: upper-case letters are allowed in annotation keys
     const errors = isQualifiedName(k.toLowerCase());
-    if (errors.length > 0) for (const m of errors) r.invalid(path, k, m, check, `${base}/${pointerSegment(k)}`);
+    if (errors.length > 0) for (const m of errors) r.invalid(path, k, m, check, `${pointerOf()}/${pointerSegment(k)}`);
     const v = o[k];
     total += byteLength(k) + (typeof v === "string" ? byteLength(v) : 0);
   }
-  if (total > ANNOTATIONS_LIMIT) r.tooLong(path, ANNOTATIONS_LIMIT, check, "bytes", base);
+  if (total > ANNOTATIONS_LIMIT) r.tooLong(path, ANNOTATIONS_LIMIT, check, "bytes", pointerOf());
 }
 
 /** ObjectMeta of a top-level object on create (the name is generated from generateName before validation). */

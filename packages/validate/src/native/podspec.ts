@@ -82,8 +82,8 @@ export function validatePodTemplateSpec(template: unknown, path: FieldPath, r: R
   const t = asObj(template) ?? {};
   const meta = asObj(t.metadata) ?? {};
   // ObjectMeta is embedded in Go's PodTemplateSpec: the server says `spec.template.labels`
-  validateLabels(meta.labels, path.child("labels"), r, "meta/labels", path.child("metadata", "labels").pointer());
-  validateAnnotations(meta.annotations, path.child("annotations"), r, "meta/annotations", path.child("metadata", "annotations").pointer());
+  validateLabels(meta.labels, path.child("labels"), r, "meta/labels", () => path.child("metadata", "labels").pointer());
+  validateAnnotations(meta.annotations, path.child("annotations"), r, "meta/annotations", () => path.child("metadata", "annotations").pointer());
   validatePodSpec(asObj(t.spec) ?? {}, path.child("spec"), r, options);
   if ((asArr(asObj(t.spec)?.ephemeralContainers)?.length ?? 0) > 0) {
     r.forbidden(path.child("spec", "ephemeralContainers"), "ephemeral containers not allowed in pod template", `${C}/ephemeral-containers`);

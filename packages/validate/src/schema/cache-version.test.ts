@@ -1,0 +1,35 @@
+// Compiled validators and schema-check verdicts of pinned CRDs are kept on disk under the CRD's content id
+// (TypeSchema.contentId) and CACHE_VERSION, not under the converted schema's text: a change to the conversion
+// (convert.ts, sources.ts, the enum table) must come with a new CACHE_VERSION, or later runs would load
+// validators compiled from the old conversion. This test notices a conversion that changed.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { CATALOG } from "../catalog/index.ts";
+import { CACHE_VERSION } from "./compile.ts";
+import { convertCrdRoot } from "./convert.ts";
+import type { TypeSchema } from "./model.ts";
+import { catalogLayer } from "./registry.ts";
+
+/** The conversion digest each CACHE_VERSION was released with (add a line when CACHE_VERSION changes). */
+const DIGESTS = JSON.parse(readFileSync(new URL("./cache-version.json", import.meta.url), "utf8")) as Record<string, string>;
+
+describe("CACHE_VERSION", () => {
+  it("names one conversion of the pinned CRDs: a changed conversion needs a new CACHE_VERSION", async () => {
+    const types = new Map<string, TypeSchema>();
+    for (const release of CATALOG) {
+      const layer = await catalogLayer({ [release.project]: release.version }, {});
+      for (const t of layer.types.values()) if (t.flavour === "crd" && t.contentId) types.set(t.contentId, t);
+    }
+    const hash = createHash("sha256");
+    for (const id of [...types.keys()].sort()) {
+      const t = types.get(id) as TypeSchema;
+      hash.update(`${id}\n${JSON.stringify(convertCrdRoot(t.root, { flavour: "crd", objectMetaRef: "catalog:meta#/$defs/ObjectMeta" }))}\n`);
+    }
+    const digest = hash.digest("hex");
+    expect(
+      DIGESTS[CACHE_VERSION],
+      `the conversion of the pinned CRDs is now ${digest}: bump CACHE_VERSION in compile.ts and add it with this digest to cache-version.json`,
+    ).toBe(digest);
+  });
+});
