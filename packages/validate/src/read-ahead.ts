@@ -18,6 +18,8 @@ export interface ReadAheadWork {
   readonly read: Pick<ReadOptions, "maxFileBytes" | "maxAliasCount" | "cwd">;
   /** Int32Array slots: files taken by the main thread; stop (see read-ahead-worker.ts). */
   readonly state: SharedArrayBuffer;
+  /** Int32Array, one slot per file: who reads it (UNCLAIMED, BY_WORKER, BY_MAIN), set once by compare-and-swap. */
+  readonly claims: SharedArrayBuffer;
   /** Files read but not yet taken, at most. */
   readonly window: number;
 }
@@ -31,6 +33,10 @@ export interface ReadAheadMessage {
 /** Slots of the shared state: files the main thread has taken, and its request to stop. */
 export const TAKEN = 0;
 export const STOP = 1;
+/** Claims of a file: nobody yet, the worker (it will post it), the main thread (the worker skips it). */
+export const UNCLAIMED = 0;
+export const BY_WORKER = 1;
+export const BY_MAIN = 2;
 
 /** Files read ahead of the main thread at most: enough to never wait, few enough that memory stays flat. */
 export const READ_AHEAD_WINDOW = 4;
@@ -42,18 +48,22 @@ export const READ_AHEAD_WINDOW = 4;
 export class ReadAhead {
   private readonly worker: Worker | undefined;
   private readonly state = new Int32Array(new SharedArrayBuffer(8));
+  private readonly claims: Int32Array;
   private readonly arrived = new Map<number, LoadedDocuments | undefined>();
   private waiter: ((gone: boolean) => void) | undefined;
   private gone = false;
   private taken = 0;
   /** Files whose documents came from the worker (`--timings` shows it). */
   fromWorker = 0;
+  /** Whether the last file's documents came from the worker: structured clone gave them strings of their own. */
+  lastFromWorker = false;
 
   constructor(
     private readonly files: readonly string[],
     private readonly read: ReadOptions & { readonly cwd: string },
     worker: Worker | undefined,
   ) {
+    this.claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(files.length, 1)));
     if (!worker || files.length < 2) {
       void worker?.terminate();
       this.gone = true;
@@ -63,6 +73,7 @@ export class ReadAhead {
       files,
       read: { maxFileBytes: read.maxFileBytes, maxAliasCount: read.maxAliasCount, cwd: read.cwd },
       state: this.state.buffer as SharedArrayBuffer,
+      claims: this.claims.buffer as SharedArrayBuffer,
       window: READ_AHEAD_WINDOW,
     };
     worker.on("message", (m: ReadAheadMessage) => {
@@ -73,6 +84,8 @@ export class ReadAhead {
     worker.on("error", () => this.end());
     worker.on("exit", () => this.end());
     this.worker = worker;
+    // posted at once: the worker parses the first files while the main thread scans and loads schemas (measured
+    // faster overall than keeping the CPUs to the main thread until it wants its first file)
     worker.postMessage(work);
   }
 
@@ -91,12 +104,16 @@ export class ReadAhead {
   async next(): Promise<LoadedDocuments> {
     const index = this.taken++;
     const file = this.files[index] as string;
-    while (!this.arrived.has(index) && !this.gone) await new Promise<boolean>((resolve) => (this.waiter = resolve));
-    const docs = this.arrived.get(index);
+    // a file the worker has not started is read here at once (at the start, while the worker is still loading;
+    // later, if it falls behind): the main thread never waits for work nobody is doing
+    const mine = this.gone || Atomics.compareExchange(this.claims, index, UNCLAIMED, BY_MAIN) === UNCLAIMED;
+    while (!mine && !this.arrived.has(index) && !this.gone) await new Promise<boolean>((resolve) => (this.waiter = resolve));
+    const docs = mine ? undefined : this.arrived.get(index);
     this.arrived.delete(index);
     Atomics.store(this.state, TAKEN, index + 1);
     Atomics.notify(this.state, TAKEN);
     if (docs) this.fromWorker++;
+    this.lastFromWorker = docs !== undefined;
     return docs ?? loadDocuments([file], this.read);
   }
 

@@ -85,6 +85,33 @@ class Detacher {
     };
   }
 
+  /**
+   * Data whose strings are already its own (documents the read-ahead worker posted: structured clone copies
+   * them), with each string replaced in place by the one kept: no copy of the objects, only of nothing.
+   * Nothing reads a document's objects once its facts are taken, so sharing them is safe.
+   */
+  adopt<T>(value: T): T {
+    if (typeof value === "string") return this.internOwned(value) as T;
+    if (typeof value !== "object" || value === null) return value;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) value[i] = this.adopt(value[i]);
+      return value;
+    }
+    const o = value as Record<string, unknown>;
+    for (const k in o) {
+      const v = o[k];
+      if (v !== null && (typeof v === "string" || typeof v === "object")) o[k] = this.adopt(v);
+    }
+    return value;
+  }
+
+  private internOwned(s: string): string {
+    const known = this.strings.get(s);
+    if (known !== undefined) return known;
+    this.strings.set(s, s);
+    return s;
+  }
+
   /** A deep copy of plain data whose strings are owned and kept once (cheaper than a JSON round trip on small values). */
   data<T>(value: T): T {
     if (typeof value === "string") return this.intern(value) as T;
@@ -153,19 +180,24 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
   const readAhead = options.readAhead ?? new ReadAhead(options.files, options.read, undefined);
   const batches = (async function* () {
     try {
-      for (let i = 0; i < options.files.length; i++) yield await readAhead.next();
+      for (let i = 0; i < options.files.length; i++) {
+        const docs = await readAhead.next();
+        yield { docs, owned: readAhead.lastFromWorker };
+      }
     } finally {
       readAhead.close();
     }
-    if (options.documents) yield options.documents;
+    if (options.documents) yield { docs: options.documents, owned: false };
   })();
-  for await (const docs of batches) {
+  for await (const { docs, owned } of batches) {
+    // facts keep strings once: copied out of the file's text (main-thread parsing) or kept as posted (worker)
+    const keep = <T>(v: T): T => (owned ? detacher.adopt(v) : detacher.data(v));
     const fileResults: ResourceResult[] = [];
     for (const r of docs.resources) {
       const pending = validateOne(r, options);
       const result = pending instanceof Promise ? await pending : pending;
       fileResults.push(result);
-      if (crossObject && result.status !== "skipped" && !result.findings.some((f) => f.rule.startsWith("reject:"))) facts.push(detacher.data(compactForCrossObject(r)));
+      if (crossObject && result.status !== "skipped" && !result.findings.some((f) => f.rule.startsWith("reject:"))) facts.push(keep(compactForCrossObject(r)));
       const secret = secretFacts(r, detacher);
       if (secret) secrets.push(secret);
     }
