@@ -18,6 +18,7 @@
 // - The build is checked against every input's size and mtime on each start (about a millisecond), written
 //   to a content-addressed folder, and published by an atomic rename of its manifest, so concurrent runs
 //   never see half a bundle.
+import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -129,14 +130,22 @@ async function build(esbuild) {
     const st = statSync(abs);
     inputs[relative(REPO_ROOT, abs)] = [st.size, st.mtimeMs];
   }
+  // ASCII only, so that a run reads the bundle as latin1 (a plain copy, ~1 ms) instead of decoding UTF-8 (~9 ms
+  // for 2.8 MB). esbuild already escapes strings, templates and identifiers; what is left is in comments and
+  // regular expression literals, where a \uXXXX escape of each UTF-16 unit means the same character (in both
+  // `u` and plain mode). A character after a backslash is left alone (the run then decodes UTF-8, as before).
+  const outputs = result.outputFiles.map((f) => ({
+    path: f.path,
+    contents: Buffer.from(f.text.replace(/(?<!\\)[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)),
+  }));
   const hash = createHash("sha256");
-  for (const f of result.outputFiles) hash.update(f.path).update(f.contents);
+  for (const f of outputs) hash.update(f.path).update(f.contents);
   const dir = `bundle-${hash.digest("hex").slice(0, 16)}`;
   const target = join(BUNDLE_DIR, dir);
   const staging = `${target}.${process.pid}.tmp`;
   mkdirSync(staging, { recursive: true });
   const outRoot = join(BUNDLE_DIR, "out");
-  for (const f of result.outputFiles) writeFileSync(join(staging, relative(outRoot, f.path)), f.contents);
+  for (const f of outputs) writeFileSync(join(staging, relative(outRoot, f.path)), f.contents);
   try {
     renameSync(staging, target);
   } catch {
@@ -207,7 +216,10 @@ export async function runBundle(file, argv) {
   } catch {
     cachedData = undefined;
   }
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, "utf8")}\n})`, {
+  const bytes = readFileSync(file);
+  // built ASCII-only (see build): latin1 is the same text, read without decoding UTF-8
+  const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     cachedData,
   });

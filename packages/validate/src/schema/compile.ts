@@ -8,6 +8,7 @@ import { _, Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import af from "ajv-formats";
 import { RE2JS } from "re2js";
+import { readText } from "../ascii-text.ts";
 import { re2AsRegExp } from "./re2-fast.ts";
 import { convertComponents, convertCrdRoot, OBJECT_META, type ConvertContext } from "./convert.ts";
 import { ENUM_VALUES_SOURCE } from "./enum-values.ts";
@@ -189,7 +190,7 @@ export class SchemaCompiler {
     const file = join(this.cacheDir as string, `${key}.cjs`);
     let code: string;
     try {
-      code = readFileSync(file, "utf8");
+      code = readText(file);
     } catch {
       return undefined;
     }

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { CORE_SCHEMA, load } from "js-yaml";
 import { type CatalogVersions, loadCatalog, type PinnedFile, selectReleases } from "../catalog/index.ts";
 import { defaultCacheDir, type FetchOptions } from "../catalog/fetch.ts";
+import { asciiJson, readText } from "../ascii-text.ts";
 import { ANCHOR, expandPaths, parseText } from "../reader.ts";
 import { yamlLib } from "../yaml-lib.ts";
 import type { ParsedResource } from "../types.ts";
@@ -119,28 +120,30 @@ export function typesFromDocuments(resources: readonly ParsedResource[]): TypeSc
 }
 
 /**
- * A catalog CRD as data. YAML parsing of the large Argo CD CRDs takes seconds, so the parsed form is cached
- * beside the verified file (same SHA-256 name, `.json`), and later runs read JSON instead.
+ * A catalog file as data. YAML parsing of the large Argo CD CRDs takes seconds, and decoding and parsing the
+ * Kubernetes OpenAPI documents tens of milliseconds, so the parsed form is cached beside the verified file (same
+ * SHA-256 name, `.json`, ASCII-escaped), and later runs read it instead. It is written only from bytes whose
+ * SHA-256 was checked, so reading it needs neither the original text nor another hash of it.
  */
-/** The cached parsed form of a catalog CRD, if a run made it (it is written only from verified bytes). */
-function cachedCrd(sha: string, fetch: FetchOptions): unknown {
+function cachedParsed(sha: string, fetch: FetchOptions): unknown {
   try {
-    return JSON.parse(readFileSync(join(fetch.cacheDir ?? defaultCacheDir(), `${sha}.json`), "utf8"));
+    return JSON.parse(readText(join(fetch.cacheDir ?? defaultCacheDir(), `${sha}.json`)));
   } catch {
     return undefined;
   }
 }
 
-function parsedCrd(text: string, sha: string, fetch: FetchOptions): unknown {
-  const cached = join(fetch.cacheDir ?? defaultCacheDir(), `${sha}.json`);
-  const known = cachedCrd(sha, fetch);
+function parsedCatalogFile(file: PinnedFile, text: string, fetch: FetchOptions): unknown {
+  const known = cachedParsed(file.sha256, fetch);
   if (known !== undefined) return known;
   // js-yaml reads the multi-megabyte CRDs about ten times faster; yaml (with its alias limit) if anchors appear
-  const value = ANCHOR.test(text) ? yamlLib().parse(text, { maxAliasCount: 100 }) : load(text, { schema: CORE_SCHEMA });
+  const value =
+    file.format === "openapi-v3" ? JSON.parse(text) : ANCHOR.test(text) ? yamlLib().parse(text, { maxAliasCount: 100 }) : load(text, { schema: CORE_SCHEMA });
+  const cached = join(fetch.cacheDir ?? defaultCacheDir(), `${file.sha256}.json`);
   try {
     mkdirSync(dirname(cached), { recursive: true });
     const tmp = `${cached}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(value));
+    writeFileSync(tmp, asciiJson(value));
     renameSync(tmp, cached);
   } catch {
     // a read-only cache only costs speed
@@ -200,13 +203,11 @@ export async function catalogLayer(versions: CatalogVersions, fetch: FetchOption
       }
     }
   }
-  // a CRD already parsed into the cache needs neither its YAML text nor another hash of it: the parsed form was
-  // written from bytes whose SHA-256 was checked (reading, hashing and decoding the text cost ~5 ms a run)
+  // a file already parsed into the cache is not read again (see cachedParsed)
   const parsed = new Map<PinnedFile, unknown>();
   for (const f of files) {
-    if (f.format === "openapi-v3") continue;
-    const crd = cachedCrd(f.sha256, fetch);
-    if (crd !== undefined) parsed.set(f, crd);
+    const value = cachedParsed(f.sha256, fetch);
+    if (value !== undefined) parsed.set(f, value);
   }
   const loaded = await loadCatalog(releases.map((r) => ({ ...r, files: r.files.filter((f) => files.includes(f) && !parsed.has(f)) })), fetch);
   const types: TypeSchema[] = [];
@@ -214,8 +215,8 @@ export async function catalogLayer(versions: CatalogVersions, fetch: FetchOption
   for (const { file, text } of inputs) {
     const release = releases.find((r) => r.files.includes(file));
     const source = `catalog ${release?.project}@${release?.version} ${file.path.replace(/^.*\//, "")}`;
-    const crd = () => parsed.get(file) ?? parsedCrd(text, file.sha256, fetch);
-    const fileTypes = file.format === "openapi-v3" ? typesFromOpenApi(JSON.parse(text), source, `catalog:${file.sha256}`) : typesFromCrd(crd(), source, `catalog:${file.sha256}`);
+    const value = parsed.get(file) ?? parsedCatalogFile(file, text, fetch);
+    const fileTypes = file.format === "openapi-v3" ? typesFromOpenApi(value, source, `catalog:${file.sha256}`) : typesFromCrd(value, source, `catalog:${file.sha256}`);
     if (readKindIndex(file.sha256, fetch) === undefined) writeKindIndex(file.sha256, fileTypes, fetch);
     types.push(...fileTypes);
   }
