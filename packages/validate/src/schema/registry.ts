@@ -9,6 +9,7 @@ import { ANCHOR, expandPaths, parseText } from "../reader.ts";
 import { yamlLib } from "../yaml-lib.ts";
 import type { ParsedResource } from "../types.ts";
 import { type Gvk, gvkKey, parseApiVersion, type TypeSchema } from "./model.ts";
+import { typesFromOpenApiPack, writeOpenApiPack } from "./openapi-pack.ts";
 import { isCrd, typesFromCrd, typesFromJsonSchema, typesFromOpenApi } from "./sources.ts";
 
 export interface SchemaLayer {
@@ -133,12 +134,11 @@ function cachedParsed(sha: string, fetch: FetchOptions): unknown {
   }
 }
 
-function parsedCatalogFile(file: PinnedFile, text: string, fetch: FetchOptions): unknown {
+function parsedCrd(file: PinnedFile, text: string, fetch: FetchOptions): unknown {
   const known = cachedParsed(file.sha256, fetch);
   if (known !== undefined) return known;
   // js-yaml reads the multi-megabyte CRDs about ten times faster; yaml (with its alias limit) if anchors appear
-  const value =
-    file.format === "openapi-v3" ? JSON.parse(text) : ANCHOR.test(text) ? yamlLib().parse(text, { maxAliasCount: 100 }) : load(text, { schema: CORE_SCHEMA });
+  const value = ANCHOR.test(text) ? yamlLib().parse(text, { maxAliasCount: 100 }) : load(text, { schema: CORE_SCHEMA });
   const cached = join(fetch.cacheDir ?? defaultCacheDir(), `${file.sha256}.json`);
   try {
     mkdirSync(dirname(cached), { recursive: true });
@@ -203,20 +203,36 @@ export async function catalogLayer(versions: CatalogVersions, fetch: FetchOption
       }
     }
   }
-  // a file already parsed into the cache is not read again (see cachedParsed)
-  const parsed = new Map<PinnedFile, unknown>();
-  for (const f of files) {
-    const value = cachedParsed(f.sha256, fetch);
-    if (value !== undefined) parsed.set(f, value);
-  }
-  const loaded = await loadCatalog(releases.map((r) => ({ ...r, files: r.files.filter((f) => files.includes(f) && !parsed.has(f)) })), fetch);
-  const types: TypeSchema[] = [];
-  const inputs = [...loaded, ...[...parsed.keys()].map((file) => ({ file, text: "" }))].sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file));
-  for (const { file, text } of inputs) {
+  const sourceOf = (file: PinnedFile) => {
     const release = releases.find((r) => r.files.includes(file));
-    const source = `catalog ${release?.project}@${release?.version} ${file.path.replace(/^.*\//, "")}`;
-    const value = parsed.get(file) ?? parsedCatalogFile(file, text, fetch);
-    const fileTypes = file.format === "openapi-v3" ? typesFromOpenApi(value, source, `catalog:${file.sha256}`) : typesFromCrd(value, source, `catalog:${file.sha256}`);
+    return `catalog ${release?.project}@${release?.version} ${file.path.replace(/^.*\//, "")}`;
+  };
+  const packOf = (file: PinnedFile) => join(fetch.cacheDir ?? defaultCacheDir(), `${file.sha256}.pack`);
+  // a file already parsed into the cache is not read again (see cachedParsed and openapi-pack.ts)
+  const ready = new Map<PinnedFile, TypeSchema[]>();
+  for (const f of files) {
+    const id = `catalog:${f.sha256}`;
+    if (f.format === "openapi-v3") {
+      const packed = typesFromOpenApiPack(packOf(f), sourceOf(f), id);
+      if (packed) ready.set(f, packed);
+    } else {
+      const value = cachedParsed(f.sha256, fetch);
+      if (value !== undefined) ready.set(f, typesFromCrd(value, sourceOf(f), id));
+    }
+  }
+  const loaded = await loadCatalog(releases.map((r) => ({ ...r, files: r.files.filter((f) => files.includes(f) && !ready.has(f)) })), fetch);
+  const types: TypeSchema[] = [];
+  const inputs = [...loaded, ...[...ready.keys()].map((file) => ({ file, text: "" }))].sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file));
+  for (const { file, text } of inputs) {
+    const source = sourceOf(file);
+    const id = `catalog:${file.sha256}`;
+    let fileTypes = ready.get(file);
+    if (!fileTypes && file.format === "openapi-v3") {
+      const doc: unknown = JSON.parse(text);
+      fileTypes = typesFromOpenApi(doc, source, id);
+      writeOpenApiPack(packOf(file), doc);
+    }
+    fileTypes ??= typesFromCrd(parsedCrd(file, text, fetch), source, id);
     if (readKindIndex(file.sha256, fetch) === undefined) writeKindIndex(file.sha256, fileTypes, fetch);
     types.push(...fileTypes);
   }
