@@ -2,13 +2,16 @@
 // with the same loadDocuments() the main thread would call, and posts each file's documents back (each file it
 // claims first: the main thread reads a file itself rather than wait for it). It stays at
 // most `window` files ahead of what the main thread has taken, so memory does not grow with the run.
-import { parentPort } from "node:worker_threads";
+import { type MessagePort, parentPort, receiveMessageOnPort } from "node:worker_threads";
+import { nativeAhead, PackedBuiltins } from "./native-ahead.ts";
 import { loadDocuments } from "./reader.ts";
-import { BY_WORKER, type ReadAheadMessage, type ReadAheadWork, STOP, TAKEN, UNCLAIMED } from "./read-ahead.ts";
+import { BY_WORKER, type ReadAheadMessage, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED } from "./read-ahead.ts";
 
 function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
   const state = new Int32Array(work.state);
   const claims = new Int32Array(work.claims);
+  const builtins = work.cacheDir ? new PackedBuiltins(work.cacheDir) : undefined;
+  let versions: ReadAheadVersions["versions"] | undefined;
   for (let index = 0; index < work.files.length; index++) {
     // wait while `window` files are read and not yet taken (the main thread notifies on each take and on stop)
     for (;;) {
@@ -28,7 +31,13 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
       // whatever went wrong is the main thread's to meet again, with its own error handling
       docs = undefined;
     }
-    post({ index, docs });
+    // the file's catalog versions, when the main thread has sent them: native checks of its built-in objects too
+    for (let m = receiveMessageOnPort(port as MessagePort); m; m = receiveMessageOnPort(port as MessagePort)) versions = (m.message as ReadAheadVersions).versions;
+    const v = versions?.[index];
+    // the main thread already waits for this file: it gets the documents now and runs the checks itself
+    const waited = Atomics.load(state, TAKEN) >= index;
+    const native = docs && builtins && v && !waited ? docs.resources.map((r) => nativeAhead(r, builtins, v) ?? null) : undefined;
+    post({ index, docs, ...(native ? { native } : {}) });
   }
 }
 

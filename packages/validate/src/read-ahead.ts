@@ -10,6 +10,8 @@
 // depends on the worker for its results, only for its speed.
 import type { Worker } from "node:worker_threads";
 import { loadDocuments, type ReadOptions } from "./reader.ts";
+import type { CatalogVersions } from "./catalog/index.ts";
+import type { NativeAhead } from "./native-ahead.ts";
 import type { LoadedDocuments } from "./types.ts";
 
 /** What the worker is given (workerData). */
@@ -22,12 +24,21 @@ export interface ReadAheadWork {
   readonly claims: SharedArrayBuffer;
   /** Files read but not yet taken, at most. */
   readonly window: number;
+  /** Where the catalog's packs are (native-ahead.ts); without it the worker only reads. */
+  readonly cacheDir?: string;
+}
+
+/** Sent after the work: the catalog versions of each file (by index), for the native checks the worker runs ahead. */
+export interface ReadAheadVersions {
+  readonly versions: readonly (CatalogVersions | null)[];
 }
 
 /** One file's documents, or undefined when the main thread must read it itself. */
 export interface ReadAheadMessage {
   readonly index: number;
   readonly docs: LoadedDocuments | undefined;
+  /** The native findings of each resource of `docs`, made ahead (null: none, the main thread runs the checks). */
+  readonly native?: readonly (NativeAhead | null)[];
 }
 
 /** Slots of the shared state: files the main thread has taken, and its request to stop. */
@@ -39,7 +50,7 @@ export const BY_WORKER = 1;
 export const BY_MAIN = 2;
 
 /** Files read ahead of the main thread at most: enough to never wait, few enough that memory stays flat. */
-export const READ_AHEAD_WINDOW = 4;
+export const READ_AHEAD_WINDOW = 8;
 
 /**
  * The documents of each file in order, read ahead by `worker` (startReadAheadWorker of the bundled
@@ -57,11 +68,18 @@ export class ReadAhead {
   fromWorker = 0;
   /** Whether the last file's documents came from the worker: structured clone gave them strings of their own. */
   lastFromWorker = false;
+  /** The native findings the worker made for the last file's resources (see native-ahead.ts). */
+  lastNative: readonly (NativeAhead | null)[] | undefined;
+  /** Resources whose native findings the worker made (`--timings` shows it). */
+  nativeAhead = 0;
+  private readonly natives = new Map<number, readonly (NativeAhead | null)[]>();
 
   constructor(
     private readonly files: readonly string[],
     private readonly read: ReadOptions & { readonly cwd: string },
     worker: Worker | undefined,
+    /** The catalog cache (packs of the OpenAPI documents) for the native checks made ahead; none: the worker only reads. */
+    cacheDir?: string,
   ) {
     this.claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(files.length, 1)));
     if (!worker || files.length < 2) {
@@ -75,9 +93,11 @@ export class ReadAhead {
       state: this.state.buffer as SharedArrayBuffer,
       claims: this.claims.buffer as SharedArrayBuffer,
       window: READ_AHEAD_WINDOW,
+      ...(cacheDir ? { cacheDir } : {}),
     };
     worker.on("message", (m: ReadAheadMessage) => {
       this.arrived.set(m.index, m.docs);
+      if (m.native) this.natives.set(m.index, m.native);
       this.wake();
     });
     // a worker that fails (out of memory, a fault) leaves the rest of the files to the main thread
@@ -109,12 +129,24 @@ export class ReadAhead {
     const mine = this.gone || Atomics.compareExchange(this.claims, index, UNCLAIMED, BY_MAIN) === UNCLAIMED;
     while (!mine && !this.arrived.has(index) && !this.gone) await new Promise<boolean>((resolve) => (this.waiter = resolve));
     const docs = mine ? undefined : this.arrived.get(index);
+    this.lastNative = docs ? this.natives.get(index) : undefined;
+    if (this.lastNative) this.nativeAhead += this.lastNative.filter((n) => n !== null).length;
     this.arrived.delete(index);
+    this.natives.delete(index);
     Atomics.store(this.state, TAKEN, index + 1);
     Atomics.notify(this.state, TAKEN);
     if (docs) this.fromWorker++;
     this.lastFromWorker = docs !== undefined;
     return docs ?? loadDocuments([file], this.read);
+  }
+
+  /**
+   * The catalog versions of each file, once the main thread knows them (after loading the overlays): the worker
+   * then also runs the native checks of built-in objects ahead (native-ahead.ts). Files it has read before this
+   * arrives are checked on the main thread.
+   */
+  nativeVersions(versions: readonly (CatalogVersions | null)[]): void {
+    if (!this.gone) this.worker?.postMessage({ versions } satisfies ReadAheadVersions);
   }
 
   /** Stops the worker (files not taken are never read). */

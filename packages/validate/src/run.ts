@@ -121,7 +121,7 @@ function checkRef(root: string, ref: string): void {
 const textOf = (read: ReturnType<typeof readRegularFile>) => (Buffer.isBuffer(read) ? read.toString("utf8") : undefined);
 
 /** Loads, validates and reports. Throws RunUsageError for bad options, CatalogError/ClusterSchemaError when schemas cannot be had. */
-export async function runValidation(options: RunOptions): Promise<{ report: Report; files: string[]; layers: string[]; timings: Timings; readAhead: { files: number; fromWorker: number } }> {
+export async function runValidation(options: RunOptions): Promise<{ report: Report; files: string[]; layers: string[]; timings: Timings; readAhead: { files: number; fromWorker: number; nativeAhead: number } }> {
   const timings: Timings = [];
   let mark = performance.now();
   const phase = (name: string) => {
@@ -188,7 +188,9 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     }
   }
   // the worker starts reading now, while the main thread scans the files and loads their schemas
-  const readAhead = new ReadAhead(files, { ...options.read, cwd, readStdin: stdin }, options.readAheadWorker);
+  // with the pinned catalog, the worker also runs the native checks of built-in objects ahead (native-ahead.ts)
+  const nativeAhead = options.catalog !== false && selection.checks.has("native");
+  const readAhead = new ReadAhead(files, { ...options.read, cwd, readStdin: stdin }, options.readAheadWorker, nativeAhead ? (options.cacheDir ?? defaultCacheDir()) : undefined);
   try {
     const scan = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes, text: stdin, show });
     phase("scan");
@@ -215,6 +217,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       return v;
     };
 
+    if (nativeAhead) readAhead.nativeVersions(files.map((f) => (f === "-" ? null : versionsOf(show(f)).versions)));
     const shared = new SchemaRegistry();
     if (options.crd && options.crd.length > 0) {
       for (const p of options.crd) if (!existsSync(p)) throw new RunUsageError(`--crd ${p}: no such file or folder`);
@@ -293,7 +296,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     validator.compiler.saveCodeCache();
     phase("code cache");
     const layers = [...new Set([...[...registries.values()].map((e) => e.registry), shared].flatMap((r) => r.layers.map((l) => l.name)))];
-    return { report, files, layers, timings, readAhead: { files: files.length, fromWorker: readAhead.fromWorker } };
+    return { report, files, layers, timings, readAhead: { files: files.length, fromWorker: readAhead.fromWorker, nativeAhead: readAhead.nativeAhead } };
   } finally {
     readAhead.close();
   }

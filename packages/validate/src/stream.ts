@@ -6,6 +6,7 @@ import { lintIamDocuments } from "./iam.ts";
 import { locateAll } from "./positions.ts";
 import type { ReadOptions } from "./reader.ts";
 import { ReadAhead } from "./read-ahead.ts";
+import type { NativeAhead } from "./native-ahead.ts";
 import { compactForCrossObject } from "./cross-object/compact.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import type { CompiledSelection } from "./selection.ts";
@@ -128,17 +129,17 @@ class Detacher {
 
 
 /** One resource through the selection, schema lookup and the per-object stages (asynchronous only when schemas must be loaded). */
-function validateOne(r: ParsedResource, options: StreamOptions): ResourceResult | Promise<ResourceResult> {
+function validateOne(r: ParsedResource, options: StreamOptions, ahead?: NativeAhead): ResourceResult | Promise<ResourceResult> {
   const { selection } = options;
   const verdict = selection.verdict(r);
   if (verdict) return resultOf(r, verdict.status, verdict.findings);
   const stages = { schema: selection.checks.has("schema"), cel: selection.checks.has("cel"), native: selection.checks.has("native") };
   if (!stages.schema && !stages.cel && !stages.native) return resultOf(r, "valid", []);
   const registry = options.registryFor(r);
-  return registry instanceof Promise ? registry.then((reg) => validateWith(r, reg, stages, options)) : validateWith(r, registry, stages, options);
+  return registry instanceof Promise ? registry.then((reg) => validateWith(r, reg, stages, options, ahead)) : validateWith(r, registry, stages, options, ahead);
 }
 
-function validateWith(r: ParsedResource, registry: SchemaRegistry, stages: ValidationStages, options: StreamOptions): ResourceResult {
+function validateWith(r: ParsedResource, registry: SchemaRegistry, stages: ValidationStages, options: StreamOptions, ahead?: NativeAhead): ResourceResult {
   const { selection, validator } = options;
   const type = registry.lookup(r.apiVersion, r.kind);
   if (!type) {
@@ -146,7 +147,7 @@ function validateWith(r: ParsedResource, registry: SchemaRegistry, stages: Valid
     if (selection.ignoreMissingSchemas) return resultOf(r, "skipped", [{ ...missing, severity: "warning", message: `${missing.message.replace(/; supply it.*$/, "")}; skipped (--ignore-missing-schemas)` }]);
     return resultOf(r, "error", [missing]);
   }
-  const outcome = validateWithSchema(validator, r.object, type, registry, options.previous?.(r), stages);
+  const outcome = validateWithSchema(validator, r.object, type, registry, options.previous?.(r), stages, ahead);
   // a CRD document the API server would refuse: part of what the schema stage reports
   const { findings, status } = stages.schema ? withCrdProblems(r.object, validator, outcome) : outcome;
   return resultOf(r, status, findings);
@@ -182,19 +183,19 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     try {
       for (let i = 0; i < options.files.length; i++) {
         const docs = await readAhead.next();
-        yield { docs, owned: readAhead.lastFromWorker };
+        yield { docs, owned: readAhead.lastFromWorker, native: readAhead.lastNative };
       }
     } finally {
       readAhead.close();
     }
-    if (options.documents) yield { docs: options.documents, owned: false };
+    if (options.documents) yield { docs: options.documents, owned: false, native: undefined };
   })();
-  for await (const { docs, owned } of batches) {
+  for await (const { docs, owned, native } of batches) {
     // facts keep strings once: copied out of the file's text (main-thread parsing) or kept as posted (worker)
     const keep = <T>(v: T): T => (owned ? detacher.adopt(v) : detacher.data(v));
     const fileResults: ResourceResult[] = [];
-    for (const r of docs.resources) {
-      const pending = validateOne(r, options);
+    for (const [i, r] of docs.resources.entries()) {
+      const pending = validateOne(r, options, native?.[i] ?? undefined);
       const result = pending instanceof Promise ? await pending : pending;
       fileResults.push(result);
       if (crossObject && result.status !== "skipped" && !result.findings.some((f) => f.rule.startsWith("reject:"))) facts.push(keep(compactForCrossObject(r)));

@@ -2,13 +2,15 @@
 import { CelEvaluator } from "./cel/evaluate.ts";
 import { lintIamDocuments } from "./iam.ts";
 import { type CompilerOptions, SchemaCompiler } from "./schema/compile.ts";
-import { nativeFindings, withoutSuperseded } from "./native/index.ts";
+import { nativeFindings, undecodable, withoutSuperseded } from "./native/index.ts";
+import { type NativeAhead, usableAhead } from "./native-ahead.ts";
 import { valueAtPointer } from "./pointer.ts";
 import { findingsFromAjv, isBlocking } from "./schema/errors.ts";
 import { makeDeref, type SchemaNode, type TypeSchema } from "./schema/model.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import { type CelTask, walk, type WalkResult } from "./schema/walk.ts";
 import { withQuoteHint } from "./yaml11.ts";
+import { cloneWithoutNulls } from "./nulls.ts";
 import { redactResults } from "./redact.ts";
 import { crdDocumentFindings, schemaUnusable, unusableFinding } from "./schema/unusable.ts";
 import type { CrossObjectChecks, Finding, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
@@ -45,39 +47,6 @@ class SchemaUnusable extends Error {
   }
 }
 
-/**
- * Copy for built-in kinds: Go's decoder turns a JSON null into the field's zero value, so an object
- * property set to null is as good as absent.
- */
-function cloneWithoutNulls(v: unknown): unknown {
-  // most objects have no null at all: then the object itself serves (nothing changes validated objects)
-  if (!hasNullProperty(v)) return v;
-  return copyWithoutNulls(v);
-}
-
-function hasNullProperty(v: unknown): boolean {
-  if (typeof v !== "object" || v === null) return false;
-  if (Array.isArray(v)) return v.some(hasNullProperty);
-  for (const k in v) {
-    const x = (v as Record<string, unknown>)[k];
-    if (x === null || hasNullProperty(x)) return true;
-  }
-  return false;
-}
-
-function copyWithoutNulls(v: unknown): unknown {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return v.map(copyWithoutNulls);
-  const out: Record<string, unknown> = {};
-  for (const k in v) {
-    const x = (v as Record<string, unknown>)[k];
-    if (x !== null) out[k] = copyWithoutNulls(x);
-  }
-  return out;
-}
-
-
-
 /** Validates single objects against their schemas; compiled validators and CEL programs are reused across calls. */
 export class ObjectValidator {
   readonly compiler: SchemaCompiler;
@@ -104,7 +73,15 @@ export class ObjectValidator {
    * the schema still decides whether CEL can run (as the API server's hasBlockingErr), but is not reported.
    * A stage left out of `only` runs.
    */
-  validate(object: Readonly<Record<string, unknown>>, type: TypeSchema, registry?: SchemaRegistry, previous?: Readonly<Record<string, unknown>>, only: Partial<ValidationStages> = ALL_STAGES): Finding[] {
+  validate(
+    object: Readonly<Record<string, unknown>>,
+    type: TypeSchema,
+    registry?: SchemaRegistry,
+    previous?: Readonly<Record<string, unknown>>,
+    only: Partial<ValidationStages> = ALL_STAGES,
+    /** The native stage's findings made ahead by the read-ahead worker (native-ahead.ts), used when they apply. */
+    ahead?: NativeAhead,
+  ): Finding[] {
     const stages: ValidationStages = { schema: only.schema !== false, cel: only.cel !== false, native: only.native !== false };
     if (type.flavour === "crd" && registry) {
       const builtin = registry.anyBuiltin();
@@ -132,7 +109,7 @@ export class ObjectValidator {
       if (stages.schema) findings.push(...findingsFromAjv(errors).map(withQuoteHint));
     }
     if (stages.native) {
-      const native = nativeFindings(value, type, findings);
+      const native = (!undecodable(findings) && usableAhead(ahead, type)) || nativeFindings(value, type, findings);
       findings.splice(0, findings.length, ...withoutSuperseded(findings, native), ...native);
     }
     if (result.tasks.length > 0) {
@@ -154,11 +131,12 @@ export function validateWithSchema(
   registry: SchemaRegistry,
   previous: Readonly<Record<string, unknown>> | undefined,
   stages: Partial<ValidationStages>,
+  ahead?: NativeAhead,
 ): { findings: Finding[]; status: ResourceStatus } {
   const unusable = schemaUnusable(type, validator.compiler);
   try {
     if (unusable) throw new SchemaUnusable(unusable);
-    const findings = validator.validate(object, type, registry, previous, stages);
+    const findings = validator.validate(object, type, registry, previous, stages, ahead);
     return { findings, status: statusOf(findings) };
   } catch (err) {
     // one pathological document (e.g. nested beyond the stack) or schema must not stop the others

@@ -145,7 +145,7 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
     writeReport(report, output, { color: colorEnabled(), verbose: values.verbose }, (chunk) => process.stdout.write(chunk));
     if (values.timings) {
       const all = [...timings, { phase: "output", ms: performance.now() - started }];
-      const worker = `files read ahead in a worker: ${readAhead.fromWorker} of ${readAhead.files}`;
+      const worker = `files read ahead in a worker: ${readAhead.fromWorker} of ${readAhead.files}, native checks made there: ${readAhead.nativeAhead} objects`;
       process.stderr.write(`timings: ${all.map((t) => `${t.phase} ${t.ms.toFixed(0)} ms`).join(", ")}; ${worker}; process ${(performance.now() / 1000).toFixed(2)} s since start\n`);
     }
     return report.summary.invalid + report.summary.error > 0 ? EXIT.invalid : EXIT.ok;

@@ -22,6 +22,11 @@ const registry = new NativeRegistry(NATIVE_GROUPS);
  */
 const DECODE_RULES = new Set(["schema:type", "schema:additionalProperties", "schema:format", "schema:oneOf", "schema:anyOf"]);
 
+/** Whether the schema stage found that the API server could not decode the object (then only decode findings follow). */
+export function undecodable(schemaFindings: readonly Finding[]): boolean {
+  return schemaFindings.some((f) => DECODE_RULES.has(f.rule));
+}
+
 /**
  * Findings of the native stage for one object of `type` (the object as the schema stage left it: nulls dropped,
  * defaults applied), given the schema stage's findings. Custom resources get ObjectMeta only (apiextensions
@@ -30,7 +35,7 @@ const DECODE_RULES = new Set(["schema:type", "schema:additionalProperties", "sch
 export function nativeFindings(object: Obj, type: TypeSchema, schemaFindings: readonly Finding[] = []): Finding[] {
   if (type.flavour === "jsonschema") return [];
   // undecodable: the server's 400 names the first decode error; ours adds the quantity/int-or-string/base64 ones
-  if (type.flavour === "builtin" && schemaFindings.some((f) => DECODE_RULES.has(f.rule))) return decodeFindings(object, type);
+  if (type.flavour === "builtin" && undecodable(schemaFindings)) return decodeFindings(object, type);
   const report = new Reporter();
   const { group, version, kind } = type.gvk;
   if (type.flavour === "crd") {

@@ -4,9 +4,11 @@
 // every run ~10 ms and its garbage. Compiled validators are cached by document and component name, so the full
 // set of components is only read when a validator must be compiled (ajv walks them all then).
 //
-// File layout (ASCII): one header line of JSON `{ "v": 1, "types": [[group, version, kind, component]...],
-// "components": { name: [start, end] } }`, then the components' JSON texts; offsets count from the line after
-// the header. Written (atomically) only from a document whose SHA-256 was checked.
+// File layout (ASCII): one header line of JSON `{ "v": 1, "sha256": <of the rest>, "types": [[group, version,
+// kind, component]...], "components": { name: [start, end] } }`, then the components' JSON texts; offsets count
+// from the line after the header. Written (atomically) only from a document whose SHA-256 was checked, and read
+// only when the rest still has its SHA-256 (a damaged pack is passed over for the verified document).
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { asciiJson } from "../ascii-text.ts";
@@ -18,6 +20,8 @@ const REF_PREFIX = "#/components/schemas/";
 
 interface PackHeader {
   readonly v: number;
+  /** SHA-256 of what follows the header line: a damaged pack is not used (the verified document is read instead). */
+  readonly sha256: string;
   readonly types: readonly (readonly [string, string, string, string])[];
   readonly components: Readonly<Record<string, readonly [number, number]>>;
 }
@@ -35,15 +39,17 @@ export function writeOpenApiPack(path: string, doc: unknown): void {
     parts.push(text);
     at += text.length;
   }
+  const body = parts.join("");
   const header: PackHeader = {
     v: PACK_VERSION,
+    sha256: createHash("sha256").update(body, "latin1").digest("hex"),
     types: types.map((t) => [t.gvk.group, t.gvk.version, t.gvk.kind, (t.root.$ref as string).slice(REF_PREFIX.length)] as const),
     components,
   };
   try {
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${asciiJson(header)}\n${parts.join("")}`);
+    writeFileSync(tmp, `${asciiJson(header)}\n${body}`);
     renameSync(tmp, path);
   } catch {
     // a read-only cache only costs speed
@@ -65,6 +71,7 @@ export function typesFromOpenApiPack(path: string, source: string, documentId: s
     header = JSON.parse(bytes.toString("latin1", 0, newline)) as PackHeader;
     base = newline + 1;
     if (header.v !== PACK_VERSION || !Array.isArray(header.types) || typeof header.components !== "object" || header.components === null) return undefined;
+    if (createHash("sha256").update(bytes.subarray(base)).digest("hex") !== header.sha256) return undefined;
   } catch {
     return undefined;
   }

@@ -1,0 +1,57 @@
+// The native checks the read-ahead worker makes ahead (native-ahead.ts) are those the main thread would make, and
+// are only taken for the very schema the worker used.
+import { describe, expect, it } from "vitest";
+import { nativeFindings } from "./native/index.ts";
+import { nativeAhead, PackedBuiltins, usableAhead } from "./native-ahead.ts";
+import { cloneWithoutNulls } from "./nulls.ts";
+import { catalogLayer } from "./schema/registry.ts";
+import { MIRROR, TEST_CACHE } from "./testing.ts";
+import type { ParsedResource } from "./types.ts";
+
+const deployment = (containers: unknown[]): ParsedResource => ({
+  file: "d.yaml",
+  index: 0,
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  name: "web",
+  namespace: "",
+  object: {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "web", labels: { app: "web" } },
+    spec: { selector: { matchLabels: { app: "other" } }, template: { metadata: { labels: { app: "web" } }, spec: { containers } } },
+  },
+});
+
+describe("native checks made ahead", () => {
+  it("are the main thread's findings, for the schema of the same pinned document", async () => {
+    // the catalog layer writes the packs the worker reads
+    const layer = await catalogLayer({}, { mirror: MIRROR, cacheDir: TEST_CACHE }, [{ apiVersion: "apps/v1", kind: "Deployment" }]);
+    const type = layer.types.get("apps/v1/Deployment");
+    expect(type?.flavour).toBe("builtin");
+    const builtins = new PackedBuiltins(TEST_CACHE);
+    expect(builtins.type({}, "apps/v1/Deployment")?.documentId).toBe(type?.documentId);
+    const r = deployment([{ name: "web", image: "nginx", ports: [{ containerPort: 70000 }], imagePullPolicy: "Sometimes", resources: { requests: { memory: null } } }]);
+    const ahead = nativeAhead(r, builtins, {});
+    const direct = nativeFindings(cloneWithoutNulls(r.object) as Record<string, unknown>, type as NonNullable<typeof type>, []);
+    expect(direct.length).toBeGreaterThan(2);
+    expect(ahead?.findings).toEqual(direct);
+    expect(usableAhead(ahead, type as NonNullable<typeof type>)).toEqual(direct);
+  });
+
+  it("are not taken for another schema of the kind (a --crd, the cluster's, another version) nor for other kinds", async () => {
+    const layer = await catalogLayer({}, { mirror: MIRROR, cacheDir: TEST_CACHE }, [{ apiVersion: "apps/v1", kind: "Deployment" }]);
+    const type = layer.types.get("apps/v1/Deployment") as NonNullable<ReturnType<typeof layer.types.get>>;
+    const builtins = new PackedBuiltins(TEST_CACHE);
+    const ahead = nativeAhead(deployment([{ name: "web", image: "nginx" }]), builtins, {});
+    expect(ahead).toBeDefined();
+    expect(usableAhead(ahead, { ...type, documentId: "crd:deployment.json" })).toBeUndefined();
+    expect(usableAhead(ahead, { ...type, gvk: { ...type.gvk, version: "v1beta2" } })).toBeUndefined();
+    expect(usableAhead(ahead, { ...type, flavour: "jsonschema" })).toBeUndefined();
+    expect(nativeAhead({ ...deployment([]), apiVersion: "example.com/v1", kind: "Widget" }, builtins, {})).toBeUndefined();
+  });
+
+  it("are not made without the packs (a cache the catalog has not filled)", () => {
+    expect(new PackedBuiltins("/nonexistent-cache").type({}, "apps/v1/Deployment")).toBeUndefined();
+  });
+});
