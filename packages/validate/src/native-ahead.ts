@@ -75,7 +75,7 @@ export class PackedBuiltins {
 export function nativeAhead(r: ParsedResource, builtins: PackedBuiltins, versions: CatalogVersions): NativeAhead | undefined {
   const gvk = gvkKey({ ...parseApiVersion(r.apiVersion), kind: r.kind });
   const type = builtins.type(versions, gvk);
-  if (!type || type.flavour !== "builtin" || !type.documentId) return undefined;
+  if (type?.flavour !== "builtin" || !type.documentId) return undefined;
   try {
     return { documentId: type.documentId, gvk, findings: nativeFindings(cloneWithoutNulls(r.object) as Record<string, unknown>, type, []) };
   } catch {

@@ -154,7 +154,8 @@ export function locateFindings(text: string, results: readonly ResourceResult[])
       const quoted = MESSAGE_POSITION.exec(f.message);
       if (quoted && f.rule.startsWith("parse:")) return { ...f, line: Number(quoted[1]), column: Number(quoted[2]) };
       const span = (spans as Span[])[r.index];
-      if (span && parsed === null && (fastReadable ??= isDocumentOf(text, span, r))) {
+      if (span && parsed === null) fastReadable ??= isDocumentOf(text, span, r);
+      if (span && parsed === null && fastReadable) {
         const fast = fastOffset(text, span.start, span.end, f.path);
         if (fast !== undefined) return { ...f, ...positionAt(text, fast, span.start, span.line) };
       }
