@@ -1,0 +1,81 @@
+// ReadAhead never depends on its worker for results: whatever the worker does (nothing, dies after claiming a
+// file, fails), every file's documents are those loadDocuments() gives on the calling thread.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { describe, expect, it } from "vitest";
+import { ReadAhead } from "./read-ahead.ts";
+import { loadDocuments } from "./reader.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "read-ahead-"));
+const files = [0, 1, 2, 3].map((i) => {
+  const file = join(dir, `f${i}.yaml`);
+  writeFileSync(file, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\n---\nkind: [broken\n`);
+  return file;
+});
+const read = { cwd: dir };
+const expected = files.map((f) => loadDocuments([f], read));
+
+/** A worker from inline code: `work` is the ReadAhead's work message, `claims` its per-file claims. */
+const worker = (code: string) =>
+  new Worker(
+    `const { parentPort } = require("node:worker_threads");
+     parentPort.once("message", (work) => { const claims = new Int32Array(work.claims); ${code} });`,
+    { eval: true },
+  );
+
+async function readAll(ahead: ReadAhead) {
+  const out = [];
+  for (let i = 0; i < files.length; i++) out.push(await ahead.next());
+  ahead.close();
+  return out;
+}
+
+describe("ReadAhead", () => {
+  it("reads everything itself without a worker", async () => {
+    const ahead = new ReadAhead(files, read, undefined);
+    expect(await readAll(ahead)).toEqual(expected);
+    expect(ahead.fromWorker).toBe(0);
+  });
+
+  it("reads itself the files a worker that does nothing never claimed", async () => {
+    const ahead = new ReadAhead(files, read, worker("/* idle */"));
+    expect(await readAll(ahead)).toEqual(expected);
+    expect(ahead.fromWorker).toBe(0);
+  });
+
+  it("reads a file itself when the worker claimed it and then exited without posting it", async () => {
+    const w = worker("Atomics.store(claims, 0, 1); process.exit(0);");
+    const exited = new Promise((resolve) => w.once("exit", resolve));
+    const ahead = new ReadAhead(files, read, w);
+    // the worker has claimed file 0 when the main thread asks for it
+    await exited;
+    expect(await readAll(ahead)).toEqual(expected);
+    expect(ahead.fromWorker).toBe(0);
+  });
+
+  it("reads a file itself when the worker threw after claiming it", async () => {
+    const w = worker('Atomics.store(claims, 0, 1); Atomics.store(claims, 1, 1); throw new Error("boom");');
+    const exited = new Promise((resolve) => w.once("exit", resolve));
+    const ahead = new ReadAhead(files, read, w);
+    await exited;
+    expect(await readAll(ahead)).toEqual(expected);
+    expect(ahead.fromWorker).toBe(0);
+  });
+
+  it("takes what the worker posts for the files it claimed", async () => {
+    // a worker that claims file 1 and posts a marker for it (the real worker posts loadDocuments' result)
+    const marker = { resources: [], unreadable: [], iam: [] };
+    const w = worker(`Atomics.store(claims, 1, 1); parentPort.postMessage({ index: 1, docs: ${JSON.stringify(marker)} });`);
+    const posted = new Promise((resolve) => w.once("message", resolve));
+    const ahead = new ReadAhead(files, read, w);
+    await posted;
+    const first = await ahead.next();
+    const second = await ahead.next();
+    expect(first).toEqual(expected[0]);
+    expect(second).toEqual(marker);
+    expect(ahead.lastFromWorker).toBe(true);
+    ahead.close();
+  });
+});
