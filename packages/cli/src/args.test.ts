@@ -1,24 +1,11 @@
 // Command-line mistakes: our own messages (not Node's parseArgs text), a "did you mean", exit code 2.
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { closestOption, parseCommandArgs } from "./args.ts";
+import { captureOutput } from "./testing/capture.ts";
 import { main } from "./bin.ts";
 
-let out = "";
-let err = "";
-beforeEach(() => {
-  out = "";
-  err = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((s) => {
-    out += String(s);
-    return true;
-  });
-  vi.spyOn(process.stderr, "write").mockImplementation((s) => {
-    err += String(s);
-    return true;
-  });
-});
-afterEach(() => vi.restoreAllMocks());
+const output = captureOutput();
 
 const OPTIONS = { check: { type: "boolean" }, cluster: { type: "string" }, root: { type: "string" }, output: { type: "string", short: "o" } } as const;
 
@@ -59,16 +46,16 @@ describe("eks-gitops usage errors exit 2 with our message", () => {
     [["bootstrap", "plan", "--clustr", "x"], "eks-gitops: bootstrap --clustr: unknown option; did you mean --cluster? (eks-gitops bootstrap --help lists the options)\n"],
   ])("%j", async (argv, message) => {
     expect(await main(argv)).toBe(2);
-    expect(err).toBe(message);
-    expect(err).not.toContain("To specify a positional argument");
+    expect(output.err).toBe(message);
+    expect(output.err).not.toContain("To specify a positional argument");
   });
 
   it("suggests the closest command, and the closest top-level option", async () => {
     expect(await main(["valdiate"])).toBe(2);
-    expect(err.split("\n")[0]).toBe("eks-gitops: unknown command 'valdiate'; did you mean 'validate'?");
-    err = "";
+    expect(output.err.split("\n")[0]).toBe("eks-gitops: unknown command 'valdiate'; did you mean 'validate'?");
+    output.err = "";
     expect(await main(["--verison"])).toBe(2);
-    expect(err.split("\n")[0]).toBe("eks-gitops: unknown option '--verison'; did you mean '--version'?");
+    expect(output.err.split("\n")[0]).toBe("eks-gitops: unknown option '--verison'; did you mean '--version'?");
   });
 });
 
@@ -76,6 +63,6 @@ describe("eks-gitops --version", () => {
   const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
   it.each(["--version", "-V"])("%s prints the CLI package's version", async (flag) => {
     expect(await main([flag])).toBe(0);
-    expect(out).toBe(`eks-gitops ${version}\n`);
+    expect(output.out).toBe(`eks-gitops ${version}\n`);
   });
 });

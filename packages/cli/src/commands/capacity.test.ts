@@ -1,50 +1,37 @@
 // `eks-gitops capacity` command line: usage errors exit 2 before any AWS call (the EC2 path is tested against moto in
 // capacity.emulator.test.ts).
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { captureOutput } from "../testing/capture.ts";
 import { main } from "../bin.ts";
 
-let err = "";
-let out = "";
-beforeEach(() => {
-  err = "";
-  out = "";
-  vi.spyOn(process.stderr, "write").mockImplementation((s) => {
-    err += String(s);
-    return true;
-  });
-  vi.spyOn(process.stdout, "write").mockImplementation((s) => {
-    out += String(s);
-    return true;
-  });
-});
-afterEach(() => vi.restoreAllMocks());
+const output = captureOutput();
 
 describe("eks-gitops capacity", () => {
   it("knows only refresh", async () => {
     expect(await main(["capacity", "update"])).toBe(2);
-    expect(err.split("\n")[0]).toBe("eks-gitops: capacity: unknown subcommand 'update'; expected 'refresh'");
+    expect(output.err.split("\n")[0]).toBe("eks-gitops: capacity: unknown subcommand 'update'; expected 'refresh'");
   });
 
   it("refresh needs a region or a cluster", async () => {
     expect(await main(["capacity", "refresh"])).toBe(2);
-    expect(err).toBe("eks-gitops: give --region REGION, --cluster NAME, or both\n");
+    expect(output.err).toBe("eks-gitops: give --region REGION, --cluster NAME, or both\n");
   });
 
   it("checks --region and --captured-at", async () => {
     expect(await main(["capacity", "refresh", "--region", "mars-1"])).toBe(2);
     expect(await main(["capacity", "refresh", "--cluster", "eksworkshop", "--captured-at", "yesterday"])).toBe(2);
-    expect(err).toBe(
+    expect(output.err).toBe(
       "eks-gitops: --region must be an AWS region such as 'ap-southeast-1', not 'mars-1'\neks-gitops: --captured-at must be a date YYYY-MM-DD, not 'yesterday'\n",
     );
   });
 
   it("refuses a region other than the overlay's", async () => {
     expect(await main(["capacity", "refresh", "--cluster", "eksworkshop", "--region", "us-east-1"])).toBe(2);
-    expect(err).toBe("eks-gitops: --region us-east-1: clusters/eksworkshop/cluster.ts is in region ap-southeast-1; drop --region or pass the overlay's\n");
+    expect(output.err).toBe("eks-gitops: --region us-east-1: clusters/eksworkshop/cluster.ts is in region ap-southeast-1; drop --region or pass the overlay's\n");
   });
 
   it("--help lists the IAM actions", async () => {
     expect(await main(["capacity", "--help"])).toBe(0);
-    expect(out).toContain("the IAM actions needed are ec2:DescribeInstanceTypes and ec2:DescribeInstanceTypeOfferings");
+    expect(output.out).toContain("the IAM actions needed are ec2:DescribeInstanceTypes and ec2:DescribeInstanceTypeOfferings");
   });
 });

@@ -4,7 +4,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { captureOutput } from "../testing/capture.ts";
 import { main } from "../bin.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../../..");
@@ -12,21 +13,7 @@ const NODEPOOL = readFileSync(join(ROOT, "clusters/eksworkshop/rendered/karpente
 // the defaults a user gets: --mirror from $EKS_GITOPS_MIRROR, the cache in ~/.cache/eks-gitops/schemas
 const common: string[] = [];
 
-let out = "";
-let err = "";
-beforeEach(() => {
-  out = "";
-  err = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((s) => {
-    out += String(s);
-    return true;
-  });
-  vi.spyOn(process.stderr, "write").mockImplementation((s) => {
-    err += String(s);
-    return true;
-  });
-});
-afterEach(() => vi.restoreAllMocks());
+const output = captureOutput();
 
 const tmp = () => mkdtempSync(join(tmpdir(), "validate-cli-"));
 const file = (dir: string, name: string, text: string) => {
@@ -37,11 +24,11 @@ const file = (dir: string, name: string, text: string) => {
 describe("eks-gitops validate", () => {
   it("passes the committed rendered output of every overlay (exit 0)", async () => {
     const code = await main(["validate", "--root", ROOT, ...common]);
-    expect(err).toBe("");
+    expect(output.err).toBe("");
     // every rendered object, IAM documents included (linted by the policies package), and nothing invalid
-    const summary = out.trim().split("\n").at(-1) ?? "";
+    const summary = output.out.trim().split("\n").at(-1) ?? "";
     expect(summary).toMatch(/^Summary: (\d+) resources found - Valid: \1, Invalid: 0, Errors: 0, Skipped: 0; 6 transition rules/);
-    expect(out).toContain("iam:RESOURCE_STAR_SCOPABLE");
+    expect(output.out).toContain("iam:RESOURCE_STAR_SCOPABLE");
     expect(code).toBe(0);
   }, 180_000);
 
@@ -51,7 +38,7 @@ describe("eks-gitops validate", () => {
     file(dir, "np.yaml", `${bad}---\nkind: [\n`);
     const code = await main(["validate", join(dir, "np.yaml"), "-o", "json", "--root", dir, ...common]);
     expect(code).toBe(1);
-    const json = JSON.parse(out);
+    const json = JSON.parse(output.out);
     expect(json.summary).toEqual({ resources: 2, valid: 0, invalid: 1, error: 1, skipped: 0 });
     expect(json.resources[0]).toMatchObject({ index: 0, apiVersion: "karpenter.sh/v1", kind: "NodePool", name: "default", namespace: "", status: "invalid" });
     expect(json.resources[0].findings).toEqual([
@@ -72,24 +59,24 @@ describe("eks-gitops validate", () => {
     const dir = tmp();
     const cr = file(dir, "gadget.yaml", "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {size: 1}\n");
     expect(await main(["validate", cr, "--root", dir, ...common])).toBe(1);
-    expect(out).toContain("Gadget/g error /: no schema for example.com/v1 Gadget");
-    expect(out).toContain("supply it with --crd FILE|DIR");
+    expect(output.out).toContain("Gadget/g error /: no schema for example.com/v1 Gadget");
+    expect(output.out).toContain("supply it with --crd FILE|DIR");
     const crd = file(
       dir,
       "crd.yaml",
       "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: gadgets.example.com}\nspec:\n  group: example.com\n  scope: Cluster\n  names: {kind: Gadget, plural: gadgets}\n  versions:\n    - name: v1\n      served: true\n      storage: true\n      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n            spec: {type: object, properties: {size: {type: integer}}}\n",
     );
-    out = "";
+    output.out = "";
     expect(await main(["validate", cr, "--crd", crd, "--root", dir, ...common])).toBe(0);
-    expect(out).toBe("Summary: 1 resources found - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0\n");
+    expect(output.out).toBe("Summary: 1 resources found - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0\n");
   }, 60_000);
 
   it("exits 2 on usage errors", async () => {
     expect(await main(["validate", "--output", "yaml"])).toBe(2);
-    expect(err).toBe("eks-gitops: --output yaml: must be one of text, json, junit, sarif, github\n");
-    err = "";
+    expect(output.err).toBe("eks-gitops: --output yaml: must be one of text, json, junit, sarif, github\n");
+    output.err = "";
     expect(await main(["validate", "/nonexistent/file.yaml", "--root", tmp()])).toBe(2);
-    expect(err).toBe("eks-gitops: no such file or folder: /nonexistent/file.yaml\n");
+    expect(output.err).toBe("eks-gitops: no such file or folder: /nonexistent/file.yaml\n");
     expect(await main(["validate", "--bogus"])).toBe(2);
   });
 
@@ -99,24 +86,24 @@ describe("eks-gitops validate", () => {
     file(dir, "kustomization.yaml", "resources: [gadget.yaml]\n");
     file(dir, ".eks-gitops.yaml", "validate:\n  ignoreFilenamePattern: kustomization\\.yaml$\n  skip: [Gadget]\n");
     expect(await main(["validate", dir, "--root", dir, "-v", ...common])).toBe(0);
-    expect(out).toBe("gadget.yaml#0 Gadget/g skipped\nSummary: 1 resources found - Valid: 0, Invalid: 0, Errors: 0, Skipped: 1\n");
-    out = "";
+    expect(output.out).toBe("gadget.yaml#0 Gadget/g skipped\nSummary: 1 resources found - Valid: 0, Invalid: 0, Errors: 0, Skipped: 1\n");
+    output.out = "";
     expect(await main(["validate", dir, "--root", dir, "--reject", "example.com/Gadget", "--no-cross-object", ...common])).toBe(1);
-    expect(out).toBe("gadget.yaml:2:1 Gadget/g error /kind: example.com/v1 Gadget is rejected by --reject example.com/Gadget [reject:example.com/Gadget]\nSummary: 1 resources found - Valid: 0, Invalid: 0, Errors: 1, Skipped: 0\n");
+    expect(output.out).toBe("gadget.yaml:2:1 Gadget/g error /kind: example.com/v1 Gadget is rejected by --reject example.com/Gadget [reject:example.com/Gadget]\nSummary: 1 resources found - Valid: 0, Invalid: 0, Errors: 1, Skipped: 0\n");
     file(dir, ".eks-gitops.yaml", "validate:\n  skips: [Gadget]\n");
     expect(await main(["validate", dir, "--root", dir, ...common])).toBe(2);
-    expect(err).toBe(`eks-gitops: ${join(dir, ".eks-gitops.yaml")}: unknown key validate.skips (did you mean validate.skip?); known keys: skip, reject, ignoreMissingSchemas, ignoreFilenamePattern, checks\n`);
-    err = "";
+    expect(output.err).toBe(`eks-gitops: ${join(dir, ".eks-gitops.yaml")}: unknown key validate.skips (did you mean validate.skip?); known keys: skip, reject, ignoreMissingSchemas, ignoreFilenamePattern, checks\n`);
+    output.err = "";
     file(dir, ".eks-gitops.yaml", "validate: {}\n");
     expect(await main(["validate", dir, "--root", dir, "--checks", "schema,iamlint"])).toBe(2);
-    expect(err).toBe("eks-gitops: --checks: unknown check 'iamlint' (checks: schema, cel, native, cross-object, iam)\n");
+    expect(output.err).toBe("eks-gitops: --checks: unknown check 'iamlint' (checks: schema, cel, native, cross-object, iam)\n");
   }, 60_000);
 
   it("exits 2 when the mirror does not have the pinned file", async () => {
     const dir = tmp();
     const ns = file(dir, "ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: n}\n");
     expect(await main(["validate", ns, "--root", dir, "--mirror", join(dir, "empty-mirror"), "--cache-dir", join(dir, "cache")])).toBe(2);
-    expect(err).toMatch(/^eks-gitops validate: cannot read .*empty-mirror\/kubernetes\/kubernetes\/v1\.36\.5\/api\/openapi-spec\/v3\/api__v1_openapi\.json: ENOENT; is the mirror complete\?/);
+    expect(output.err).toMatch(/^eks-gitops validate: cannot read .*empty-mirror\/kubernetes\/kubernetes\/v1\.36\.5\/api\/openapi-spec\/v3\/api__v1_openapi\.json: ENOENT; is the mirror complete\?/);
   });
 
   it("--kubernetes-version selects among the pinned Kubernetes sets (default: the newest, 1.36.5) and exits 2 with the list for another", async () => {
@@ -124,12 +111,12 @@ describe("eks-gitops validate", () => {
     const sc = file(dir, "sc.yaml", "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: gp3}\nprovisioner: ebs.csi.aws.com\nvolumeBindingMode: WaitForFirstConsumer\n");
     expect(await main(["validate", sc, "--root", dir, ...common])).toBe(0);
     expect(await main(["validate", sc, "--root", dir, "--kubernetes-version", "1.36.5", ...common])).toBe(0);
-    out = "";
+    output.out = "";
     // v1.36.0 was pinned with 8 group-versions only: no storage.k8s.io there
     expect(await main(["validate", sc, "--root", dir, "--kubernetes-version", "1.36.0", ...common])).toBe(1);
-    expect(out).toContain("StorageClass/gp3 error /: no schema for storage.k8s.io/v1 StorageClass");
+    expect(output.out).toContain("StorageClass/gp3 error /: no schema for storage.k8s.io/v1 StorageClass");
     expect(await main(["validate", sc, "--root", dir, "--kubernetes-version", "1.35", ...common])).toBe(2);
-    expect(err).toBe(
+    expect(output.err).toBe(
       "eks-gitops validate: no pinned kubernetes schemas for version 1.35 (pinned: 1.36.5, 1.36.0); add its files and SHA-256 to packages/validate/src/catalog/pins.ts or pass --crd/--from-cluster\n",
     );
   }, 60_000);
@@ -144,12 +131,12 @@ describe("eks-gitops validate", () => {
     writeFileSync(np, NODEPOOL.replace("group: karpenter.k8s.aws", "group: example.com"));
     // On create the immutability rule cannot run; only the cross-object check sees the foreign group.
     expect(await main(["validate", np, "--root", dir, ...common])).toBe(1);
-    expect(out).toContain("3 transition rules (oldSelf) skipped on create");
-    expect(out).toContain("[nodeclassref-kind]");
-    expect(out).not.toContain("nodeClassRef.group is immutable");
-    out = "";
+    expect(output.out).toContain("3 transition rules (oldSelf) skipped on create");
+    expect(output.out).toContain("[nodeclassref-kind]");
+    expect(output.out).not.toContain("nodeClassRef.group is immutable");
+    output.out = "";
     expect(await main(["validate", np, "--root", dir, "--base", "HEAD", "-o", "github", ...common])).toBe(1);
-    expect(out.split("\n")).toContain(`::error file=np.yaml,line=21,col=7,title=NodePool/default cel%3Aself.group == oldSelf.group::/spec/template/spec/nodeClassRef: Invalid value: "object": nodeClassRef.group is immutable`);
+    expect(output.out.split("\n")).toContain(`::error file=np.yaml,line=21,col=7,title=NodePool/default cel%3Aself.group == oldSelf.group::/spec/template/spec/nodeClassRef: Invalid value: "object": nodeClassRef.group is immutable`);
     expect(await main(["validate", np, "--root", dir, "--base", "no-such-ref", ...common])).toBe(2);
   }, 60_000);
 });
