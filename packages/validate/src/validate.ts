@@ -1,6 +1,5 @@
 // validateDocuments(): every document through schema lookup, defaulting, OpenAPI validation and CEL; then cross-object checks.
 import { CelEvaluator } from "./cel/evaluate.ts";
-import { lintIamDocuments } from "./iam.ts";
 import { type CompilerOptions, SchemaCompiler } from "./schema/compile.ts";
 import { nativeFindings, undecodable, withoutSuperseded } from "./native/index.ts";
 import { type NativeAhead, usableAhead } from "./native-ahead.ts";
@@ -11,9 +10,10 @@ import type { SchemaRegistry } from "./schema/registry.ts";
 import { type CelTask, walk, type WalkResult } from "./schema/walk.ts";
 import { withQuoteHint } from "./yaml11.ts";
 import { cloneWithoutNulls } from "./nulls.ts";
-import { redactResults } from "./redact.ts";
 import { crdDocumentFindings, schemaUnusable, unusableFinding } from "./schema/unusable.ts";
 import type { CrossObjectChecks, Finding, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
+import { CHECKS, compileSelection } from "./selection.ts";
+import { validateFiles } from "./stream.ts";
 
 export const CEL_SKIPPED_MESSAGE = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
 
@@ -173,55 +173,26 @@ export function summarize(resources: readonly ResourceResult[]): Summary {
   return { resources: resources.length, valid: count("valid"), invalid: count("invalid"), error: count("error"), skipped: count("skipped") };
 }
 
-/** Validates loaded documents and returns the report (results sorted by file, then index). */
+/**
+ * Validates documents already in memory and returns the report (results sorted by file, then index): the
+ * streaming pipeline of runValidation (stream.ts) over one in-memory batch, so both give the same results.
+ * Findings get no line and column (there is no text to locate them in).
+ */
 export async function validateDocuments(docs: LoadedDocuments, options: ValidateOptions, validator = new ObjectValidator()): Promise<Report> {
   const registryFor = typeof options.registry === "function" ? options.registry : () => options.registry as SchemaRegistry;
-  const results = new Map<string, { result: ResourceResult; findings: Finding[] }>();
-  const key = (file: string, index: number) => `${file}\u0000${index}`;
-  const transitionBefore = validator.cel.stats.transitionSkipped;
-  const evaluatedBefore = validator.cel.stats.evaluated;
-
-  for (const r of docs.resources) {
-    const registry = registryFor(r);
-    const type = registry.lookup(r.apiVersion, r.kind);
-    let findings: Finding[];
-    let status: ResourceStatus;
-    if (!type) {
-      findings = [missingSchema(r, registry)];
-      status = "error";
-    } else {
-      ({ findings, status } = validateWithSchema(validator, r.object, type, registry, options.previous?.(r), { native: options.native }));
-    }
-    ({ findings, status } = withCrdProblems(r.object, validator, { findings, status }));
-    const result = { file: r.file, index: r.index, apiVersion: r.apiVersion, kind: r.kind, name: r.name, namespace: r.namespace, status, findings };
-    results.set(key(r.file, r.index), { result, findings });
-  }
-  for (const u of docs.unreadable) {
-    const result = { file: u.file, index: u.index, apiVersion: u.apiVersion ?? "", kind: u.kind ?? "", name: u.name ?? "", namespace: u.namespace ?? "", status: "error" as const, findings: [...u.findings] };
-    results.set(key(u.file, u.index), { result, findings: result.findings });
-  }
-  const iam = options.iamLint === false ? new Map() : lintIamDocuments(docs.iam);
-  for (const d of docs.iam) {
-    const outcome = iam.get(d.file) ?? { status: "skipped" as const, findings: [{ severity: "warning" as const, path: "", message: "IAM lint turned off", rule: "iam:off" }] };
-    const result = { file: d.file, index: 0, apiVersion: "", kind: `IAM:${d.iamKind}`, name: d.file.replace(/^.*\//, "").replace(/\.json$/, ""), namespace: "", status: outcome.status, findings: outcome.findings };
-    results.set(key(d.file, 0), { result, findings: result.findings });
-  }
-  if (options.crossObjectChecks) {
-    for (const f of options.crossObjectChecks(docs.resources, { iam: docs.iam, ...options.crossObjectContext })) {
-      const entry = results.get(key(f.file, f.index));
-      if (!entry) continue;
-      entry.findings.push({ severity: f.severity, path: f.path, message: f.message, rule: f.rule, ...(f.hint ? { hint: f.hint } : {}) });
-      if (entry.result.status === "valid" && f.severity === "error") results.set(key(f.file, f.index), { ...entry, result: { ...entry.result, status: "invalid" } });
-    }
-  }
-  const sorted = [...results.values()]
-    .map(({ result, findings }) => ({ ...result, findings }))
-    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
-  // no Secret value is ever printed, in any format
-  const resources = redactResults(docs.resources, sorted);
-  return {
-    summary: summarize(resources),
-    resources,
-    stats: { transitionRulesSkipped: validator.cel.stats.transitionSkipped - transitionBefore, celRulesEvaluated: validator.cel.stats.evaluated - evaluatedBefore },
-  };
+  const checks = CHECKS.filter(
+    (c) => !(c === "native" && options.native === false) && !(c === "iam" && options.iamLint === false) && !(c === "cross-object" && !options.crossObjectChecks),
+  );
+  return validateFiles({
+    files: [],
+    documents: docs,
+    read: { cwd: process.cwd() },
+    selection: compileSelection({ checks }),
+    registryFor,
+    ...(options.previous ? { previous: options.previous } : {}),
+    ...(options.crossObjectChecks ? { crossObjectChecks: options.crossObjectChecks } : {}),
+    ...(options.crossObjectContext ? { crossObjectContext: options.crossObjectContext } : {}),
+    validator,
+    readText: () => undefined,
+  });
 }
