@@ -7,13 +7,12 @@
 // found no decode error; otherwise it runs the checks itself. Measured on the 5,000-object bench: the native
 // stage is about 0.1 s of the main thread's time on a cold start (dozens of small functions run a few hundred
 // times each, never warm).
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { type CatalogVersions, selectReleases } from "./catalog/index.ts";
 import { nativeFindings } from "./native/index.ts";
 import { cloneWithoutNulls } from "./nulls.ts";
 import { gvkKey, parseApiVersion, type TypeSchema } from "./schema/model.ts";
-import { typesFromOpenApiPack } from "./schema/openapi-pack.ts";
+import { packPath, typesFromOpenApiPack } from "./schema/openapi-pack.ts";
+import { readKindIndex } from "./schema/registry.ts";
 import type { Finding, ParsedResource } from "./types.ts";
 
 /** The worker's native findings for one object, and the schema they were made with. */
@@ -43,10 +42,10 @@ export class PackedBuiltins {
         for (const release of selectReleases(versions)) {
           for (const file of release.files) {
             if (file.format !== "openapi-v3") continue;
-            const kinds = JSON.parse(readFileSync(join(this.cacheDir, `${file.sha256}.kinds.json`), "utf8")) as unknown;
-            if (!Array.isArray(kinds)) throw new Error("not a kind index");
+            const kinds = readKindIndex(file.sha256, { cacheDir: this.cacheDir });
+            if (!kinds) throw new Error("no kind index");
             // the first document defining a kind wins, as in the catalog layer
-            for (const k of kinds) if (typeof k === "string" && !plan.has(k)) plan.set(k, file.sha256);
+            for (const k of kinds) if (!plan.has(k)) plan.set(k, file.sha256);
           }
         }
       } catch {
@@ -63,7 +62,7 @@ export class PackedBuiltins {
     if (!sha) return undefined;
     let pack = this.packs.get(sha);
     if (pack === undefined) {
-      const types = typesFromOpenApiPack(join(this.cacheDir, `${sha}.pack`), "", `catalog:${sha}`);
+      const types = typesFromOpenApiPack(packPath(this.cacheDir, sha), "", `catalog:${sha}`);
       pack = types ? new Map(types.map((t) => [gvkKey(t.gvk), t])) : null;
       this.packs.set(sha, pack);
     }

@@ -14,7 +14,7 @@ import type { CatalogVersions } from "./catalog/index.ts";
 import type { NativeAhead } from "./native-ahead.ts";
 import type { LoadedDocuments } from "./types.ts";
 
-/** What the worker is given (workerData). */
+/** What the worker is given (its first message). */
 export interface ReadAheadWork {
   readonly files: readonly string[];
   readonly read: Pick<ReadOptions, "maxFileBytes" | "maxAliasCount" | "cwd">;
@@ -61,7 +61,7 @@ export class ReadAhead {
   private readonly state = new Int32Array(new SharedArrayBuffer(8));
   private readonly claims: Int32Array;
   private readonly arrived = new Map<number, LoadedDocuments | undefined>();
-  private waiter: ((gone: boolean) => void) | undefined;
+  private waiter: (() => void) | undefined;
   private gone = false;
   private taken = 0;
   /** Files whose documents came from the worker (`--timings` shows it). */
@@ -117,7 +117,7 @@ export class ReadAhead {
   private wake(): void {
     const w = this.waiter;
     this.waiter = undefined;
-    w?.(this.gone);
+    w?.();
   }
 
   /** The documents of the next file (files in order). */
@@ -127,7 +127,7 @@ export class ReadAhead {
     // a file the worker has not started is read here at once (at the start, while the worker is still loading;
     // later, if it falls behind): the main thread never waits for work nobody is doing
     const mine = this.gone || Atomics.compareExchange(this.claims, index, UNCLAIMED, BY_MAIN) === UNCLAIMED;
-    while (!mine && !this.arrived.has(index) && !this.gone) await new Promise<boolean>((resolve) => (this.waiter = resolve));
+    while (!mine && !this.arrived.has(index) && !this.gone) await new Promise<void>((resolve) => (this.waiter = resolve));
     const docs = mine ? undefined : this.arrived.get(index);
     this.lastNative = docs ? this.natives.get(index) : undefined;
     if (this.lastNative) this.nativeAhead += this.lastNative.filter((n) => n !== null).length;

@@ -10,7 +10,7 @@
 // only when the rest still has its SHA-256 (a damaged pack is passed over for the verified document).
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { asciiJson } from "../ascii-text.ts";
 import type { Gvk, SchemaNode, TypeSchema } from "./model.ts";
 import { typesFromOpenApi } from "./sources.ts";
@@ -25,6 +25,9 @@ interface PackHeader {
   readonly types: readonly (readonly [string, string, string, string])[];
   readonly components: Readonly<Record<string, readonly [number, number]>>;
 }
+
+/** Where the pack of the pinned document with this SHA-256 is kept in a catalog cache folder. */
+export const packPath = (cacheDir: string, sha256: string): string => join(cacheDir, `${sha256}.pack`);
 
 /** Writes the pack of a parsed OpenAPI document (a read-only cache only costs speed: errors are ignored). */
 export function writeOpenApiPack(path: string, doc: unknown): void {

@@ -9,7 +9,7 @@ import { ANCHOR, expandPaths, parseText } from "../reader.ts";
 import { yamlLib } from "../yaml-lib.ts";
 import type { ParsedResource } from "../types.ts";
 import { type Gvk, gvkKey, parseApiVersion, type TypeSchema } from "./model.ts";
-import { typesFromOpenApiPack, writeOpenApiPack } from "./openapi-pack.ts";
+import { packPath, typesFromOpenApiPack, writeOpenApiPack } from "./openapi-pack.ts";
 import { isCrd, typesFromCrd, typesFromJsonSchema, typesFromOpenApi } from "./sources.ts";
 
 export interface SchemaLayer {
@@ -134,9 +134,8 @@ function cachedParsed(sha: string, fetch: FetchOptions): unknown {
   }
 }
 
-function parsedCrd(file: PinnedFile, text: string, fetch: FetchOptions): unknown {
-  const known = cachedParsed(file.sha256, fetch);
-  if (known !== undefined) return known;
+/** Parses a catalog CRD's verified text (its cached parsed form was missing: see cachedParsed) and caches it. */
+function parseCrd(file: PinnedFile, text: string, fetch: FetchOptions): unknown {
   // js-yaml reads the multi-megabyte CRDs about ten times faster; yaml (with its alias limit) if anchors appear
   const value = ANCHOR.test(text) ? yamlLib().parse(text, { maxAliasCount: 100 }) : load(text, { schema: CORE_SCHEMA });
   const cached = join(fetch.cacheDir ?? defaultCacheDir(), `${file.sha256}.json`);
@@ -152,7 +151,7 @@ function parsedCrd(file: PinnedFile, text: string, fetch: FetchOptions): unknown
 }
 
 /** The kinds a catalog file defines (gvkKey of each type), cached beside it once it has been read. */
-function readKindIndex(sha: string, fetch: FetchOptions): string[] | undefined {
+export function readKindIndex(sha: string, fetch: FetchOptions): string[] | undefined {
   try {
     const kinds: unknown = JSON.parse(readFileSync(join(fetch.cacheDir ?? defaultCacheDir(), `${sha}.kinds.json`), "utf8"));
     return Array.isArray(kinds) && kinds.every((k) => typeof k === "string") ? kinds : undefined;
@@ -207,7 +206,7 @@ export async function catalogLayer(versions: CatalogVersions, fetch: FetchOption
     const release = releases.find((r) => r.files.includes(file));
     return `catalog ${release?.project}@${release?.version} ${file.path.replace(/^.*\//, "")}`;
   };
-  const packOf = (file: PinnedFile) => join(fetch.cacheDir ?? defaultCacheDir(), `${file.sha256}.pack`);
+  const packOf = (file: PinnedFile) => packPath(fetch.cacheDir ?? defaultCacheDir(), file.sha256);
   // a file already parsed into the cache is not read again (see cachedParsed and openapi-pack.ts)
   const ready = new Map<PinnedFile, TypeSchema[]>();
   for (const f of files) {
@@ -232,7 +231,7 @@ export async function catalogLayer(versions: CatalogVersions, fetch: FetchOption
       fileTypes = typesFromOpenApi(doc, source, id);
       writeOpenApiPack(packOf(file), doc);
     }
-    fileTypes ??= typesFromCrd(parsedCrd(file, text, fetch), source, id);
+    fileTypes ??= typesFromCrd(parseCrd(file, text, fetch), source, id);
     if (readKindIndex(file.sha256, fetch) === undefined) writeKindIndex(file.sha256, fileTypes, fetch);
     types.push(...fileTypes);
   }
