@@ -34,7 +34,7 @@ function printTable(results: readonly Measurement[]): void {
   for (const r of rows) console.log(line(r));
 }
 
-async function runShapes(values: { shapes?: string; sizes?: string; "shape-rounds"?: string; seed?: string }, work: string): Promise<void> {
+async function runShapes(values: { shapes?: string; sizes?: string; "shape-rounds"?: string; seed?: string; cli?: string }, work: string): Promise<void> {
   if (!values.shapes || values.shapes === "none") return;
   const shapes = values.shapes.split(",").map((s) => s.trim()) as (Shape | "real-world")[];
   for (const s of shapes) if (!ALL_SHAPES.includes(s)) throw new Error(`--shapes: unknown shape ${s}; one of ${ALL_SHAPES.join(", ")}`);
@@ -45,6 +45,7 @@ async function runShapes(values: { shapes?: string; sizes?: string; "shape-round
     rounds: Math.max(1, Number(values["shape-rounds"])),
     work,
     seed: Number(values.seed),
+    ...(values.cli ? { cli: values.cli } : {}),
   });
 }
 
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
       sizes: { type: "string", default: "5000,50000" },
       "shape-rounds": { type: "string", default: "3" },
       seed: { type: "string", default: "19" },
+      // our CLI entry for the shapes section (e.g. a runner of a frozen bundle of an earlier commit)
+      cli: { type: "string" },
       // only the shapes section (the older single-shape sections are skipped)
       "shapes-only": { type: "boolean", default: false },
     },

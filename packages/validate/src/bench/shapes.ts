@@ -18,6 +18,8 @@ export interface ShapesOptions {
   /** A scratch folder (removed by the caller). */
   readonly work: string;
   readonly seed: number;
+  /** Our CLI's entry point. @default packages/cli/bin/eks-gitops.js (another: a frozen bundle of an earlier commit, for before/after figures) */
+  readonly cli?: string;
 }
 
 interface Row {
@@ -66,7 +68,8 @@ export async function benchShapes(options: ShapesOptions): Promise<void> {
     await writeKubeconformSchemas(schemas, undefined, { extraCrds: Array.from({ length: BENCH_CRDS }, (_, n) => benchCrd(n)) });
     location = `${schemas}/{{ .ResourceKind }}{{ .KindSuffix }}.json`;
   } else console.log(`kubeconform: skipped, ${howToBuild("kubeconform")}`);
-  const ours = (dir: string) => [process.execPath, join(REPO_ROOT, "packages/cli/bin/eks-gitops.js"), "validate", dir, "--output", "json", "--root", REPO_ROOT];
+  const cli = options.cli ?? join(REPO_ROOT, "packages/cli/bin/eks-gitops.js");
+  const ours = (dir: string) => [process.execPath, cli, "validate", dir, "--output", "json", "--root", REPO_ROOT];
   const theirs = (dir: string) => (kubeconform && location ? [kubeconform, "-strict", "-summary", "-output", "json", "-schema-location", location, dir] : undefined);
   const rows: Row[] = [];
   const run = (shape: string, dir: string, objects: number, expectedInvalid: number | undefined) => {

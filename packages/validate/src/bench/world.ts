@@ -459,8 +459,9 @@ export function buildCustomResources(options: WorldOptions): WorldObject[] {
   return Array.from({ length: options.count - BENCH_CRDS }, (_, i) => customResource(i, g));
 }
 
-const toBlock = (o: Obj) => stringify(o, { lineWidth: 0 });
-const toFlow = (o: Obj) => `${stringify(o, { collectionStyle: "flow", lineWidth: 0 })}`;
+// repeated objects (a selector's labels and the template's) are written out, not as anchors and aliases
+const toBlock = (o: Obj) => stringify(o, { lineWidth: 0, aliasDuplicateObjects: false });
+const toFlow = (o: Obj) => stringify(o, { collectionStyle: "flow", lineWidth: 0, aliasDuplicateObjects: false });
 const toJson = (o: Obj) => `${JSON.stringify(o, null, 2)}\n`;
 
 /** Multi-document and List files hold 50–500 objects each, sized by the seed. */
