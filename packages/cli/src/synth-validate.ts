@@ -1,11 +1,13 @@
 // synth's check before it writes: the render, still in memory, through the same validation as `pnpm validate`
 // (schema, defaults, CEL, cross-object, IAM lint), so clusters/*/rendered never holds output validate rejects.
-import { formatText, validateRender, type DownloadProgress } from "@eks-gitops/validate";
+import { formatText, validateRender, type DownloadProgress, type RenderedOverlay } from "@eks-gitops/validate";
 import type { RenderedTree } from "./render.ts";
 
 export interface RenderToValidate {
   readonly cluster: string;
   readonly tree: RenderedTree;
+  /** The overlay as synth loaded it (not loaded again for validation). */
+  readonly config?: RenderedOverlay["config"];
 }
 
 export interface SynthValidation {
@@ -24,7 +26,7 @@ export interface SynthValidateOptions {
 
 export async function validateBeforeWrite(renders: readonly RenderToValidate[], options: SynthValidateOptions): Promise<SynthValidation> {
   const report = await validateRender(
-    renders.map((r) => ({ cluster: r.cluster, files: r.tree })),
+    renders.map((r) => ({ cluster: r.cluster, files: r.tree, ...(r.config ? { config: r.config } : {}) })),
     { root: options.root, onProgress: options.onProgress },
   );
   return {

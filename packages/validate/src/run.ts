@@ -54,6 +54,8 @@ export interface RunOptions {
   /** What runs and what is skipped (`--checks`, `--skip`, `--reject`, `--ignore-missing-schemas`, `--ignore-filename-pattern`). @default everything */
   readonly selection?: Selection;
   readonly validator?: ObjectValidator;
+  /** Overlays the caller already loaded (synth's), by name: used as they are instead of loading each `cluster.ts` again. */
+  readonly loadedOverlays?: ReadonlyMap<string, LoadedOverlay>;
   /** A worker started with startReadAheadWorker (see read-ahead.ts), handed the files to read ahead; without it every file is read on the calling thread. */
   readonly readAheadWorker?: Worker;
 }
@@ -64,6 +66,13 @@ export type Timings = { readonly phase: string; readonly ms: number }[];
 /** A problem with the command line or the repository (exit 2), not with the validated documents. */
 export class RunUsageError extends Error {
   override name = "RunUsageError";
+}
+
+/** What validation needs of a loaded overlay (a ClusterConfig has it). */
+export interface LoadedOverlay {
+  readonly name: string;
+  readonly kubernetesVersion: string;
+  readonly karpenter: { readonly version: string };
 }
 
 interface OverlayFacts {
@@ -197,10 +206,18 @@ function select(options: RunOptions): Selected {
     const read = readStdin();
     return typeof read === "string" ? read : "";
   };
+  // worked out once per file: the scan, the overlays and the catalog each ask for every file's
+  const shown = new Map<string, string>();
   const show = (file: string) => {
     if (file === "-") return file;
-    const rel = relative(cwd, resolve(file));
-    return (rel === "" || rel.startsWith("..") || isAbsolute(rel) ? resolve(file) : rel).split(sep).join("/");
+    let s = shown.get(file);
+    if (s === undefined) {
+      const abs = resolve(file);
+      const rel = relative(cwd, abs);
+      s = (rel === "" || rel.startsWith("..") || isAbsolute(rel) ? abs : rel).split(sep).join("/");
+      shown.set(file, s);
+    }
+    return s;
   };
   // paths that cannot be read (permissions, dangling or looping links, FIFOs): one error each, the rest is validated
   const collected = collectPaths(paths);
@@ -260,11 +277,16 @@ interface Overlays {
 async function loadOverlays(options: RunOptions, selected: Selected): Promise<Overlays> {
   const { root, cwd, files, show } = selected;
   const facts: Record<string, OverlayFacts> = {};
-  const overlayOfFile = (file: string) => overlayOf(root, cwd, file);
+  // once per file, like show(): asked again by versionsOf
+  const overlays = new Map<string, string | undefined>();
+  const overlayOfFile = (file: string) => {
+    if (!overlays.has(file)) overlays.set(file, overlayOf(root, cwd, file));
+    return overlays.get(file);
+  };
   const shownFiles = [...files.map(show), ...(options.documents ? [...options.documents.resources, ...options.documents.unreadable, ...options.documents.iam].map((d) => d.file) : [])];
   for (const name of new Set(shownFiles.map(overlayOfFile))) {
     if (name === undefined) continue;
-    const config = await loadCluster(root, name);
+    const config = options.loadedOverlays?.get(name) ?? (await loadCluster(root, name));
     facts[name] = { clusterName: config.name, kubernetesVersion: config.kubernetesVersion, karpenterVersion: config.karpenter.version };
   }
   // catalog versions follow each file's overlay; worked out once per file (shown path: what resources carry)

@@ -50,7 +50,7 @@ export async function synth(options: SynthOptions): Promise<number> {
   if (!options.check && options.validate !== false) {
     // every render validated before anything is written (also an unchanged one: exit 0 means valid output)
     const result = await validateBeforeWrite(
-      rendered.map((r) => ({ cluster: r.config.name, tree: r.tree })),
+      rendered.map((r) => ({ cluster: r.config.name, tree: r.tree, config: r.config })),
       { root: options.root, color: options.color, onProgress: options.onProgress },
     );
     if (!result.ok) {
