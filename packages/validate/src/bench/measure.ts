@@ -1,4 +1,4 @@
-// Measuring one run of a validator: its own process under GNU time (wall seconds, peak RSS), its report counted.
+// Measuring one run of a validator: its own process under GNU time (wall and CPU seconds, peak RSS), its report counted.
 import { spawnSync } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -7,6 +7,8 @@ import { offline } from "../testing/test-tools.ts";
 export interface Measurement {
   readonly tool: string;
   readonly wallSeconds: number;
+  /** User + system CPU seconds of the process (all its threads): steadier than wall time on a busy machine. */
+  readonly cpuSeconds: number;
   readonly peakRssMb: number;
   readonly invalid: number;
   readonly objects: number;
@@ -28,11 +30,11 @@ export function measure(tool: string, argv: readonly string[], work: string, cou
   const fd = openSync(out, "w");
   const [bin, ...rest] = argv as [string, ...string[]];
   const peer = tool.startsWith("@eks-gitops") ? { command: bin, args: rest, env: process.env } : offline(bin, rest);
-  const run = spawnSync(TIME, ["-f", "%e %M", "-o", timing, peer.command, ...peer.args], { env: peer.env, stdio: ["ignore", fd, "pipe"], encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const run = spawnSync(TIME, ["-f", "%e %M %U %S", "-o", timing, peer.command, ...peer.args], { env: peer.env, stdio: ["ignore", fd, "pipe"], encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   closeSync(fd);
   if (run.status !== 0 && run.status !== 1) throw new Error(`${tool} exited with ${run.status}: ${run.stderr.slice(-2000)}`);
-  const [elapsed, rssKb] = readFileSync(timing, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number) as [number, number];
-  return { tool, wallSeconds: elapsed, peakRssMb: rssKb / 1024, ...count(readFileSync(out, "utf8")) };
+  const [elapsed, rssKb, user, system] = readFileSync(timing, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number) as [number, number, number, number];
+  return { tool, wallSeconds: elapsed, cpuSeconds: user + system, peakRssMb: rssKb / 1024, ...count(readFileSync(out, "utf8")) };
 }
 
 export function countOurs(stdout: string) {

@@ -41,13 +41,16 @@ function writeShape(shape: Shape, count: number, dir: string, seed: number): { o
 }
 
 function printRows(rows: readonly Row[]): void {
-  const header = ["shape", "objects", "ours s", "kubeconform s", "ours/kc", "ours MB", "kc MB", "invalid ours/kc/made"];
+  const header = ["shape", "objects", "ours s", "kubeconform s", "ours/kc", "CPU s ours", "CPU s kc", "CPU ours/kc", "ours MB", "kc MB", "invalid ours/kc/made"];
   const cells = rows.map((r) => [
     r.shape,
     String(r.objects),
     r.ours.wallSeconds.toFixed(2),
     r.theirs ? r.theirs.wallSeconds.toFixed(2) : "-",
     r.theirs ? (r.ours.wallSeconds / r.theirs.wallSeconds).toFixed(2) : "-",
+    r.ours.cpuSeconds.toFixed(2),
+    r.theirs ? r.theirs.cpuSeconds.toFixed(2) : "-",
+    r.theirs ? (r.ours.cpuSeconds / r.theirs.cpuSeconds).toFixed(2) : "-",
     r.ours.peakRssMb.toFixed(0),
     r.theirs ? r.theirs.peakRssMb.toFixed(0) : "-",
     `${r.ours.invalid}/${r.theirs?.invalid ?? "-"}/${r.expectedInvalid ?? "?"}`,
@@ -83,7 +86,8 @@ export async function benchShapes(options: ShapesOptions): Promise<void> {
     const row: Row = { shape, objects, ours: median(o), theirs: t.length > 0 ? median(t) : undefined, expectedInvalid };
     // peak memory is the highest of the rounds, not the median's
     rows.push({ ...row, ours: { ...row.ours, peakRssMb: Math.max(...o.map((m) => m.peakRssMb)) } });
-    console.log(`  ${shape} ${objects}: ours ${o.map((m) => m.wallSeconds.toFixed(2)).join(" ")}${t.length > 0 ? `; kubeconform ${t.map((m) => m.wallSeconds.toFixed(2)).join(" ")}` : ""}`);
+    const runs = (ms: Measurement[]) => ms.map((m) => `${m.wallSeconds.toFixed(2)} (CPU ${m.cpuSeconds.toFixed(2)})`).join(" ");
+    console.log(`  ${shape} ${objects}: ours ${runs(o)}${t.length > 0 ? `; kubeconform ${runs(t)}` : ""}`);
   };
   for (const size of options.sizes) {
     for (const shape of options.shapes) {
@@ -98,7 +102,7 @@ export async function benchShapes(options: ShapesOptions): Promise<void> {
     if (existsSync(REAL_WORLD_DIR)) run("real-world", REAL_WORLD_DIR, 0, undefined);
     else console.log(`real-world: skipped, no ${REAL_WORLD_DIR}`);
   }
-  console.log(`\nshapes (seed ${options.seed}; medians of ${options.rounds} interleaved rounds; peak MB the highest round; invalid: objects ours / kubeconform / made invalid, cross-object findings apart):`);
+  console.log(`\nshapes (seed ${options.seed}; medians of ${options.rounds} interleaved rounds by wall time, with that run's CPU time; peak MB the highest round; invalid: objects ours / kubeconform / made invalid, cross-object findings apart):`);
   printRows(rows.map((r) => (r.shape === "real-world" ? { ...r, objects: r.ours.objects } : r)));
   const worst = rows.filter((r) => r.theirs).map((r) => r.ours.wallSeconds / (r.theirs as Measurement).wallSeconds);
   const largest = Math.max(...options.sizes);
