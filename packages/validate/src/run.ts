@@ -22,6 +22,7 @@ import { clusterLayer } from "./schema/cluster.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromPaths } from "./schema/registry.ts";
 import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report, UnreadableDocument } from "./types.ts";
 import { ObjectValidator } from "./validate.ts";
+import { type Acknowledgement, applyLevels } from "./levels.ts";
 
 export interface RunOptions {
   /** Repository root: default paths (every clusters/<name>/rendered) and overlay versions come from it. */
@@ -54,6 +55,10 @@ export interface RunOptions {
   /** What runs and what is skipped (`--checks`, `--skip`, `--reject`, `--ignore-missing-schemas`, `--ignore-filename-pattern`). @default everything */
   readonly selection?: Selection;
   readonly validator?: ObjectValidator;
+  /** Warnings become errors (`--strict`). @default false */
+  readonly strict?: boolean;
+  /** Findings accepted with a reason (`.eks-gitops.yaml` `validate.acknowledge`): reported as acknowledged, counted as nothing. */
+  readonly acknowledge?: readonly Acknowledgement[];
   /** A worker started with startReadAheadWorker (see read-ahead.ts), handed the files to read ahead; without it every file is read on the calling thread. */
   readonly readAheadWorker?: Worker;
 }
@@ -277,7 +282,8 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     phase("schemas");
     const checks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? crossObjectChecks);
     const validator = options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() });
-    const report = await validateFiles({
+    const notChecked = new Set<string>();
+    const streamed = await validateFiles({
       files,
       ...(options.documents ? { documents: options.documents } : {}),
       unreadable,
@@ -286,11 +292,16 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       registryFor,
       previous: options.base ? previousFrom(root, cwd, options.base) : undefined,
       crossObjectChecks: checks,
-      crossObjectContext: { overlays: facts, ...(chartValues ? { chartValues } : {}) },
+      crossObjectContext: { overlays: facts, notChecked: (what: string) => notChecked.add(what), ...(chartValues ? { chartValues } : {}) },
       validator,
       readAhead,
       // in-memory documents are located in their own text, never in a file of the same name on disk
       readText: options.documents ? (file) => options.texts?.get(file) : (file) => (file === "-" ? stdin() : textOf(readRegularFile(resolve(cwd, file), maxFileBytes))),
+    });
+    const report = applyLevels({ ...streamed, ...(notChecked.size > 0 ? { notChecked: [...notChecked].sort() } : {}) }, {
+      strict: options.strict,
+      acknowledge: options.acknowledge,
+      fileKey: (file) => (file === "-" ? file : relative(root, resolve(cwd, file)).split(sep).join("/")),
     });
     phase("validate");
     validator.compiler.saveCodeCache();
