@@ -9,7 +9,7 @@ import { loadChartValues } from "./catalog/charts.ts";
 import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
 import type { FetchOptions } from "./catalog/fetch.ts";
 import { collectPaths, readRegularFile, readStdinLimited } from "./hostile/fs.ts";
-import { DEFAULT_MAX_FILE_BYTES, parseText, type ReadOptions } from "./reader.ts";
+import { DEFAULT_MAX_FILE_BYTES, loadDocuments, parseText, type ReadOptions } from "./reader.ts";
 import { missingRenderedOutput } from "./missing-output.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";
 import { CONFIG_FILE } from "./config-file.ts";
@@ -122,6 +122,13 @@ function checkRef(root: string, ref: string): void {
   }
 }
 
+/** The rendered files of `overlays` that `files` leave out, read (undefined when nothing is left out). */
+function overlayContext(root: string, files: readonly string[], overlays: readonly string[], read: ReadOptions): LoadedDocuments | undefined {
+  const given = new Set(files.filter((f) => f !== "-").map((f) => resolve(f)));
+  const rest = overlays.flatMap((name) => collectPaths([join(root, CLUSTERS_DIR, name, RENDERED_DIR)]).files.filter((f) => !given.has(resolve(f))));
+  return rest.length > 0 ? loadDocuments(rest, read) : undefined;
+}
+
 /** The text of what readRegularFile read (never a FIFO or device: reading one would wait), or undefined. */
 const textOf = (read: ReturnType<typeof readRegularFile>) => (Buffer.isBuffer(read) ? read.toString("utf8") : undefined);
 
@@ -208,6 +215,9 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       const config = await loadCluster(root, name);
       facts[name] = { clusterName: config.name, kubernetesVersion: config.kubernetesVersion, karpenterVersion: config.karpenter.version };
     }
+    // a file given inside an overlay's rendered folder: the overlay's other files are context for the cross-object
+    // checks (an HPA's target, a NodePool's EC2NodeClass), never reported on themselves
+    const context = selection.checks.has("cross-object") && options.paths?.length ? overlayContext(root, files, Object.keys(facts), { ...options.read, cwd, maxFileBytes }) : undefined;
     phase("overlays");
     // catalog versions follow each file's overlay; worked out once per file (shown path: what resources carry)
     const versionsByFile = new Map<string, { versions: CatalogVersions; key: string }>();
@@ -292,6 +302,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       registryFor,
       previous: options.base ? previousFrom(root, cwd, options.base) : undefined,
       crossObjectChecks: checks,
+      ...(context ? { crossObjectOnly: context } : {}),
       crossObjectContext: { overlays: facts, notChecked: (what: string) => notChecked.add(what), ...(chartValues ? { chartValues } : {}) },
       validator,
       readAhead,
