@@ -16,7 +16,7 @@ beforeAll(async () => {
   kc.loadFromFile(inject("kubeconfigPath"));
   api = RawObjectApi.fromKubeConfig(kc);
   // the corpus's own CRDs (kube-prometheus's ServiceMonitor, PrometheusRule...) are installed, as a cluster using it has them
-  const crds = objects.filter((o) => o.object.kind === "CustomResourceDefinition" && o.object.apiVersion === "apiextensions.k8s.io/v1").map((o) => o.object as V1CustomResourceDefinition);
+  const crds = objects.filter((o) => o.object.kind === "CustomResourceDefinition" && o.object.apiVersion === "apiextensions.k8s.io/v1").map((o) => o.object as unknown as V1CustomResourceDefinition);
   await installCrds(kc, crds, 120_000);
   // a namespaced object's namespace exists (with its default service account), as in a cluster it is deployed to
   await ensureNamespaces(api, ["default", ...objects.map((o) => o.object.metadata?.namespace).filter((n): n is string => typeof n === "string" && n !== "")]);
