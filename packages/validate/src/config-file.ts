@@ -1,9 +1,12 @@
 // A repository's validate defaults: `.eks-gitops.yaml` (key `validate`) or the `validate` key of the root package.json.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { closest } from "./edit-distance.ts";
 import type { Acknowledgement, LevelOptions } from "./levels.ts";
 import { CHECKS, type Check, parseChecks, type Selection, SelectionError } from "./selection.ts";
 import { yamlLib } from "./yaml-lib.ts";
+
+export { closest, editDistance } from "./edit-distance.ts";
 
 export const CONFIG_FILE = ".eks-gitops.yaml";
 
@@ -25,31 +28,6 @@ export interface ValidateDefaults {
   readonly selection: Selection;
   /** `strict` and `acknowledge`: how findings count (levels.ts). */
   readonly levels: LevelOptions;
-}
-
-/** Levenshtein distance, for "did you mean" on unknown keys (short strings only). */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length] as number;
-}
-
-/** The closest of `known` to `word`, if it is close enough to be a likely typo. */
-export function closest(word: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const k of known) {
-    const d = editDistance(word.toLowerCase(), k.toLowerCase());
-    if (d < bestDistance) {
-      best = k;
-      bestDistance = d;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
