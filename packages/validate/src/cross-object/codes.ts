@@ -102,3 +102,9 @@ export const CHECK_CODES = {
 } as const satisfies Record<string, CheckCode>;
 
 export type CheckCodeName = keyof typeof CHECK_CODES;
+
+/** The README's table of check levels (packages/validate/README.md, between the cross-object-levels markers). */
+export function checkLevelsTable(): string {
+  const rows = Object.entries(CHECK_CODES).map(([code, c]) => `| \`${code}\` | ${c.severity} | ${c.failure} |`);
+  return ["| check | level | what fails, and when |", "|---|---|---|", ...rows].join("\n");
+}
