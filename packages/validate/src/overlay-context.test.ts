@@ -4,7 +4,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { formatText } from "./output/format.ts";
+import { formatReport, formatText, OUTPUT_FORMATS } from "./output/format.ts";
+import { writeReport } from "./output/write.ts";
 import { runValidation } from "./run.ts";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
@@ -56,6 +57,14 @@ describe("loose files", () => {
     expect(report.resources[0]?.findings.some((f) => f.rule === "hpa-target-missing")).toBe(false);
     const text2 = formatText(report);
     expect(text2).toMatch(/^myapp\/app\.yaml:\d+:\d+ /m);
+    expect(JSON.parse(formatReport(report, "json")).notChecked).toEqual(report.notChecked);
+    for (const format of OUTPUT_FORMATS) {
+      let written = "";
+      writeReport(report, format, {}, (chunk) => {
+        written += chunk;
+      });
+      expect(written, format).toBe(formatReport(report, format));
+    }
     expect(text2).toContain("\nNot checked: 1 reference to objects not among the given files (HorizontalPodAutoscaler nlb-app-karpenter/nginx-deployment -> Deployment nlb-app-karpenter/nginx-deployment)");
   }, 120_000);
 });
