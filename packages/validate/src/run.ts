@@ -9,7 +9,7 @@ import { loadChartValues } from "./catalog/charts.ts";
 import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
 import type { FetchOptions } from "./catalog/fetch.ts";
 import { collectPaths, readRegularFile, readStdinLimited } from "./hostile/fs.ts";
-import { DEFAULT_MAX_FILE_BYTES, parseText, type ReadOptions } from "./reader.ts";
+import { DEFAULT_MAX_FILE_BYTES, loadDocuments, parseText, type ReadOptions } from "./reader.ts";
 import { missingRenderedOutput } from "./missing-output.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";
 import { CONFIG_FILE } from "./config-file.ts";
@@ -22,6 +22,7 @@ import { clusterLayer } from "./schema/cluster.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromPaths } from "./schema/registry.ts";
 import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report, UnreadableDocument } from "./types.ts";
 import { ObjectValidator } from "./validate.ts";
+import { type Acknowledgement, applyLevels } from "./levels.ts";
 
 export interface RunOptions {
   /** Repository root: default paths (every clusters/<name>/rendered) and overlay versions come from it. */
@@ -54,6 +55,10 @@ export interface RunOptions {
   /** What runs and what is skipped (`--checks`, `--skip`, `--reject`, `--ignore-missing-schemas`, `--ignore-filename-pattern`). @default everything */
   readonly selection?: Selection;
   readonly validator?: ObjectValidator;
+  /** Warnings become errors (`--strict`). @default false */
+  readonly strict?: boolean;
+  /** Findings accepted with a reason (`.eks-gitops.yaml` `validate.acknowledge`): reported as acknowledged, counted as nothing. */
+  readonly acknowledge?: readonly Acknowledgement[];
   /** Overlays the caller already loaded (synth's), by name: used as they are instead of loading each `cluster.ts` again. */
   readonly loadedOverlays?: ReadonlyMap<string, LoadedOverlay>;
   /** A worker started with startReadAheadWorker (see read-ahead.ts), handed the files to read ahead; without it every file is read on the calling thread. */
@@ -126,6 +131,13 @@ function checkRef(root: string, ref: string): void {
   }
 }
 
+/** The rendered files of `overlays` that `files` leave out, read (undefined when nothing is left out). */
+function overlayContext(root: string, files: readonly string[], overlays: readonly string[], read: ReadOptions): LoadedDocuments | undefined {
+  const given = new Set(files.filter((f) => f !== "-").map((f) => resolve(f)));
+  const rest = overlays.flatMap((name) => collectPaths([join(root, CLUSTERS_DIR, name, RENDERED_DIR)]).files.filter((f) => !given.has(resolve(f))));
+  return rest.length > 0 ? loadDocuments(rest, read) : undefined;
+}
+
 /** The text of what readRegularFile read (never a FIFO or device: reading one would wait), or undefined. */
 const textOf = (read: ReturnType<typeof readRegularFile>) => (Buffer.isBuffer(read) ? read.toString("utf8") : undefined);
 
@@ -172,12 +184,18 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     const scan = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes: selected.maxFileBytes, text: stdin, show: selected.show });
     phase("scan");
     const overlays = await loadOverlays(options, selected);
+    // a file given inside an overlay's rendered folder: the overlay's other files are context for the cross-object
+    // checks (an HPA's target, a NodePool's EC2NodeClass), never reported on themselves
+    const context =
+      selection.checks.has("cross-object") && options.paths?.length
+        ? overlayContext(selected.root, files, Object.keys(overlays.facts), { ...options.read, cwd, maxFileBytes: selected.maxFileBytes })
+        : undefined;
     phase("overlays");
     if (nativeAhead) readAhead.nativeVersions(files.map((f) => (f === "-" ? null : overlays.versionsOf(selected.show(f)).versions)));
     const catalog = await loadCatalog(options, selected, scan, overlays);
     phase("schemas");
     const validator = options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() });
-    const report = await stream(options, selected, catalog, overlays, validator, readAhead);
+    const report = await stream(options, selected, catalog, overlays, validator, readAhead, context);
     phase("validate");
     validator.compiler.saveCodeCache();
     phase("code cache");
@@ -369,10 +387,20 @@ async function loadCatalog(options: RunOptions, selected: Selected, scan: ScanRe
 }
 
 /** The stream stage: every file read, validated and located in turn (stream.ts), then the cross-object checks. */
-function stream(options: RunOptions, selected: Selected, catalog: Catalog, overlays: Overlays, validator: ObjectValidator, readAhead: ReadAhead): Promise<Report> {
+async function stream(
+  options: RunOptions,
+  selected: Selected,
+  catalog: Catalog,
+  overlays: Overlays,
+  validator: ObjectValidator,
+  readAhead: ReadAhead,
+  /** An overlay's rendered files that were not given, read for the cross-object checks only. */
+  context: LoadedDocuments | undefined,
+): Promise<Report> {
   const { root, cwd, files, stdin, maxFileBytes } = selected;
   const checks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? crossObjectChecks);
-  return validateFiles({
+  const notChecked = new Set<string>();
+  const streamed = await validateFiles({
     files,
     ...(options.documents ? { documents: options.documents } : {}),
     unreadable: selected.unreadable,
@@ -381,10 +409,17 @@ function stream(options: RunOptions, selected: Selected, catalog: Catalog, overl
     registryFor: catalog.registryFor,
     previous: options.base ? previousFrom(root, cwd, options.base) : undefined,
     crossObjectChecks: checks,
-    crossObjectContext: { overlays: overlays.facts, ...(catalog.chartValues ? { chartValues: catalog.chartValues } : {}) },
+    ...(context ? { crossObjectOnly: context } : {}),
+    crossObjectContext: { overlays: overlays.facts, notChecked: (what: string) => notChecked.add(what), ...(catalog.chartValues ? { chartValues: catalog.chartValues } : {}) },
     validator,
     readAhead,
     // in-memory documents are located in their own text, never in a file of the same name on disk
     readText: options.documents ? (file) => options.texts?.get(file) : (file) => (file === "-" ? stdin() : textOf(readRegularFile(resolve(cwd, file), maxFileBytes))),
+  });
+  // warning or error per rule, `--strict`, acknowledged findings (levels.ts)
+  return applyLevels({ ...streamed, ...(notChecked.size > 0 ? { notChecked: [...notChecked].sort() } : {}) }, {
+    strict: options.strict,
+    acknowledge: options.acknowledge,
+    fileKey: (file) => (file === "-" ? file : relative(root, resolve(cwd, file)).split(sep).join("/")),
   });
 }
