@@ -140,9 +140,9 @@ export function formatMarkdown(d: RenderedDiff, labels: DiffLabels, options: Mar
 }
 
 /** For machines: labels, totals, per-kind counts and every change with its hunks. */
-export function formatJson(d: RenderedDiff, labels: DiffLabels): string {
+export function formatJson(d: RenderedDiff, labels: DiffLabels, extra: { readonly drift?: unknown } = {}): string {
   return `${JSON.stringify(
-    { base: labels.base, head: labels.head, totals: d.totals, kinds: Object.fromEntries(d.kinds), clusters: d.clusters, changes: d.changes },
+    { base: labels.base, head: labels.head, totals: d.totals, kinds: Object.fromEntries(d.kinds), clusters: d.clusters, changes: d.changes, ...extra },
     null,
     2,
   )}\n`;
