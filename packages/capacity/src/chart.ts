@@ -30,7 +30,7 @@ export function chartSvg(sweep: SweepResult): string {
   const bottom = 64;
   const plotW = width - left - right;
   const plotH = height - top - bottom;
-  const maxY = niceMax(Math.max(1, ...points.map((p) => Math.max(p.existingNodes + p.nodeClaims, p.pendingBeforeKarpenter, p.pending))));
+  const maxY = niceMax(points.reduce((m, p) => Math.max(m, p.existingNodes + p.nodeClaims, p.pendingBeforeKarpenter, p.pending), 1));
   const slot = plotW / Math.max(points.length, 1);
   const barW = Math.max(2, slot * 0.6);
   const y = (v: number) => top + plotH - (v / maxY) * plotH;
@@ -91,7 +91,7 @@ export function chartMermaid(sweep: SweepResult): string {
   const nodes = points.map((p) => p.existingNodes + p.nodeClaims);
   const pending = points.map((p) => p.pendingBeforeKarpenter);
   const stays = points.map((p) => p.pending);
-  const maxY = niceMax(Math.max(1, ...nodes, ...pending, ...stays));
+  const maxY = niceMax([nodes, pending, stays].reduce((m, list) => list.reduce((x, v) => Math.max(x, v), m), 1));
   const title = `${sweep.workload}: nodes (bars), Pending pods (line)`.replaceAll('"', "'");
   const lines = [
     "```mermaid",

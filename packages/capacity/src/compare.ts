@@ -2,6 +2,7 @@
 import { chartMermaid } from "./chart.ts";
 import { formatCpu, formatGiB, parseQuantity } from "./quantity.ts";
 import { candidateList } from "./report.ts";
+import { groupPending, pendingCount, pendingLabel } from "./scale.ts";
 import type { SimulationResult, SweepResult } from "./types.ts";
 
 export interface CompareOptions {
@@ -67,12 +68,12 @@ export function compareSimulations(base: SimulationResult | undefined, head: Sim
   const baseMem = sum(base, "memory");
   const headMem = sum(head, "memory")!;
   rows.push(["memory requested on NodeClaims", baseMem === undefined ? "-" : formatGiB(baseMem), formatGiB(headMem), baseMem === undefined ? "new" : signedGiB(headMem - baseMem)]);
-  row("pods that stay Pending", base?.pending.length, head.pending.length);
+  row("pods that stay Pending", base ? pendingCount(base) : undefined, pendingCount(head));
   const changed = rows.some((r) => r[3] !== "0");
   out.push(
     changed
-      ? `At HPA max Karpenter would add **${head.nodeClaims.length}** NodeClaim(s) (base ${base ? base.nodeClaims.length : "-"}); **${head.pending.length}** pod(s) would stay Pending (base ${base ? base.pending.length : "-"}).`
-      : `No capacity change at HPA max: ${head.nodes.length} node-group node(s), ${head.nodeClaims.length} NodeClaim(s), ${head.pending.length} pod(s) Pending.`,
+      ? `At HPA max Karpenter would add **${head.nodeClaims.length}** NodeClaim(s) (base ${base ? base.nodeClaims.length : "-"}); **${pendingCount(head)}** pod(s) would stay Pending (base ${base ? pendingCount(base) : "-"}).`
+      : `No capacity change at HPA max: ${head.nodes.length} node-group node(s), ${head.nodeClaims.length} NodeClaim(s), ${pendingCount(head)} pod(s) Pending.`,
     "",
     "| | base | head | change |",
     "|---|---:|---:|---:|",
@@ -118,7 +119,7 @@ export function compareSimulations(base: SimulationResult | undefined, head: Sim
   }
   if (head.pending.length > 0) {
     out.push("", "| Pending pod (head) | reason | why |", "|---|---|---|");
-    for (const p of head.pending) out.push(`| ${p.pod} | ${p.reason} | ${p.message.replaceAll("|", "\\|")} |`);
+    for (const p of groupPending(head.pending)) out.push(`| ${pendingLabel(p)} | ${p.reason} | ${p.message.replaceAll("|", "\\|")} |`);
   }
   if (options.headSweep) out.push("", chartMermaid(options.headSweep));
   return `${out.join("\n")}\n`;
