@@ -82,7 +82,7 @@ export async function diff(options: DiffOptions): Promise<number> {
       ? leadWithDrift(formatMarkdown(d, labels, { limit: limit - capacity(limit).length - driftMd.length - 1, fullDiffUrl: options.url })) + capacity(limit)
       : options.output === "json"
         ? formatJson(d, labels, { drift })
-        : (drift.findings.length > 0 ? `${formatDriftText(drift)}\n` : "") + formatText(d, labels, { color: options.color ?? (options.out === undefined && colorEnabled()) });
+        : formatText(d, labels, { color: options.color ?? (options.out === undefined && colorEnabled()), ...(drift.findings.length > 0 ? { extra: formatDriftText(drift) } : {}) });
   if (options.full !== undefined) writeAtomically(options.full, render(Number.POSITIVE_INFINITY));
   out(render(options.limit ?? GITHUB_COMMENT_LIMIT));
   return EXIT.ok;

@@ -121,13 +121,13 @@ export async function capacitySection(root: string, base: CapacitySide, head: Ca
     if (!b.result && !h.result && !b.problem && !h.problem) continue;
     if (b.problem || h.problem) {
       // a side that could not be simulated would read as an added or removed cluster: say why instead
-      const lines = [`#### ${name}`, ""];
+      const lines = [`### ${name}`, ""];
       if (b.problem === h.problem) lines.push(`> base and head: not simulated: ${h.problem}`);
       else for (const [label, s] of [["base", b], ["head", h]] as const) if (s.problem) lines.push(`> ${label}: not simulated: ${s.problem}`, "");
       clusters.push(`${lines.join("\n").trimEnd()}\n`);
       continue;
     }
-    // compareSimulations starts with the cluster's own `#### <name>` heading; undefined on a side = no such cluster there
+    // compareSimulations starts with the cluster's own `### <name>` heading; undefined on a side = no such cluster there
     clusters.push(`${capacity.compareSimulations(b.result, h.result, { ...(h.sweep ? { headSweep: h.sweep } : {}), cluster: name }).trimEnd()}\n`);
   }
   return { clusters };
