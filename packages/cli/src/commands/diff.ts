@@ -79,7 +79,7 @@ export async function diff(options: DiffOptions): Promise<number> {
   };
   const render = (limit: number) =>
     options.output === "markdown"
-      ? leadWithDrift(formatMarkdown(d, labels, { limit: limit - capacity(limit).length - driftMd.length - 1, fullDiffUrl: options.url })) + capacity(limit)
+      ? leadWithDrift(formatMarkdown(d, labels, { limit, reserve: capacity(limit).length + driftMd.length + 1, fullDiffUrl: options.url })) + capacity(limit)
       : options.output === "json"
         ? formatJson(d, labels, { drift })
         : formatText(d, labels, { color: options.color ?? (options.out === undefined && colorEnabled()), ...(drift.findings.length > 0 ? { extra: formatDriftText(drift) } : {}) });

@@ -88,6 +88,8 @@ export function formatText(d: RenderedDiff, labels: DiffLabels, options: { reado
 export interface MarkdownOptions {
   /** Cut the comment at this many characters. @default GITHUB_COMMENT_LIMIT */
   readonly limit?: number;
+  /** Characters of `limit` that other sections of the same comment take (drift, capacity). @default 0 */
+  readonly reserve?: number;
   /** Where the full diff is (the workflow run holding the artifact). @default no link */
   readonly fullDiffUrl?: string;
   /** Name of the artifact holding the full diff. @default "rendered-diff" */
@@ -139,8 +141,8 @@ export function formatMarkdown(d: RenderedDiff, labels: DiffLabels, options: Mar
       : `the \`${options.artifactName ?? "rendered-diff"}\` artifact of this workflow run (or run \`pnpm diff\` locally)`;
     return `\n> [!WARNING]\n> Cut at ${limit.toLocaleString("en-US")} characters to fit one GitHub comment: ${shown} of ${d.changes.length} changed objects shown. The full diff is in ${where}.\n`;
   };
-  // Reserve room for the longest possible notice before deciding how many blocks fit.
-  const reserve = notice(d.changes.length).length;
+  // Reserve room for the longest possible notice and the comment's other sections before deciding how many blocks fit.
+  const reserve = notice(d.changes.length).length + (options.reserve ?? 0);
   let shown = 0;
   for (const b of blocks) {
     if (out.length + b.length + reserve > limit) break;
