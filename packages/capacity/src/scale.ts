@@ -65,7 +65,7 @@ function saturated(result: SimulationResult, id: string): boolean {
 function extend(result: SimulationResult, wanted: ReadonlyMap<string, number>, probe: ReadonlyMap<string, number>): SimulationResult {
   const pending: PendingPod[] = [];
   const lastOf = new Map<string, number>();
-  result.pending.forEach((p, i) => lastOf.set(p.workload, i));
+  for (const [i, p] of result.pending.entries()) lastOf.set(p.workload, i);
   result.pending.forEach((p, i) => {
     pending.push(p);
     const extra = (wanted.get(p.workload) ?? 0) - (probe.get(p.workload) ?? wanted.get(p.workload) ?? 0);
