@@ -64,7 +64,7 @@ function endTime(hour: number, minute: number, duration: string | undefined): st
 }
 
 function sentence(b: BudgetInput): string {
-  const nodes = b.nodes ?? "10%";
+  const nodes = String(b.nodes ?? "10%");
   const when = b.schedule ? describeSchedule(b.schedule, b.duration) : "always";
   const reasons = b.reasons && b.reasons.length > 0 ? ` (reasons: ${b.reasons.join(", ")})` : "";
   if (nodes === "0" || nodes === "0%") return `no NodeClaim replaced ${when === "always" ? "at any time" : when}${reasons}`;
@@ -80,6 +80,6 @@ export function driftBudgets(budgets: readonly BudgetInput[] | undefined): Budge
   return {
     budgets: apply,
     sentences: apply.length > 0 ? apply.map(sentence) : ["no budget limits drift (every budget names other reasons): any number at a time"],
-    allowedAt: (n) => (always.length === 0 ? n : Math.min(n, ...always.map((b) => budgetNodes(b.nodes ?? "10%", n)))),
+    allowedAt: (n) => always.reduce((min, b) => Math.min(min, budgetNodes(String(b.nodes ?? "10%"), n)), n),
   };
 }

@@ -200,7 +200,8 @@ export function nodePoolBudgets(head: ReadonlyMap<string, string>, cluster: stri
 export function drivingNodePools(findings: readonly DriftFinding[]): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const f of findings) {
-    if (f.verdict === "no-drift" || f.verdict === "new") continue;
+    // A removed NodePool's NodeClaims are deleted with it (owner references), not disrupted under its budgets.
+    if (f.verdict === "no-drift" || f.verdict === "new" || f.verdict === "removed") continue;
     const set = out.get(f.cluster) ?? new Set<string>();
     for (const p of f.nodePools) set.add(p);
     out.set(f.cluster, set);
