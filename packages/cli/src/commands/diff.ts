@@ -15,11 +15,13 @@ import { writeFileAtomically } from "../write-file.ts";
 
 export const diffUsage = `Usage: eks-gitops diff [--base REF] [--head REF] [--output text|markdown|json] [--full FILE] [--url URL] [--cluster NAME]...
 
-Compares the committed rendered output (clusters/*/rendered) of two revisions.
+Compares the committed rendered output (clusters/*/rendered) of two revisions, and says for every NodePool and
+EC2NodeClass that changed whether Karpenter replaces existing nodes (drift) and at what pace (disruption budgets).
   --base REF      old side (default: the merge base of HEAD with main)
   --head REF      new side (default: the working tree)
-  --output FMT    text (default), markdown (a pull-request comment, cut at ${GITHUB_COMMENT_LIMIT} characters, with a
-                  "Capacity at HPA max" section per cluster: \`eks-gitops simulate\` of base and head) or json
+  --output FMT    text (default), markdown (a pull-request comment, cut at ${GITHUB_COMMENT_LIMIT} characters, led by
+                  "Node replacement (drift)", with a "Capacity at HPA max" section per cluster: \`eks-gitops
+                  simulate\` of base and head) or json (with \`drift\`)
   --full FILE     also write the complete, uncut output to FILE (the CI artifact)
   --url URL       link to the full diff, shown when the Markdown is cut
   --limit N       Markdown character limit (default ${GITHUB_COMMENT_LIMIT})
