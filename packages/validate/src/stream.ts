@@ -35,7 +35,7 @@ export interface StreamOptions {
   readonly readText: (file: string) => string | undefined;
 }
 
-const resultOf = (d: { file: string; index: number; apiVersion?: string; kind?: string; name?: string; namespace?: string }, status: ResourceStatus, findings: Finding[]): ResourceResult => ({
+const resultOf = (d: { file: string; index: number; pointer?: string; apiVersion?: string; kind?: string; name?: string; namespace?: string }, status: ResourceStatus, findings: Finding[]): ResourceResult => ({
   file: d.file,
   index: d.index,
   apiVersion: d.apiVersion ?? "",
@@ -43,7 +43,8 @@ const resultOf = (d: { file: string; index: number; apiVersion?: string; kind?: 
   name: d.name ?? "",
   namespace: d.namespace ?? "",
   status,
-  findings,
+  // an item of a list: its findings point into the document (`/items/N/...`), where they are located
+  findings: d.pointer ? findings.map((f) => ({ ...f, path: `${d.pointer}${f.path}` })) : findings,
 });
 
 /** The findings of every result that has none. */
