@@ -79,7 +79,7 @@ const str = (v: unknown): string | undefined => (typeof v === "string" ? v : und
  * list (k8s.io/apimachinery v0.36.5 pkg/apis/meta/v1/unstructured/helpers.go, decode); the kind's `List` suffix
  * is required here as well, so that an object of another kind with a top-level `items` field stays an object.
  */
-const isList = (obj: Record<string, unknown>, kind: string | undefined): boolean => kind !== undefined && kind.endsWith("List") && Array.isArray(obj.items);
+const isList = (obj: Record<string, unknown>, kind: string | undefined): boolean => kind?.endsWith("List") === true && Array.isArray(obj.items);
 
 /**
  * Sorts one parsed document into a resource or an unreadable document (not an object, no apiVersion/kind); a list

@@ -150,7 +150,7 @@ function validateWith(r: ParsedResource, registry: SchemaRegistry, stages: Valid
   }
   const outcome = validateWithSchema(validator, r.object, type, registry, options.previous?.(r), stages, ahead);
   // a CRD document the API server would refuse: part of what the schema stage reports
-  const { findings, status } = stages.schema ? withCrdProblems(r.object, validator, outcome) : outcome;
+  const { findings, status } = stages.schema ? withCrdProblems(r, validator, outcome, registry) : outcome;
   return resultOf(r, status, findings);
 }
 
