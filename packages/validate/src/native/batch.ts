@@ -132,9 +132,9 @@ function validatePodFailurePolicy(policy: Obj, spec: Obj, podSpec: Obj, path: Fi
       for (const [j, pattern] of objItems(onPodConditions)) {
         const type = asStr(pattern.type) ?? "";
         for (const m of isQualifiedName(type)) r.invalid(condPath.index(j).child("type"), type, m, check);
-        const status = asStr(pattern.status) ?? "";
-        if (status === "") r.required(condPath.index(j).child("status"), `valid values: ["${CONDITION_STATUSES.join('" "')}"]`, check);
-        else if (!CONDITION_STATUSES.includes(status)) r.notSupported(condPath.index(j).child("status"), status, CONDITION_STATUSES, check);
+        // an empty status is defaulted to True before validation (SetDefaults_PodFailurePolicyOnPodConditionsPattern)
+        const status = asStr(pattern.status) || "True";
+        if (!CONDITION_STATUSES.includes(status)) r.notSupported(condPath.index(j).child("status"), status, CONDITION_STATUSES, check);
       }
     }
     if (onExitCodes && onPodConditions.length > 0) invalidOmitValue(r, rulePath, "specifying both OnExitCodes and OnPodConditions is not supported", check);
