@@ -1,7 +1,7 @@
-// Ingress and NetworkPolicy (networking.k8s.io/v1) as the API server validates them on create.
+// Ingress, IngressClass and NetworkPolicy (networking.k8s.io/v1) as the API server validates them on create.
 // After k8s.io/kubernetes@v1.36.5/pkg/apis/networking/validation/validation.go (ValidateIngressCreate,
 // ValidateIngressSpec, validateIngressRules, validateHTTPIngressPath, validateIngressBackend, validateIngressTLS,
-// ValidateNetworkPolicySpec, ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer, ValidateIPBlock) and
+// ValidateNetworkPolicySpec, ValidateIngressClass, ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer, ValidateIPBlock) and
 // k8s.io/apimachinery@v0.36.5/pkg/util/validation (IsWildcardDNS1123Subdomain, IsValidCIDR's parse errors).
 // Service names in backends are DNS-1123 labels: RelaxedServiceNameValidation is on by default in 1.36.
 import { isIP, isIPv4 } from "node:net";
@@ -270,4 +270,47 @@ function validateNetworkPolicy(np: Obj, r: Reporter): void {
   // values outside Ingress/Egress: the schema stage reports the enum
 }
 
-export const NETWORKING: NativeGroup = { group: "networking.k8s.io", kinds: { Ingress: validateIngress, NetworkPolicy: validateNetworkPolicy } };
+const MAX_INGRESS_CLASS_CONTROLLER = 250;
+const HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
+const HTTP_PATH = /^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/;
+const PARAMETER_SCOPES = ["Cluster", "Namespace"];
+
+/** IsDomainPrefixedPath (k8s.io/apimachinery@v0.36.5/pkg/util/validation/validation.go): `acme.io/foo`. */
+function validateDomainPrefixedPath(value: string, path: FieldPath, r: Reporter, check: string): void {
+  if (value.length === 0) return r.required(path, "", check);
+  const slash = value.indexOf("/");
+  if (slash <= 0 || slash === value.length - 1) return r.invalid(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")', check);
+  const host = value.slice(0, slash);
+  for (const m of isDns1123Subdomain(host)) r.invalid(path, host, m, check);
+  const rest = value.slice(slash + 1);
+  if (!HTTP_PATH.test(rest)) r.invalid(path, rest, regexError("Invalid path", HTTP_PATH_FMT), check);
+}
+
+/** ValidateIngressClass: validateIngressClassSpec and validateIngressClassParametersReference (scope defaults to Cluster). */
+function validateIngressClass(ic: Obj, r: Reporter): void {
+  const check = "networking/ingress-class";
+  const spec = asObj(ic.spec) ?? {};
+  const path = FieldPath.of("spec");
+  const controller = asStr(spec.controller) ?? "";
+  if (controller.length > MAX_INGRESS_CLASS_CONTROLLER) r.tooLong(path.child("controller"), MAX_INGRESS_CLASS_CONTROLLER, check);
+  validateDomainPrefixedPath(controller, path.child("controller"), r, check);
+  const params = asObj(spec.parameters);
+  if (!params) return;
+  const pp = path.child("parameters");
+  const apiGroup = asStr(params.apiGroup);
+  if (apiGroup !== undefined) for (const m of isDns1123Subdomain(apiGroup)) r.invalid(pp.child("apiGroup"), apiGroup, m, check);
+  for (const field of ["kind", "name"]) {
+    const v = asStr(params[field]) ?? "";
+    if (v === "") r.required(pp.child(field), "", check);
+    else for (const m of isValidPathSegmentName(v)) r.invalid(pp.child(field), v, m, check);
+  }
+  const scope = asStr(params.scope) ?? "Cluster";
+  const namespace = asStr(params.namespace);
+  if (!PARAMETER_SCOPES.includes(scope)) r.notSupported(pp.child("scope"), scope, PARAMETER_SCOPES, check);
+  else if (scope === "Namespace") {
+    if (namespace === undefined) r.required(pp.child("namespace"), "`parameters.scope` is set to 'Namespace'", check);
+    else for (const m of isDns1123Label(namespace)) r.invalid(pp.child("namespace"), namespace, m, check);
+  } else if (namespace !== undefined) r.forbidden(pp.child("namespace"), "`parameters.scope` is set to 'Cluster'", check);
+}
+
+export const NETWORKING: NativeGroup = { group: "networking.k8s.io", kinds: { Ingress: validateIngress, NetworkPolicy: validateNetworkPolicy, IngressClass: validateIngressClass } };
