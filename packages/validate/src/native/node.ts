@@ -12,12 +12,10 @@ import { type Obj, asObj, asStr, objItems } from "./values.ts";
 
 const CHECK = "node/runtime-class";
 
-/** A toleration as Go prints the internal core.Toleration (json tags, empty fields omitted). */
+/** A toleration as the server prints the internal core.Toleration: Go field names, every field, null for an unset pointer. */
 function goToleration(t: Obj): JsonValue {
-  const out: Record<string, unknown> = {};
-  for (const k of ["key", "operator", "value", "effect"]) if (asStr(t[k])) out[k] = t[k];
-  if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null) out.tolerationSeconds = t.tolerationSeconds;
-  return new JsonValue(out);
+  const s = (k: string) => asStr(t[k]) ?? "";
+  return new JsonValue({ Key: s("key"), Operator: s("operator"), Value: s("value"), Effect: s("effect"), TolerationSeconds: t.tolerationSeconds ?? null });
 }
 
 function validateRuntimeClass(rc: Obj, r: Reporter): void {
