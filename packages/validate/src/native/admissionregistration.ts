@@ -30,9 +30,15 @@ const hasWildcard = (list: readonly string[]) => list.includes("*");
 
 /** IsFullyQualifiedName: a DNS subdomain of at least three segments. */
 function validateFullyQualifiedName(name: string, path: FieldPath, r: Reporter): void {
-  if (name.length === 0) return r.required(path, "", CHECK);
+  if (name.length === 0) {
+    r.required(path, "", CHECK);
+    return;
+  }
   const errs = isDns1123Subdomain(name);
-  if (errs.length > 0) return r.invalid(path, name, errs.join(","), CHECK);
+  if (errs.length > 0) {
+    r.invalid(path, name, errs.join(","), CHECK);
+    return;
+  }
   if (name.split(".").length < 3) r.invalid(path, name, "should be a domain with at least three segments separated by dots", CHECK);
 }
 
@@ -45,7 +51,10 @@ function validateResources(resources: readonly string[], path: FieldPath, r: Rep
   let singleWildcard = false;
   let withoutSub = false;
   resources.forEach((resSub, i) => {
-    if (resSub === "") return r.required(path.index(i), "", CHECK);
+    if (resSub === "") {
+    r.required(path.index(i), "", CHECK);
+    return;
+  }
     if (resSub === "*/*") doubleWildcard = true;
     if (resSub === "*") singleWildcard = true;
     const slash = resSub.indexOf("/");
@@ -112,12 +121,18 @@ function validateWebhookService(service: Obj, path: FieldPath, r: Reporter): voi
   if (portErrs.length > 0) r.invalid(path.child("port"), port, `port is not valid: ${portErrs.join(", ")}`, CHECK);
   const urlPath = asStr(service.path);
   if (urlPath === undefined || urlPath === "/" || urlPath === "") return;
-  if (urlPath === "//") return r.invalid(path.child("path"), urlPath, "segment[0] may not be empty", CHECK);
+  if (urlPath === "//") {
+    r.invalid(path.child("path"), urlPath, "segment[0] may not be empty", CHECK);
+    return;
+  }
   if (!urlPath.startsWith("/")) r.invalid(path.child("path"), urlPath, "must start with a '/'", CHECK);
   let rest = urlPath.slice(1);
   if (rest.endsWith("/")) rest = rest.slice(0, -1);
   rest.split("/").forEach((step, i) => {
-    if (step.length === 0) return r.invalid(path.child("path"), urlPath, `segment[${i}] may not be empty`, CHECK);
+    if (step.length === 0) {
+    r.invalid(path.child("path"), urlPath, `segment[${i}] may not be empty`, CHECK);
+    return;
+  }
     for (const e of isDns1123Subdomain(step)) r.invalid(path.child("path"), urlPath, `segment[${i}]: ${e}`, CHECK);
   });
 }
@@ -142,11 +157,17 @@ export function validateMatchConditions(conditions: unknown, path: FieldPath, r:
 
 /** validateAdmissionReviewVersions with requireRecognizedAdmissionReviewVersion. */
 function validateAdmissionReviewVersions(versions: readonly string[], path: FieldPath, r: Reporter): void {
-  if (versions.length === 0) return r.required(path, `must specify one of ${ACCEPTED_REVIEW_VERSIONS.join(", ")}`, CHECK);
+  if (versions.length === 0) {
+    r.required(path, `must specify one of ${ACCEPTED_REVIEW_VERSIONS.join(", ")}`, CHECK);
+    return;
+  }
   const seen = new Set<string>();
   let accepted = false;
   versions.forEach((v, i) => {
-    if (seen.has(v)) return r.invalid(path.index(i), v, "duplicate version", CHECK);
+    if (seen.has(v)) {
+    r.invalid(path.index(i), v, "duplicate version", CHECK);
+    return;
+  }
     seen.add(v);
     for (const m of isDns1035Label(v)) r.invalid(path.index(i), v, m, CHECK);
     if (ACCEPTED_REVIEW_VERSIONS.includes(v)) accepted = true;

@@ -277,9 +277,15 @@ const PARAMETER_SCOPES = ["Cluster", "Namespace"];
 
 /** IsDomainPrefixedPath (k8s.io/apimachinery@v0.36.5/pkg/util/validation/validation.go): `acme.io/foo`. */
 function validateDomainPrefixedPath(value: string, path: FieldPath, r: Reporter, check: string): void {
-  if (value.length === 0) return r.required(path, "", check);
+  if (value.length === 0) {
+    r.required(path, "", check);
+    return;
+  }
   const slash = value.indexOf("/");
-  if (slash <= 0 || slash === value.length - 1) return r.invalid(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")', check);
+  if (slash <= 0 || slash === value.length - 1) {
+    r.invalid(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")', check);
+    return;
+  }
   const host = value.slice(0, slash);
   for (const m of isDns1123Subdomain(host)) r.invalid(path, host, m, check);
   const rest = value.slice(slash + 1);
