@@ -4,7 +4,7 @@
 // ValidateJobTemplateSpec) and pkg/registry/batch/job/strategy.go (the selector a Job gets generated on create).
 import { cronScheduleError } from "./cron.ts";
 import { selectorMatches, validateLabelSelector } from "./labelselector.ts";
-import { isDns1123Label, isQualifiedName } from "./names.ts";
+import { isDns1123Label, isLabelValue, isQualifiedName } from "./names.ts";
 import { FieldPath } from "./path.ts";
 import { validatePodTemplateSpec } from "./podspec.ts";
 import type { NativeGroup } from "./registry.ts";
@@ -292,6 +292,13 @@ function validateJob(job: Obj, r: Reporter): void {
     if (!selectorMatches(selector, expected)) r.invalid(path.child("selector"), new JsonValue(selectorJson(selector)), "`selector` not auto-generated", "batch/job-selector");
   }
   validateJobSpec(spec, path, r, { jobDefaults: true });
+  if (!manual) {
+    // the generated job-name labels carry the name: a name that is no label value (over 63 characters) breaks them,
+    // reported by the pod template's label check as `spec.template.labels` (the finding points at the name)
+    for (const key of ["batch.kubernetes.io/job-name", "job-name"]) {
+      if (userLabels?.[key] === undefined) for (const m of isLabelValue(name)) r.invalid(path.child("template", "labels"), name, m, "batch/job-name", "/metadata/name");
+    }
+  }
   // ValidateJobSpec: the selector is required and must select the template's labels
   if (!selector) r.required(path.child("selector"), "", "batch/job-selector");
   else validateLabelSelector(selector, path.child("selector"), r);

@@ -202,6 +202,23 @@ function validateConfigMap(cm: Obj, r: Reporter): void {
   if (total > MAX_SECRET_SIZE) r.tooLong(FieldPath.of(""), MAX_SECRET_SIZE, `${C}/configmap-size`, "bytes", "");
 }
 
+/**
+ * Why Go's json.Unmarshal of a text into a map[string]interface{} fails, or undefined when it does not (null decodes
+ * to an empty map). The two usual failures are worded as Go words them; other syntax errors keep JavaScript's wording.
+ */
+function goJsonObjectProblem(text: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const message = (err as Error).message;
+    return text.trim() === "" || /end of (JSON|data)/i.test(message) ? "unexpected end of JSON input" : `invalid JSON: ${message}`;
+  }
+  if (value === null || (typeof value === "object" && !Array.isArray(value))) return undefined;
+  const goType = Array.isArray(value) ? "array" : typeof value === "boolean" ? "bool" : typeof value;
+  return `json: cannot unmarshal ${goType} into Go value of type map[string]interface {}`;
+}
+
 function validateSecret(secret: Obj, r: Reporter): void {
   const check = `${C}/secret-key`;
   const dataPath = FieldPath.of("data");
@@ -230,11 +247,19 @@ function validateSecret(secret: Obj, r: Reporter): void {
       }
       break;
     case "kubernetes.io/dockercfg":
-      need(".dockercfg");
+    case "kubernetes.io/dockerconfigjson": {
+      const key = type === "kubernetes.io/dockercfg" ? ".dockercfg" : ".dockerconfigjson";
+      if (!keys.has(key)) {
+        need(key);
+        break;
+      }
+      // the content must be a JSON object (json.Unmarshal into a map); its value is never printed
+      const stringData = asObj(secret.stringData) ?? {};
+      const text = typeof stringData[key] === "string" ? (stringData[key] as string) : Buffer.from(str(data[key]), "base64").toString("utf8");
+      const problem = goJsonObjectProblem(text);
+      if (problem) r.invalid(dataPath.key(key), "<secret contents redacted>", problem, typeCheck, key in stringData ? FieldPath.of("stringData").key(key).pointer() : undefined);
       break;
-    case "kubernetes.io/dockerconfigjson":
-      need(".dockerconfigjson");
-      break;
+    }
     case "kubernetes.io/basic-auth":
       if (!keys.has("username") && !keys.has("password")) {
         need("username");
