@@ -4,6 +4,7 @@
 // ValidateServiceClusterIPsRelatedFields, validateServiceExternalTrafficPolicy, ValidateConfigMap, ValidateSecret,
 // ValidateNamespace, ValidatePodCreate, ValidateReplicationController) and pkg/apis/core/v1/defaults.go.
 import { selectorMatches } from "./labelselector.ts";
+import { legacyCidrProblems } from "./cidr.ts";
 import { endpointIpProblems, ipProblems } from "./ip.ts";
 import { isConfigMapKey, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidPortNum } from "./names.ts";
 import { validateLabels } from "./objectmeta.ts";
@@ -24,6 +25,35 @@ const MAX_SECRET_SIZE = 1024 * 1024;
 
 const str = (v: unknown): string => asStr(v) ?? "";
 const int = (v: unknown): number => asNum(v) ?? 0;
+
+const SOURCE_RANGES_ANNOTATION = "service.beta.kubernetes.io/load-balancer-source-ranges";
+
+/**
+ * loadBalancerSourceRanges (CIDRs, space-padding allowed; the server names the field `LoadBalancerSourceRanges`), or
+ * without them the load-balancer-source-ranges annotation (a comma-separated list): LoadBalancer only, each a CIDR.
+ */
+function validateSourceRanges(service: Obj, spec: Obj, type: string, r: Reporter): void {
+  const check = `${C}/load-balancer`;
+  const ranges = asArr(spec.loadBalancerSourceRanges) ?? [];
+  const pointer = SPEC.child("loadBalancerSourceRanges");
+  if (ranges.length > 0) {
+    const path = SPEC.child("LoadBalancerSourceRanges");
+    if (type !== "LoadBalancer") r.forbidden(path, "may only be used when `type` is 'LoadBalancer'", check, pointer.pointer());
+    ranges.forEach((v, i) => {
+      const value = str(v).trim();
+      for (const m of legacyCidrProblems(value)) r.invalid(path.index(i), value, m, check, pointer.index(i).pointer());
+    });
+    return;
+  }
+  const annotations = asObj(asObj(service.metadata)?.annotations) ?? {};
+  const raw = annotations[SOURCE_RANGES_ANNOTATION];
+  if (typeof raw !== "string") return;
+  const path = FieldPath.of("metadata", "annotations").key(SOURCE_RANGES_ANNOTATION);
+  if (type !== "LoadBalancer") r.forbidden(path, "may only be used when `type` is 'LoadBalancer'", check);
+  const value = raw.trim();
+  if (value === "") return;
+  for (const cidr of value.split(",")) for (const m of legacyCidrProblems(cidr.trim())) r.invalid(path, cidr.trim(), m, check);
+}
 
 function validateService(svc: Obj, r: Reporter): void {
   const spec = asObj(svc.spec) ?? {};
@@ -115,10 +145,7 @@ function validateService(svc: Obj, r: Reporter): void {
     seenPorts.add(key);
   }
 
-  const sourceRanges = asArr(spec.loadBalancerSourceRanges) ?? [];
-  if (sourceRanges.length > 0 && type !== "LoadBalancer") {
-    r.forbidden(SPEC.child("LoadBalancerSourceRanges"), "may only be used when `type` is 'LoadBalancer'", `${C}/load-balancer`, SPEC.child("loadBalancerSourceRanges").pointer());
-  }
+  validateSourceRanges(svc, spec, type, r);
   if (spec.allocateLoadBalancerNodePorts !== undefined && type !== "LoadBalancer") {
     r.forbidden(SPEC.child("allocateLoadBalancerNodePorts"), "may only be used when `type` is 'LoadBalancer'", `${C}/load-balancer`);
   }
