@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseSnapshot, serializeSnapshot, SnapshotError, snapshotFromDescribe, type Ec2InstanceTypeInfo } from "./snapshot.ts";
-import { motoSnapshot } from "./testing/moto-data.ts";
+import { labSnapshot } from "./testing/region-snapshot.ts";
 
 const c4: Ec2InstanceTypeInfo = {
   InstanceType: "c4.2xlarge",
@@ -73,7 +73,7 @@ describe("snapshotFromDescribe", () => {
   });
 
   it("reads moto's real ap-southeast-1 data", () => {
-    const s = motoSnapshot();
+    const s = labSnapshot();
     expect(s.zones).toEqual(["ap-southeast-1a", "ap-southeast-1b", "ap-southeast-1c"]);
     expect(s.instanceTypes.length).toBeGreaterThan(700);
     expect(s.instanceTypes.find((t) => t.name === "t3.2xlarge")).toMatchObject({ vcpu: 8, memoryMiB: 32768, maxNetworkInterfaces: 4, ipv4PerInterface: 15 });
@@ -119,7 +119,7 @@ describe("serializeSnapshot / parseSnapshot", () => {
 
 describe("the whole moto snapshot", () => {
   it("survives serialize -> parse -> serialize byte for byte (GPUs, accelerators, extended resources included)", () => {
-    const s = motoSnapshot();
+    const s = labSnapshot();
     const text = serializeSnapshot(s);
     expect(serializeSnapshot(parseSnapshot(text, "x.json"))).toBe(text);
     const parsed = new Map(parseSnapshot(text, "x.json").instanceTypes.map((t) => [t.name, t]));
