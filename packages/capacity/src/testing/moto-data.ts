@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import type { Ec2InstanceTypeInfo, Ec2InstanceTypeOffering } from "../snapshot.ts";
+import type { DescribeFixture } from "./describe-fixture.ts";
 
 function readGzJson(path: string): unknown {
   return JSON.parse(gunzipSync(readFileSync(path)).toString("utf8"));
@@ -19,4 +20,18 @@ export function motoOfferings(motoPackageDir: string, region: string): Ec2Instan
   const file = join(motoPackageDir, "ec2", "resources", "instance_type_offerings", "availability-zone", `${region}.json.gz`);
   const items = readGzJson(file) as { InstanceType: string; Location: string }[];
   return items.map((o) => ({ ...o, LocationType: "availability-zone" }));
+}
+
+/** What moto serves for the given instance types in a region, in the order describe-fixture.ap-southeast-1.json keeps. */
+export function motoDescribe(motoPackageDir: string, region: string, types: readonly string[]): DescribeFixture {
+  const want = new Set(types);
+  return {
+    region,
+    instanceTypes: motoInstanceTypes(motoPackageDir)
+      .filter((t) => want.has(t.InstanceType))
+      .sort((a, b) => a.InstanceType.localeCompare(b.InstanceType)),
+    offerings: motoOfferings(motoPackageDir, region)
+      .filter((o) => want.has(o.InstanceType))
+      .sort((a, b) => a.InstanceType.localeCompare(b.InstanceType) || a.Location.localeCompare(b.Location)),
+  };
 }
