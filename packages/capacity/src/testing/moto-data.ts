@@ -28,10 +28,10 @@ export function motoDescribe(motoPackageDir: string, region: string, types: read
   return {
     region,
     instanceTypes: motoInstanceTypes(motoPackageDir)
-      .filter((t) => want.has(t.InstanceType))
-      .sort((a, b) => a.InstanceType.localeCompare(b.InstanceType)),
+      .filter((t) => want.has(t.InstanceType ?? ""))
+      .sort((a, b) => (a.InstanceType ?? "").localeCompare(b.InstanceType ?? "")),
     offerings: motoOfferings(motoPackageDir, region)
-      .filter((o) => want.has(o.InstanceType))
-      .sort((a, b) => a.InstanceType.localeCompare(b.InstanceType) || a.Location.localeCompare(b.Location)),
+      .filter((o) => want.has(o.InstanceType ?? ""))
+      .sort((a, b) => (a.InstanceType ?? "").localeCompare(b.InstanceType ?? "") || (a.Location ?? "").localeCompare(b.Location ?? "")),
   };
 }
