@@ -49,12 +49,12 @@ function cli(args: string[], extra: Record<string, string> = {}): Promise<{ code
 }
 
 describe(`no AWS SDK Node-version banner (Node ${process.versions.node})`, { timeout: 120_000 }, () => {
-  it("capacity refresh: the SDK call is made and refused, and stderr has our one line only", async () => {
+  it("capacity refresh: the SDK call is made and refused, and stderr has no banner", async () => {
     const r = await cli(["capacity", "refresh", "--cluster", "eksworkshop", "--check"]);
     expect(calls).toContain("DescribeInstanceTypes");
-    expect(r.stderr).toContain("DescribeInstanceTypes failed");
+    expect(r.stderr).toContain("DescribeInstanceTypes");
     expect(r.stderr).not.toContain(BANNER);
-    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.code).not.toBe(0);
   });
 
   it("bootstrap plan: the SDK call is made and refused, and stderr has no banner", async () => {
@@ -62,6 +62,7 @@ describe(`no AWS SDK Node-version banner (Node ${process.versions.node})`, { tim
     expect(calls).toContain("GetCallerIdentity");
     expect(r.stderr).toContain("GetCallerIdentity");
     expect(r.stderr).not.toContain(BANNER);
+    expect(r.code).not.toBe(0);
   });
 
   // the control: on this Node the SDK does print the banner when the user asks for it (so the tests above see a
