@@ -7,6 +7,8 @@ set -euo pipefail
 checkout="$(cd "$(dirname "$0")/.." && pwd)"
 mirror_dir="$(cd "${1:?usage: fresh-clone-test.sh MIRROR_FOLDER}" && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/eks-gitops-fresh-clone.XXXXXX")"
+# readable by others, as a checkout usually is (a validate test reads it as `nobody`)
+chmod 755 "$work"
 server_pid=""
 cleanup() {
   if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
