@@ -76,7 +76,7 @@ function isFile(path: string): boolean {
   }
 }
 
-/** The unit test files `pnpm test` runs: every package's src/**\/*.test.ts but the emulator suites (pnpm e2e). */
+/** The unit test files `pnpm test` runs: every package's src/**\/*.test.ts but the emulator and peer suites (pnpm e2e). */
 function unitTestFiles(): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
@@ -84,7 +84,7 @@ function unitTestFiles(): string[] {
       if (e.name === "node_modules") continue;
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith(".test.ts") && !e.name.endsWith(".emulator.test.ts")) out.push(p);
+      else if (e.name.endsWith(".test.ts") && !e.name.endsWith(".emulator.test.ts") && !e.name.endsWith(".peer.test.ts")) out.push(p);
     }
   };
   for (const base of ["packages", "apps"]) for (const pkg of readdirSync(join(ROOT, base))) if (isFile(join(ROOT, base, pkg, "package.json"))) walk(join(ROOT, base, pkg, "src"));
