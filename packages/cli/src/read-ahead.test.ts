@@ -30,7 +30,7 @@ function bothWays(args: string[]) {
 }
 
 describe("validate's read-ahead worker", () => {
-  it("reports every fixture exactly as the main thread alone does, with the worker reading the files and running native checks", () => {
+  it("reports every fixture exactly as the main thread alone does, with the worker started and given every file", () => {
     // a first run leaves the catalog's packs in the cache, which the worker's native checks read
     validate(["packages/validate/fixtures", "-o", "json"]);
     const run = bothWays(["packages/validate/fixtures", "-o", "json"]);
