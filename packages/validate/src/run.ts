@@ -340,7 +340,7 @@ async function loadCatalog(options: RunOptions, selected: Selected, scan: ScanRe
   const { versionsOf } = overlays;
   const shared = new SchemaRegistry();
   if (options.crd && options.crd.length > 0) shared.addLayer(`--crd ${options.crd.join(", ")}`, crdTypes(options.crd));
-  shared.addLayer("CRDs among the documents", scan.crdTypes);
+  shared.addLayer("CRDs among the documents", scan.crdTypes, { role: "documents" });
   if (options.fromCluster) shared.pushLayer(await clusterLayer([...scan.kindsByFile.values()].flat().map((k) => k.apiVersion)));
 
   const fetchOptions = { mirror: options.mirror, cacheDir: options.cacheDir, onProgress: options.onProgress };
