@@ -18,6 +18,11 @@ export function untolerated(taints: readonly Taint[], tolerations: readonly Tole
   return taints.find((t) => t.effect !== "PreferNoSchedule" && !tolerates(tolerations, t));
 }
 
+/** The first taint of any effect the tolerations miss, as Karpenter checks NodePool taints; `tolerateSoft` adds its PreferNoSchedule relaxation. */
+export function untoleratedByKarpenter(taints: readonly Taint[], tolerations: readonly Toleration[], tolerateSoft = false): Taint | undefined {
+  return taints.find((t) => !(tolerateSoft && t.effect === "PreferNoSchedule") && !tolerates(tolerations, t));
+}
+
 export function taintText(t: Taint): string {
   return `${t.key}${t.value ? `=${t.value}` : ""}:${t.effect}`;
 }

@@ -5,7 +5,7 @@
 
 import type { PodShape } from "./input.ts";
 import { type Amounts, formatAmounts } from "./instance-types.ts";
-import { addInto, untolerated } from "./kube-scheduler.ts";
+import { addInto, untoleratedByKarpenter } from "./kube-scheduler.ts";
 import { compatibleOfferings, hasOffering, minValuesProblem, type Template, type TemplateType, typeCompatible } from "./nodeclaimtemplate.ts";
 import { Requirement, type Requirements } from "./requirements.ts";
 import type { ZonePicker } from "./topology.ts";
@@ -53,8 +53,11 @@ export function canAdd(
   term: Requirements,
   absorbed: boolean,
   pickZone?: ZonePicker,
+  tolerateSoft = false,
 ): AddResult | AddFailure {
-  const taint = untolerated(template.taints, pod.tolerations);
+  // Karpenter checks every taint, PreferNoSchedule included (scheduling/taints.go Tolerates), until the relaxation
+  // adds a toleration for PreferNoSchedule (preferences.go toleratePreferNoScheduleTaints).
+  const taint = untoleratedByKarpenter(template.taints, pod.tolerations, tolerateSoft);
   if (taint) return { kind: "taint", taint };
   let reqs = current;
   let zone: string | undefined;
@@ -97,17 +100,26 @@ export function fitsWithOverhead(claimRequests: Float64Array, podRequests: Float
   return true;
 }
 
-export function insertByPods(claims: Claim[], claim: Claim): void {
-  // Keep (pod count, creation) order: binary search for the first claim that sorts after this one.
-  let lo = 0;
-  let hi = claims.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const c = claims[mid]!;
-    if (c.pods.length < claim.pods.length || (c.pods.length === claim.pods.length && c.created < claim.created)) lo = mid + 1;
-    else hi = mid;
-  }
-  claims.splice(lo, 0, claim);
+/**
+ * Karpenter sorts its in-flight NodeClaims in place by pod count before each pod (scheduler.go add: sort.Slice). The
+ * array was sorted when claim `i` took a pod, so the sort moves it past the claims after it that now have fewer pods;
+ * the ones with as many keep their place after it. (Go's sort.Slice is an insertion sort, stable, up to 12 elements;
+ * beyond that pdqsort may order ties differently: see README "What it does not model".)
+ */
+export function reorderAfterAdd(claims: Claim[], i: number): void {
+  const claim = claims[i]!;
+  let j = i + 1;
+  while (j < claims.length && claims[j]!.pods.length < claim.pods.length) j++;
+  if (j === i + 1) return;
+  claims.splice(i, 1);
+  claims.splice(j - 1, 0, claim);
+}
+
+/** A new NodeClaim is appended, and the next sort puts it after every claim with as few pods (see reorderAfterAdd). */
+export function insertNew(claims: Claim[], claim: Claim): void {
+  let j = claims.length;
+  while (j > 0 && claims[j - 1]!.pods.length > claim.pods.length) j--;
+  claims.splice(j, 0, claim);
 }
 
 export function finalizeClaim(claim: Claim, counters: Map<Template, number>): NodeClaimResult {

@@ -5,7 +5,7 @@
 
 import { amounts, type DaemonSetPods, SimulationError } from "./input.ts";
 import { type Amounts, instanceTypeLabels, type ResolvedInstanceType, resolveInstanceType, TENANCIES } from "./instance-types.ts";
-import { addInto, untolerated } from "./kube-scheduler.ts";
+import { addInto, untoleratedByKarpenter } from "./kube-scheduler.ts";
 import { Requirement, Requirements } from "./requirements.ts";
 import type { ResourceSpace } from "./resources.ts";
 import type { EC2NodeClassInput, InstanceTypeSnapshot, NodePoolInput, Offering, SimulationInput, Taint } from "./types.ts";
@@ -39,6 +39,8 @@ export interface Template {
   /** limits minus what the NodeClaims so far may use; undefined when the NodePool has no limits. */
   remaining: Amounts | undefined;
   limitsVersion: number;
+  /** Why Karpenter skips this NodePool (no instance type left, minValues unmet); it then takes no pod. */
+  readonly skipped?: string;
 }
 
 /** The values of a key an instance type offers (its requirement set in types.go computeRequirements). */
@@ -101,7 +103,7 @@ export function compatibleOfferings(t: TemplateType, reqs: Requirements): Offeri
 
 /** isDaemonPodCompatible (scheduler.go): tolerates the NodePool's taints, and one of its terms agrees with the template and the type. */
 function daemonSetFitsTemplate(ds: DaemonSetPods, reqs: Requirements, taints: readonly Taint[], t: TemplateType): boolean {
-  if (untolerated(taints, ds.input.tolerations ?? [])) return false;
+  if (untoleratedByKarpenter(taints, ds.input.tolerations ?? [])) return false;
   return ds.terms.some((term) => reqs.compatible(term) === undefined && typeCompatible(t, term));
 }
 
@@ -235,14 +237,16 @@ export function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSna
       types = found;
       perSnapshotTypes.set(typesKey, types);
     }
+    // Karpenter skips a NodePool whose requirements leave no instance type, or too few for its minValues, and schedules
+    // on the others (scheduler.go NewScheduler: "skipping, nodepool requirements filtered out all instance types").
+    let skipped: string | undefined;
     if (types.length === 0) {
-      throw new SimulationError(
-        `${path}.requirements`,
-        `NodePool ${pool.name} matches no instance type of the ${snapshot.region} snapshot (requirements: ${[...requirements.byKey.values()].map(String).sort().join(", ")})`,
-      );
+      skipped = `NodePool ${pool.name} matches no instance type of the ${snapshot.region} snapshot (requirements: ${[...requirements.byKey.values()].map(String).sort().join(", ")})`;
+    } else {
+      const problem = minValuesProblem(types, requirements);
+      if (problem) skipped = `NodePool ${pool.name}: ${problem}`;
     }
-    const problem = minValuesProblem(types, requirements);
-    if (problem) throw new SimulationError(`${path}.requirements`, `NodePool ${pool.name}: ${problem}`);
+    if (skipped) types = [];
     const limits = amounts(pool.limits, `${path}.limits`);
     return {
       index: i,
@@ -255,6 +259,7 @@ export function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSna
       limits,
       remaining: pool.limits && Object.keys(limits).length > 0 ? { ...limits } : undefined,
       limitsVersion: 0,
+      ...(skipped ? { skipped } : {}),
     };
   });
   // Heavier NodePools first; equal weights: the name later in the alphabet first (karpenter pkg/utils/nodepool/nodepool.go OrderByWeight).

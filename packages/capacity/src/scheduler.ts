@@ -6,7 +6,7 @@ import { buildExistingNodes, placeOnExisting } from "./existingnode.ts";
 import { type Pod, type PodShape, prepare } from "./input.ts";
 import { type Amounts, formatAmounts } from "./instance-types.ts";
 import { addInto, taintText } from "./kube-scheduler.ts";
-import { type AddResult, type Claim, canAdd, finalizeClaim, fitsWithOverhead, insertByPods } from "./nodeclaim.ts";
+import { type AddResult, type Claim, canAdd, finalizeClaim, fitsWithOverhead, insertNew, reorderAfterAdd } from "./nodeclaim.ts";
 import { buildTemplates, compatibleOfferings, type Template, type TemplateType } from "./nodeclaimtemplate.ts";
 import type { Requirements } from "./requirements.ts";
 import { ResourceSpace } from "./resources.ts";
@@ -110,7 +110,10 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     const rb = b.shape.requests;
     return (rb.cpu ?? 0) - (ra.cpu ?? 0) || (rb.memory ?? 0) - (ra.memory ?? 0) || a.order - b.order;
   });
-  const claims: Claim[] = []; // ordered by pod count, then creation (scheduler.go sorts newNodeClaims by len(Pods) before each add)
+  // In-flight NodeClaims in Karpenter's order: before each pod it sorts them in place by pod count (scheduler.go add,
+  // sort.Slice); new ones are appended.
+  const claims: Claim[] = [];
+  const toleratePreferNoSchedule = templates.some((t) => t.taints.some((x) => x.effect === "PreferNoSchedule")); // ordered by pod count, then creation (scheduler.go sorts newNodeClaims by len(Pods) before each add)
   const allClaims: Claim[] = [];
   const pending: PendingPod[] = [];
   const failures = new Map<string, { reason: PendingReason; message: string }>();
@@ -156,8 +159,12 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     const shape = pod.shape;
     let placed = false;
     let lastFailure: { reason: PendingReason; message: string } | undefined;
-    for (let ti = 0; ti < shape.terms.length && !placed; ti++) {
-      const term = shape.terms[ti]!;
+    // Karpenter's relaxation (preferences.go Relax): the required node-affinity terms in order, then, when a NodePool
+    // has a PreferNoSchedule taint, the last term again with a toleration for every PreferNoSchedule taint.
+    const attempts = shape.terms.length + (toleratePreferNoSchedule ? 1 : 0);
+    for (let ti = 0; ti < attempts && !placed; ti++) {
+      const tolerateSoft = ti >= shape.terms.length;
+      const term = shape.terms[Math.min(ti, shape.terms.length - 1)]!;
       const key = shape.id * 64 + ti;
       // A zone spread depends on counts that change as pods land: such shapes skip the caches below.
       const pickZone = pickerFor(shape);
@@ -169,14 +176,13 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
         // Under a zone spread a refusal holds for the zone it was tried in: remember it per zone.
         const zoneKey = pickZone ? spreadKey(key, pickZone, claim.requirements, term) : undefined;
         if (pickZone && (zoneKey === undefined || claim.closed.has(zoneKey))) continue;
-        const r = canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, !pickZone && claim.absorbed.has(key), pickZone);
+        const r = canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, !pickZone && claim.absorbed.has(key), pickZone, tolerateSoft);
         if (!("types" in r)) {
           claim.closed.add(zoneKey ?? key);
           continue;
         }
         commit(claim, r, pod, key);
-        claims.splice(ci, 1);
-        insertByPods(claims, claim);
+        reorderAfterAdd(claims, ci);
         placed = true;
         break;
       }
@@ -184,6 +190,10 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
       // A new NodeClaim from the first NodePool (by weight) that can take the pod.
       const messages: { reason: PendingReason; message: string }[] = [];
       for (const template of templates) {
+        if (template.skipped) {
+          messages.push({ reason: "nothing-matches", message: `${template.skipped} (Karpenter skips the NodePool)` });
+          continue;
+        }
         const zoneKey = pickZone ? spreadKey(key, pickZone, template.requirements, term) : "";
         const cacheKey = `${key}|${template.index}|${template.limitsVersion}|${zoneKey}`;
         const cached = zoneKey === undefined ? undefined : failures.get(cacheKey);
@@ -191,7 +201,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
           messages.push(cached);
           continue;
         }
-        const outcome = newClaim(template, shape, term, pickZone);
+        const outcome = newClaim(template, shape, term, pickZone, tolerateSoft);
         if ("claim" in outcome) {
           const claim = outcome.claim;
           commit(claim, outcome.result, pod, key);
@@ -200,7 +210,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
             template.limitsVersion++;
           }
           allClaims.push(claim);
-          insertByPods(claims, claim);
+          insertNew(claims, claim);
           placed = true;
           break;
         }
@@ -231,6 +241,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     shape: PodShape,
     term: Requirements,
     pickZone: ZonePicker | undefined,
+    tolerateSoft: boolean,
   ): { claim: Claim; result: AddResult } | { reason: PendingReason; message: string } {
     const name = template.pool.name;
     let types: readonly TemplateType[] = template.types;
@@ -240,7 +251,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
       types = withinLimitsCached(template);
       if (types.length === 0) return { reason: "limit-reached", message: `NodePool ${name}: limits reached (${limitText(template)})` };
     }
-    const r = canAdd(template, template.requirements, types, zero, shape, term, false, pickZone);
+    const r = canAdd(template, template.requirements, types, zero, shape, term, false, pickZone, tolerateSoft);
     if ("types" in r) {
       const claim: Claim = {
         template,
@@ -260,7 +271,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     if (r.kind === "requirements") return { reason: "nothing-matches", message: `NodePool ${name}: incompatible requirements, ${r.message}` };
     if (r.kind === "minValues") return { reason: "nothing-matches", message: `NodePool ${name}: ${r.message}` };
     if (remaining && types.length !== template.types.length) {
-      const unlimited = canAdd(template, template.requirements, template.types, zero, shape, term, false, pickZone);
+      const unlimited = canAdd(template, template.requirements, template.types, zero, shape, term, false, pickZone, tolerateSoft);
       if ("types" in unlimited) return { reason: "limit-reached", message: `NodePool ${name}: limits reached (${limitText(template)})` };
     }
     if (r.anyCompatible) {
