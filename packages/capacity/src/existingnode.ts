@@ -24,7 +24,8 @@ export interface ExistingNode {
   readonly requested: Amounts;
   readonly pods: string[];
   readonly daemonSetPods: string[];
-  readonly workloads: Set<string>;
+  /** Workload -> its pods on the node. */
+  readonly workloads: Map<string, number>;
 }
 
 function daemonSetFitsNode(ds: DaemonSetInput, labels: ReadonlyMap<string, string>, taints: readonly Taint[]): boolean {
@@ -79,7 +80,7 @@ export function buildExistingNodes(input: SimulationInput, snapshot: InstanceTyp
         requested,
         pods: [],
         daemonSetPods,
-        workloads: new Set(),
+        workloads: new Map(),
       });
     }
   });
@@ -116,10 +117,18 @@ export function placeOnExisting(nodes: readonly ExistingNode[], pod: Pod, zoneCo
     const skew = s.zoneSpread;
     allowedZone = (zone) => (counts.get(zone) ?? 0) + 1 - min <= skew;
   }
+  // A hostname spread counts the workload's pods per node over the nodes the pod's node affinity allows
+  // (kube-scheduler PodTopologySpread: nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore).
+  let hostMin: number | undefined;
+  if (s.hostnameSpread !== undefined) {
+    const eligible = nodes.filter((n) => labelsMatch(n.labels, s.selector, s.affinity));
+    hostMin = eligible.length === 0 ? 0 : Math.min(...eligible.map((n) => n.workloads.get(s.workload) ?? 0));
+  }
   for (const node of nodes) {
     if (untolerated(node.taints, s.tolerations)) continue;
     if (!labelsMatch(node.labels, s.selector, s.affinity)) continue;
     if (s.onePerNode && node.workloads.has(s.workload)) continue;
+    if (hostMin !== undefined && (node.workloads.get(s.workload) ?? 0) + 1 - hostMin > s.hostnameSpread!) continue;
     if (allowedZone && !allowedZone(node.zone)) continue;
     if (!fitsIn(node.requested, s.requests, node.allocatable)) continue;
     const sc = score(node, s.requests);
@@ -131,7 +140,7 @@ export function placeOnExisting(nodes: readonly ExistingNode[], pod: Pod, zoneCo
   if (best) {
     addInto(best.requested, s.requests);
     best.pods.push(pod.name);
-    best.workloads.add(s.workload);
+    best.workloads.set(s.workload, (best.workloads.get(s.workload) ?? 0) + 1);
     countZone(zoneCounts, s.workload, best.zone);
   }
   return best;

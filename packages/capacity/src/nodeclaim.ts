@@ -25,7 +25,8 @@ export interface Claim {
   readonly requests: Amounts;
   readonly vec: Float64Array;
   readonly pods: string[];
-  readonly workloads: Set<string>;
+  /** Workload -> its pods on the NodeClaim. */
+  readonly workloads: Map<string, number>;
   /** Shape+term keys (with the zone, under a zone spread) that failed here once: a NodeClaim only tightens, so they fail again. */
   readonly closed: Set<number | string>;
   /** Shape+term keys whose requirements are already merged into `requirements`. */

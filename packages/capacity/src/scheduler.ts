@@ -173,6 +173,8 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
         const claim = claims[ci]!;
         if (claim.closed.has(key)) continue;
         if (shape.onePerNode && claim.workloads.has(shape.workload)) continue;
+        // A new NodeClaim is a hostname domain with 0 pods, so the global minimum is 0 (topologygroup.go nextDomainTopologySpread).
+        if (shape.hostnameSpread !== undefined && (claim.workloads.get(shape.workload) ?? 0) + 1 > shape.hostnameSpread) continue;
         // Under a zone spread a refusal holds for the zone it was tried in: remember it per zone.
         const zoneKey = pickZone ? spreadKey(key, pickZone, claim.requirements, term) : undefined;
         if (pickZone && (zoneKey === undefined || claim.closed.has(zoneKey))) continue;
@@ -233,7 +235,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     const v = pod.shape.vec;
     for (let i = 0; i < v.length; i++) claim.vec[i]! += v[i]!;
     claim.pods.push(pod.name);
-    claim.workloads.add(pod.shape.workload);
+    claim.workloads.set(pod.shape.workload, (claim.workloads.get(pod.shape.workload) ?? 0) + 1);
   }
 
   function newClaim(
@@ -261,7 +263,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
         requests: {},
         vec: space.vector({}),
         pods: [],
-        workloads: new Set(),
+        workloads: new Map(),
         closed: new Set(),
         absorbed: new Set(),
       };
@@ -309,7 +311,14 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
       const id = `${w.namespace}/${w.name}`;
       const existing = placedOnExisting.get(id) ?? 0;
       const claimsCount = onClaims.get(id) ?? 0;
-      return { workload: id, replicas: w.replicas, onExistingNodes: existing, onNodeClaims: claimsCount, pending: w.replicas - existing - claimsCount };
+      return {
+        workload: id,
+        replicas: w.replicas,
+        onExistingNodes: existing,
+        onNodeClaims: claimsCount,
+        pending: w.replicas - existing - claimsCount,
+        ...(w.unmodelled && w.unmodelled.length > 0 ? { unmodelled: [...w.unmodelled] } : {}),
+      };
     }),
   };
 }

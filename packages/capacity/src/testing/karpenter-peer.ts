@@ -174,6 +174,7 @@ function workloadPod(w: WorkloadInput, name: string): object {
   }
   const spread: object[] = [];
   if (w.zoneSpread) spread.push({ maxSkew: w.zoneSpread.maxSkew, topologyKey: "topology.kubernetes.io/zone", whenUnsatisfiable: "DoNotSchedule", labelSelector: { matchLabels: { app } } });
+  if (w.hostnameSpread) spread.push({ maxSkew: w.hostnameSpread.maxSkew, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "DoNotSchedule", labelSelector: { matchLabels: { app } } });
   return {
     apiVersion: "v1",
     kind: "Pod",

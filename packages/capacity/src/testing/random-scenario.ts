@@ -59,6 +59,7 @@ const CATEGORIES = ["c", "m", "r", "t"];
 
 export interface ScenarioFeatures {
   zoneSpread: boolean;
+  hostnameSpread: boolean;
   onePerNode: boolean;
   nodeAffinity: boolean;
   taints: boolean;
@@ -80,6 +81,7 @@ export function randomScenario(seed: number, snapshot: InstanceTypeSnapshot): { 
   const zones = snapshot.zones;
   const features: ScenarioFeatures = {
     zoneSpread: false,
+    hostnameSpread: false,
     onePerNode: false,
     nodeAffinity: false,
     taints: false,
@@ -183,6 +185,10 @@ export function randomScenario(seed: number, snapshot: InstanceTypeSnapshot): { 
     if (chance(0.25)) {
       features.zoneSpread = true;
       Object.assign(extra, { zoneSpread: { maxSkew: int(1, 2) } });
+    }
+    if (chance(0.15)) {
+      features.hostnameSpread = true;
+      Object.assign(extra, { hostnameSpread: { maxSkew: int(1, 3) } });
     }
     if (chance(0.2)) {
       features.onePerNode = true;

@@ -101,10 +101,11 @@ describe("outputs", () => {
     expect(min.stdout).toContain(`  ${NGINX}  3         3               0        0                  0\n`);
   });
 
-  it("--output json is one array entry per cluster, with the NodeClaim and the sweep", () => {
+  it("--output json with one --cluster is its SimulationResult, with the NodeClaim and the sweep", () => {
     const run = cli(["--cluster", "eksworkshop", "--output", "json"]);
     expect(run.code).toBe(0);
-    const [doc] = JSON.parse(run.stdout) as Record<string, any>[];
+    const doc = JSON.parse(run.stdout) as Record<string, any>;
+    expect(Array.isArray(doc)).toBe(false);
     expect(doc?.cluster).toBe("eksworkshop");
     expect(doc?.nodeClaims[0].requests).toEqual({ cpu: "6450m", memory: "12160432128", pods: "7" });
     expect(doc?.nodeClaims[0].instanceTypes).toHaveLength(349);
