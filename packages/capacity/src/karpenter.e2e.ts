@@ -3,10 +3,12 @@
 //
 //   pnpm --filter @eks-gitops/capacity e2e                       # the CI seed range
 //   CAPACITY_DIFF_SEED=7000 CAPACITY_DIFF_COUNT=800 pnpm --filter @eks-gitops/capacity e2e
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { renderAwsTables } from "./aws-tables.ts";
 import { formatAmounts, instanceTypeLabels, resolveInstanceType } from "./instance-types.ts";
 import { simulate } from "./simulate.ts";
 import { parseSnapshot } from "./snapshot.ts";
@@ -86,6 +88,15 @@ function typeDiffs(t: InstanceTypeSnapshot["instanceTypes"][number], nodeClass: 
   if ((os?.values ?? []).join(",") !== (myOs ?? "")) diffs.push(`label kubernetes.io/os: ours ${myOs}, Karpenter ${(os?.values ?? []).join(",")}`);
   return diffs;
 }
+
+describe("the provider's generated tables (aws-tables.generated.ts)", () => {
+  it("are still what karpenter-sim --tables prints (UPDATE_AWS_TABLES=1 rewrites the file)", () => {
+    const file = join(HERE, "aws-tables.generated.ts");
+    const expected = renderAwsTables(JSON.parse(execFileSync(binary, ["--tables"], { encoding: "utf8", maxBuffer: 64 << 20 })));
+    if (process.env.UPDATE_AWS_TABLES === "1") writeFileSync(file, expected);
+    expect(readFileSync(file, "utf8")).toBe(expected);
+  });
+});
 
 describe("instance types agree with the AWS provider's resolver (all types of the committed snapshot)", () => {
   it("capacity, overhead, allocatable and labels, for every AMI family", async () => {

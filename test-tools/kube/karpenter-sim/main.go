@@ -47,6 +47,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/operator/logging"
 	coreoptions "sigs.k8s.io/karpenter/pkg/operator/options"
 	coretest "sigs.k8s.io/karpenter/pkg/test"
+	testv1alpha1 "sigs.k8s.io/karpenter/pkg/test/v1alpha1"
 )
 
 // Scenario is one input line.
@@ -152,6 +153,7 @@ func main() {
 		return
 	}
 	log.SetLogger(logging.NopLogger)
+	undoFakeInit()
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	out := bufio.NewWriterSize(os.Stdout, 1<<20)
 	defer out.Flush()
@@ -447,4 +449,12 @@ func printTables() {
 	}
 	out, _ := json.MarshalIndent(rows, "", "  ")
 	fmt.Println(string(out))
+}
+
+// undoFakeInit restores what the AWS provider sets up: the fake cloud provider's package init (imported only for
+// state.NewCluster) replaces the reservation-ID label and adds test labels to the well-known set.
+func undoFakeInit() {
+	cloudprovider.ReservationIDLabel = awsv1.LabelCapacityReservationID
+	cloudprovider.ReservedCapacityLabels.Delete(testv1alpha1.LabelReservationID)
+	karpv1.WellKnownLabels.Delete(testv1alpha1.LabelReservationID, fake.LabelInstanceSize, fake.ExoticInstanceLabelKey, fake.IntegerInstanceLabelKey)
 }
