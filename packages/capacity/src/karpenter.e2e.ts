@@ -182,7 +182,12 @@ describe(`the scheduler agrees with Karpenter's on random clusters (seeds ${SEED
       for (let i = 0; i < runs; i++) scenarios.push(peerScenario(`${seed}/${i}`, input, snapshot, base, ec2));
       cases.push({ seed, features: Object.entries(features).filter(([, v]) => v).map(([k]) => k), ours: result, scenarios });
     }
-    const peerResults = await runPeer(binary, cases.flatMap((c) => c.scenarios));
+    // The instance-type data travels with the first scenario only (the peer reuses it).
+    const all = cases.flatMap((c) => c.scenarios) as Record<string, unknown>[];
+    const peerResults = await runPeer(
+      binary,
+      all.map((s, i) => (i === 0 ? s : { ...s, instanceTypes: [], offerings: {}, onDemandPrices: {}, spotPrices: {}, zones: [] })),
+    );
     const byId = new Map(peerResults.map((r) => [r.id, r]));
     const rows: Row[] = cases.map((c) => {
       const theirs = c.scenarios.map((_, i) => byId.get(`${c.seed}/${i}`)!);

@@ -103,7 +103,8 @@ export function compatibleOfferings(t: TemplateType, reqs: Requirements): Offeri
 
 /** isDaemonPodCompatible (scheduler.go): tolerates the NodePool's taints, and one of its terms agrees with the template and the type. */
 function daemonSetFitsTemplate(ds: DaemonSetPods, reqs: Requirements, taints: readonly Taint[], t: TemplateType): boolean {
-  if (untoleratedByKarpenter(taints, ds.input.tolerations ?? [])) return false;
+  // A DaemonSet pod ignores PreferNoSchedule (scheduler.go isDaemonPodCompatible adds that toleration).
+  if (untoleratedByKarpenter(taints, ds.input.tolerations ?? [], true)) return false;
   return ds.terms.some((term) => reqs.compatible(term) === undefined && typeCompatible(t, term));
 }
 

@@ -46,9 +46,9 @@ describe("PreferNoSchedule taints (Karpenter counts them until it relaxes the po
     expect(simulate(cluster([pod], [soft]), snapshot).nodeClaims.map((c) => c.nodePool)).toEqual(["soft"]);
   });
 
-  it("a DaemonSet that does not tolerate it is not counted on that pool's NodeClaims", () => {
+  it("a DaemonSet ignores it (isDaemonPodCompatible tolerates PreferNoSchedule) and counts on that pool's NodeClaims", () => {
     const input = { ...cluster([{ ...pod, tolerations: [{ operator: "Exists" as const }] }], [soft]), daemonSets: [{ name: "ds", requests: { cpu: "1" } }] };
-    expect(simulate(input, snapshot).nodeClaims[0]!.requests.cpu).toBe("100m");
+    expect(simulate(input, snapshot).nodeClaims[0]!.requests.cpu).toBe("1100m");
   });
 });
 

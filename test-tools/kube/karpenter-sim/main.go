@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
+	crclient "sigs.k8s.io/controller-runtime/pkg/client"
 	fakecr "sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -159,6 +160,7 @@ func main() {
 	defer out.Flush()
 	dec := json.NewDecoder(in)
 	enc := json.NewEncoder(out)
+	var last *Scenario
 	for {
 		var s Scenario
 		if err := dec.Decode(&s); err != nil {
@@ -167,6 +169,13 @@ func main() {
 			}
 			fmt.Fprintf(os.Stderr, "karpenter-sim: bad scenario: %v\n", err)
 			os.Exit(2)
+		}
+		// The instance-type data may be given once: a scenario without it reuses the previous one's.
+		if len(s.InstanceTypes) == 0 && last != nil {
+			s.InstanceTypes, s.Offerings, s.OnDemandPrices, s.SpotPrices, s.Zones = last.InstanceTypes, last.Offerings, last.OnDemandPrices, last.SpotPrices, last.Zones
+		}
+		if len(s.InstanceTypes) > 0 {
+			last = &s
 		}
 		r := run(&s)
 		if err := enc.Encode(r); err != nil {
@@ -329,7 +338,10 @@ func schedule(ctx context.Context, s *Scenario, byClass map[string][]*cloudprovi
 	for _, np := range s.NodePools {
 		instanceTypes[np.Name] = byClass[np.Spec.Template.Spec.NodeClassRef.Name]
 	}
-	client := fakecr.NewFakeClient()
+	// Karpenter's state and topology list pods by spec.nodeName: the fake client needs that field index.
+	client := fakecr.NewClientBuilder().WithIndex(&corev1.Pod{}, "spec.nodeName", func(o crclient.Object) []string {
+		return []string{o.(*corev1.Pod).Spec.NodeName}
+	}).Build()
 	clk := &clock.RealClock{}
 	cp := fake.NewCloudProvider()
 	cluster := state.NewCluster(clk, client, cp)
