@@ -49,6 +49,7 @@ import (
 	coreoptions "sigs.k8s.io/karpenter/pkg/operator/options"
 	coretest "sigs.k8s.io/karpenter/pkg/test"
 	testv1alpha1 "sigs.k8s.io/karpenter/pkg/test/v1alpha1"
+	nodepoolutils "sigs.k8s.io/karpenter/pkg/utils/nodepool"
 )
 
 // Scenario is one input line.
@@ -379,11 +380,14 @@ func schedule(ctx context.Context, s *Scenario, byClass map[string][]*cloudprovi
 		}
 		pods = append(pods, pod)
 	}
-	topology, err := scheduling.NewTopology(ctx, client, cluster, stateNodes, s.NodePools, instanceTypes, pods)
+	// The provisioner hands the scheduler its NodePools heaviest first (provisioner.go: nodepoolutils.OrderByWeight).
+	nodePools := append([]*karpv1.NodePool{}, s.NodePools...)
+	nodepoolutils.OrderByWeight(nodePools)
+	topology, err := scheduling.NewTopology(ctx, client, cluster, stateNodes, nodePools, instanceTypes, pods)
 	if err != nil {
 		return r, fmt.Errorf("topology: %w", err)
 	}
-	scheduler := scheduling.NewScheduler(ctx, client, s.NodePools, cluster, stateNodes, topology, instanceTypes, s.DaemonSetPods,
+	scheduler := scheduling.NewScheduler(ctx, client, nodePools, cluster, stateNodes, topology, instanceTypes, s.DaemonSetPods,
 		events.NewRecorder(&record.FakeRecorder{}), clk, nil, nil)
 	results, err := scheduler.Solve(ctx, pods)
 	if err != nil {
