@@ -22,8 +22,12 @@ const SNAPSHOT_FILE = join(HERE, "..", "..", "..", "clusters", "eksworkshop", "c
 const FIXTURES = join(HERE, "testing", "karpenter-disagreements");
 const SEED = Number(process.env.CAPACITY_DIFF_SEED ?? 22000);
 const COUNT = Number(process.env.CAPACITY_DIFF_COUNT ?? 520);
-/** Karpenter picks among tied topology domains in Go map order: a spread scenario runs this often, any result counts. */
-const SPREAD_RUNS = 6;
+/**
+ * Karpenter iterates Go maps where the order matters: tied topology domains (topologygroup.go nextDomainTopologySpread)
+ * and DaemonSet overhead groups (nodeclaim.go addDaemonRequests, over lo.Values of a map). Such a scenario runs this
+ * often and any of Karpenter's results counts as agreement.
+ */
+const MAP_ORDER_RUNS = 6;
 
 let binary: string;
 let snapshot: InstanceTypeSnapshot;
@@ -176,7 +180,7 @@ describe(`the scheduler agrees with Karpenter's on random clusters (seeds ${SEED
       } catch (e) {
         result = { error: (e as Error).message };
       }
-      const runs = features.zoneSpread ? SPREAD_RUNS : 1;
+      const runs = features.zoneSpread || features.daemonSetSelectors ? MAP_ORDER_RUNS : 1;
       const scenarios: object[] = [];
       const base = "error" in result ? simulate({ ...input, workloads: [] }, snapshot) : result;
       for (let i = 0; i < runs; i++) scenarios.push(peerScenario(`${seed}/${i}`, input, snapshot, base, ec2));

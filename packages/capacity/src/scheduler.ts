@@ -121,10 +121,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
   let created = 0;
 
   // Zone spread domains: the zones of existing nodes and every zone a NodePool can launch into (topology.go).
-  const topology = new Topology(
-    [...new Set([...nodes.map((n) => n.zone), ...templates.flatMap((t) => t.types.flatMap((x) => [...x.zones]))])].sort(),
-    zoneCounts,
-  );
+  const topology = new Topology([...new Set(templates.flatMap((t) => t.types.flatMap((x) => [...x.zones])))].sort(), nodes, zoneCounts);
   const pickerFor = (shape: PodShape) => topology.pickerFor(shape);
   const spreadKey = (key: number, pickZone: ZonePicker, current: Requirements, term: Requirements) => topology.spreadKey(key, pickZone, current, term);
 

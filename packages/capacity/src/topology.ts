@@ -2,6 +2,7 @@
 // Rewritten from kubernetes-sigs/karpenter v1.14.1 pkg/controllers/provisioning/scheduling/topology.go (domains of
 // existing nodes and NodePools) and topologygroup.go (nextDomainTopologySpread).
 import type { PodShape } from "./input.ts";
+import { labelsMatch } from "./kube-scheduler.ts";
 import type { Requirement, Requirements } from "./requirements.ts";
 
 /** Picks the zone for a pod under a zone spread, given the NodeClaim's zone requirement and the pod's (topologygroup.go nextDomainTopologySpread). */
@@ -19,18 +20,30 @@ export function countZone(zoneCounts: Map<string, Map<string, number>>, workload
 export class Topology {
   private readonly pickers = new Map<PodShape, ZonePicker>();
 
-  /** `domains`: every zone a pod can count in; `zoneCounts`: workload -> zone -> pods placed so far. */
+  /**
+   * `poolZones`: the zones the NodePools' instance types offer (buildDomainGroups: every pod counts them);
+   * `nodes`: the existing nodes, whose zones count for a pod whose node selector and required affinity they match
+   * (topologynodefilter.go, nodeAffinityPolicy Honor); `zoneCounts`: workload -> zone -> pods placed so far.
+   */
   constructor(
-    readonly domains: readonly string[],
+    private readonly poolZones: readonly string[],
+    private readonly nodes: readonly { readonly zone: string; readonly labels: ReadonlyMap<string, string> }[],
     readonly zoneCounts: Map<string, Map<string, number>>,
   ) {}
+
+  /** The zone domains of a pod's spread, sorted. */
+  domainsFor(shape: PodShape): string[] {
+    const zones = new Set(this.poolZones);
+    for (const n of this.nodes) if (labelsMatch(n.labels, shape.selector, shape.affinity)) zones.add(n.zone);
+    return [...zones].sort();
+  }
 
   pickerFor(shape: PodShape): ZonePicker | undefined {
     if (shape.zoneSpread === undefined) return undefined;
     let picker = this.pickers.get(shape);
     if (!picker) {
       const skew = shape.zoneSpread;
-      const domains = this.domains;
+      const domains = this.domainsFor(shape);
       picker = (nodeZones, podZones) => {
         const counts = this.zoneCounts.get(shape.workload);
         const podDomains = domains.filter((d) => podZones.has(d));
