@@ -80,7 +80,16 @@ function subtractMax(remaining: Amounts, types: readonly TemplateType[]): void {
 // simulate
 
 /** Runs the scenario: every workload at its `replicas`. */
-export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot): SimulationResult {
+export interface SimulateOptions {
+  /**
+   * Stop after Karpenter's first scheduling batch (one `Solve`): pods refused for NodePool limits stay Pending instead of
+   * getting another round once the batch's NodeClaims count at the type they likely launch as. The e2e differential
+   * compares this with one run of Karpenter's scheduler. @default false
+   */
+  readonly singleBatch?: boolean;
+}
+
+export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot, options: SimulateOptions = {}): SimulationResult {
   const { pods, shapes, daemonSets, types } = prepare(input, snapshot);
   const space = new ResourceSpace([
     "cpu",
@@ -133,7 +142,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot)
     const failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[] = [];
     const claimsBefore = allClaims.length;
     for (const pod of queue) place(pod, failed);
-    const retry = failed.some((f) => f.failure.reason === "limit-reached") && allClaims.length > claimsBefore;
+    const retry = !options.singleBatch && failed.some((f) => f.failure.reason === "limit-reached") && allClaims.length > claimsBefore;
     if (!retry) {
       for (const { pod, failure } of failed) pending.push({ pod: pod.name, workload: pod.shape.workload, reason: failure.reason, message: failure.message });
       break;

@@ -6,7 +6,7 @@ import { SimulationError } from "./input.ts";
 import type { PendingPod, SimulationResult } from "./types.ts";
 
 export { MAX_INSTANCE_TYPES } from "./nodeclaim.ts";
-export { simulate } from "./scheduler.ts";
+export { type SimulateOptions, simulate } from "./scheduler.ts";
 export { SimulationError };
 
 /** Pods that no node, node group or NodePool can ever run (too big, nothing matches): the CLI's exit 1. */
