@@ -6,7 +6,7 @@ import { buildExistingNodes, placeOnExisting } from "./existingnode.ts";
 import { type Pod, type PodShape, prepare } from "./input.ts";
 import { type Amounts, formatAmounts } from "./instance-types.ts";
 import { addInto, taintText } from "./kube-scheduler.ts";
-import { type AddResult, type Claim, canAdd, finalizeClaim, fitsWithOverhead, insertNew, reorderAfterAdd } from "./nodeclaim.ts";
+import { type AddResult, type Claim, canAdd, finalizeClaim, insertNew, reorderAfterAdd } from "./nodeclaim.ts";
 import { buildTemplates, compatibleOfferings, type Template, type TemplateType } from "./nodeclaimtemplate.ts";
 import type { Requirements } from "./requirements.ts";
 import { ResourceSpace } from "./resources.ts";

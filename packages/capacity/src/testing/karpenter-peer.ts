@@ -220,7 +220,10 @@ export function pricesOf(snapshot: InstanceTypeSnapshot): { onDemand: Record<str
     for (const o of t.offerings) {
       if (o.price === undefined) continue;
       if (o.capacityType === "on-demand") onDemand[t.name] = o.price;
-      else (spot[t.name] ??= {})[o.zone] = o.price;
+      else {
+        spot[t.name] ??= {};
+        spot[t.name]![o.zone] = o.price;
+      }
     }
   }
   return { onDemand, spot };
