@@ -6,22 +6,26 @@ import { formatJson, formatMarkdown, formatText, GITHUB_COMMENT_LIMIT, type Diff
 import { checkRepository, defaultBase, readRenderedAtRef, readRenderedWorkingTree, resolveCommit } from "../diff/git.ts";
 import { parseCommandArgs } from "../args.ts";
 import { colorEnabled } from "../color.ts";
-import { EXIT, UsageError } from "../exit-codes.ts";
+import { EXIT, exitCodeHelp, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
 import { writeFileAtomically } from "../write-file.ts";
 
-export const diffUsage = `Usage: eks-gitops diff [--base REF] [--head REF] [--output text|markdown|json] [--full FILE] [--url URL] [--cluster NAME]...
+export const diffUsage = `Usage: eks-gitops diff [--base REF] [--head REF] [-o|--output text|markdown|json] [--exit-code] [--full FILE] [--url URL] [--cluster NAME]...
 
 Compares the committed rendered output (clusters/*/rendered) of two revisions.
   --base REF      old side (default: the merge base of HEAD with main)
   --head REF      new side (default: the working tree)
-  --output FMT    text (default), markdown (a pull-request comment, cut at ${GITHUB_COMMENT_LIMIT} characters, with a
+  -o, --output FMT
+                  text (default), markdown (a pull-request comment, cut at ${GITHUB_COMMENT_LIMIT} characters, with a
                   "Capacity at HPA max" section per cluster: \`eks-gitops simulate\` of base and head) or json
+  --exit-code     exit 1 when the rendered output differs (as \`git diff --exit-code\`), 0 when it does not
   --full FILE     also write the complete, uncut output to FILE (the CI artifact)
   --url URL       link to the full diff, shown when the Markdown is cut
   --limit N       Markdown character limit (default ${GITHUB_COMMENT_LIMIT})
   --cluster NAME  only this overlay (repeatable)
-  --root DIR      repository root (default: found from the current directory)`;
+  --root DIR      repository root (default: found from the current directory)
+
+${exitCodeHelp("diff")}`;
 
 const OUTPUTS = ["text", "markdown", "json"] as const;
 type Output = (typeof OUTPUTS)[number];
@@ -37,12 +41,14 @@ export interface DiffOptions {
   readonly limit?: number;
   /** Markdown only: add the "Capacity at HPA max" section (capacity simulation of base and head). @default true */
   readonly capacity?: boolean;
+  /** Exit 1 when the rendered output differs (as `git diff --exit-code`). @default false: exit 0 whenever it could compare */
+  readonly exitCode?: boolean;
   /** ANSI colours in text output. @default stdout is a TTY and NO_COLOR is unset */
   readonly color?: boolean;
   readonly out?: (text: string) => void;
 }
 
-/** Always exits 0 when it could compare: a diff informs, the checks decide. */
+/** Exits 0 when it could compare (a diff informs, the checks decide); with `exitCode`, 1 when anything differs. */
 export async function diff(options: DiffOptions): Promise<number> {
   const out = options.out ?? ((t: string) => process.stdout.write(t));
   checkRepository(options.root);
@@ -74,7 +80,7 @@ export async function diff(options: DiffOptions): Promise<number> {
         : formatText(d, labels, { color: options.color ?? (options.out === undefined && colorEnabled()) });
   if (options.full !== undefined) writeAtomically(options.full, render(Number.POSITIVE_INFINITY));
   out(render(options.limit ?? GITHUB_COMMENT_LIMIT));
-  return EXIT.ok;
+  return options.exitCode === true && d.changes.length > 0 ? EXIT.invalid : EXIT.ok;
 }
 
 function resolveRef(root: string, ref: string): string {
@@ -100,7 +106,8 @@ export async function diffCommand(argv: readonly string[]): Promise<number> {
     options: {
       base: { type: "string" },
       head: { type: "string" },
-      output: { type: "string", default: "text" },
+      output: { type: "string", short: "o", default: "text" },
+      "exit-code": { type: "boolean", default: false },
       full: { type: "string" },
       url: { type: "string" },
       limit: { type: "string" },
@@ -129,5 +136,6 @@ export async function diffCommand(argv: readonly string[]): Promise<number> {
     full: values.full,
     url: values.url,
     limit,
+    exitCode: values["exit-code"],
   });
 }

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR, SYNTH_COMMAND, type ClusterConfig } from "@eks-gitops/config";
 import { parseCommandArgs } from "../args.ts";
-import { EXIT, UsageError } from "../exit-codes.ts";
+import { EXIT, exitCodeHelp, UsageError } from "../exit-codes.ts";
 import { renderCluster, type RenderedTree } from "../render.ts";
 import { colorEnabled } from "../color.ts";
 import { progressLine, schemaDownloadProgress } from "../progress.ts";
@@ -18,7 +18,9 @@ written (exit 1, with the findings).
   --cluster NAME  only this overlay (repeatable)
   --check         render in memory and exit 1 if the committed output differs
   --no-validate   write without validating first
-  --root DIR      repository root (default: found from the current directory)`;
+  --root DIR      repository root (default: found from the current directory)
+
+${exitCodeHelp("synth")}`;
 
 export interface SynthOptions {
   readonly root: string;

@@ -21,7 +21,7 @@ import {
 } from "@eks-gitops/validate";
 import { parseCommandArgs } from "../args.ts";
 import { colorEnabled } from "../color.ts";
-import { EXIT, UsageError } from "../exit-codes.ts";
+import { EXIT, exitCodeHelp, UsageError } from "../exit-codes.ts";
 import { progressLine, schemaDownloadProgress } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
 
@@ -64,7 +64,7 @@ Options:
   --max-file-bytes N   larger files (and stdin) are an error, unread (default 16777216)
   --root DIR           repository root (default: found from the current directory)
 
-Exit codes: 0 all valid, 1 something invalid or unreadable, 2 usage, 3 internal error.`;
+${exitCodeHelp("validate")}`;
 
 /** `readAheadWorker`: the worker the CLI started first thing (read-ahead.ts), handed the files to parse ahead. */
 export async function validateCommand(argv: readonly string[], readAheadWorker?: Worker): Promise<number> {
