@@ -118,7 +118,15 @@ export function loadKubeConfig(options: { readonly kubeconfig?: string; readonly
     } catch (err) {
       throw new KubeconfigError(`kubeconfig ${file}: not a valid kubeconfig: ${(err as Error).message.split("\n")[0]}; fix it or pass --kubeconfig FILE`);
     }
-    if (one !== kc) kc.mergeConfig(one, true);
+    if (one === kc) return;
+    // kubectl's merge: the first file that names a cluster, user or context wins (client-node's mergeConfig throws instead)
+    const add = <T extends { name: string }>(have: T[], more: readonly T[]) => {
+      for (const m of more) if (!have.some((h) => h.name === m.name)) have.push(m);
+    };
+    add(kc.clusters, one.clusters);
+    add(kc.users, one.users);
+    add(kc.contexts, one.contexts);
+    if (!kc.currentContext) kc.currentContext = one.currentContext;
   });
   if (options.context) {
     if (!kc.getContexts().some((c) => c.name === options.context)) {
