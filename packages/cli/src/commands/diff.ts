@@ -1,6 +1,7 @@
 // `eks-gitops diff`: what a change does to the rendered output, per cluster and component, IAM first.
 import { existsSync, } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { CLUSTERS_DIR } from "@eks-gitops/config/layout";
 import { diffRendered } from "../diff/changes.ts";
 import { formatJson, formatMarkdown, formatText, GITHUB_COMMENT_LIMIT, type DiffLabels } from "../diff/format.ts";
 import { checkRepository, defaultBase, readRenderedAtRef, readRenderedWorkingTree, resolveCommit } from "../diff/git.ts";
@@ -46,6 +47,8 @@ export interface DiffOptions {
   /** ANSI colours in text output. @default stdout is a TTY and NO_COLOR is unset */
   readonly color?: boolean;
   readonly out?: (text: string) => void;
+  /** Notes (leftovers of interrupted runs swept). @default stderr */
+  readonly err?: (text: string) => void;
 }
 
 /** Exits 0 when it could compare (a diff informs, the checks decide); with `exitCode`, 1 when anything differs. */
@@ -64,6 +67,10 @@ export async function diff(options: DiffOptions): Promise<number> {
   const after = only(options.head !== undefined ? readRenderedAtRef(options.root, options.head) : readRenderedWorkingTree(options.root));
   const d = diffRendered(before, after);
   const capacityModule = options.output === "markdown" && options.capacity !== false ? await import("../diff/capacity.ts") : undefined;
+  if (capacityModule) {
+    const { sweepTempFolders } = await import("../temp-folder.ts");
+    for (const note of sweepTempFolders(join(options.root, CLUSTERS_DIR), capacityModule.CAPACITY_TEMP_PREFIX)) (options.err ?? ((t: string) => process.stderr.write(t)))(`eks-gitops diff: ${note}\n`);
+  }
   const capacitySection = await capacityModule?.capacitySection(
     options.root,
     { rendered: before, commit: baseCommit },
