@@ -205,3 +205,11 @@ describe("simulate --from-cluster: no kubeconfig 2, an API that fails 4", () => 
     expect(output.err).toContain(`list nodes at ${server} failed (HTTP 500)`);
   });
 });
+
+describe("the README's exit-code table", () => {
+  it("is the table of the code", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { exitCodeTable } = await import("./exit-codes.ts");
+    expect(readFileSync(join(root, "README.md"), "utf8")).toContain(`\n${exitCodeTable()}\n`);
+  });
+});

@@ -14,6 +14,21 @@ export const EXIT = {
   external: 4,
 } as const;
 
+/** What each code means for every command (each command's --help says what it means there); the README's table. */
+export const EXIT_SUMMARY: Readonly<Record<keyof typeof EXIT, string>> = {
+  ok: "ok",
+  invalid: "findings or stale: invalid output, `--check` differences, `diff --exit-code` differences, a refused bootstrap plan",
+  usage: "bad usage or configuration: options, overlay, kubeconfig, AWS credentials or permissions, an endpoint that is not the service",
+  internal: "internal fault of eks-gitops (a bug: please report it); never the environment's",
+  external: "an AWS or Kubernetes API call failed or timed out (not a setting to fix: run again later)",
+};
+
+/** The README's exit-code table (checked against it by exit-codes.test.ts). */
+export function exitCodeTable(): string {
+  const rows = (Object.keys(EXIT) as (keyof typeof EXIT)[]).map((k) => `| \`${EXIT[k]}\` | ${EXIT_SUMMARY[k]} |`);
+  return ["| code | meaning |", "|---|---|", ...rows].join("\n");
+}
+
 /** A bad command line; the message says what to type instead. */
 export class UsageError extends Error {
   override name = "UsageError";
