@@ -1,8 +1,11 @@
 // `eks-gitops capacity` command line: usage errors exit 2 before any AWS call (the EC2 path is tested against moto in
 // capacity.emulator.test.ts).
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { captureOutput } from "../testing/capture.ts";
 import { main } from "../bin.ts";
+
+// the first test loads the command (and the AWS SDK): slow on a busy machine, not a timing test
+vi.setConfig({ testTimeout: 60_000 });
 
 const output = captureOutput();
 
