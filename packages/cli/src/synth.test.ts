@@ -119,7 +119,7 @@ describe("eks-gitops synth", () => {
     const text = err.join("");
     expect(text).toContain(
       // located in the render's in-memory text (line 30 is the second requirement's `- key:`)
-      'clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml:30:11 NodePool/default invalid /spec/template/spec/requirements/1/key: Invalid value: "string": label "karpenter.sh/nodepool" is restricted [cel:self != "karpenter.sh/nodepool"]',
+      'clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml:30:11 NodePool/default invalid /spec/template/spec/requirements/1/key: Invalid value: "karpenter.sh/nodepool": label "karpenter.sh/nodepool" is restricted [cel:self != "karpenter.sh/nodepool"]',
     );
     expect(text).toMatch(/\nSummary: 48 resources found - Valid: 47, Invalid: 1, Errors: 0, Skipped: 0[^\n]*\n/);
     expect(text.endsWith("the render is invalid: nothing was written. Fix the overlay, or write it anyway with `pnpm synth --no-validate`.\n")).toBe(true);
