@@ -33,6 +33,9 @@ function title(c: ObjectChange): string {
 /** A user-controlled string for the Markdown comment: shortened, then escaped (see safeMarkdown). */
 const md = (s: string, max = 120) => safeMarkdown(shorten(s, max));
 
+/** A user-controlled string inside a Markdown code span (nothing is HTML or Markdown there; a backtick would end it). */
+const codeSpan = (s: string) => safeText(shorten(s)).replace(/`/g, "'");
+
 /** An IAM document (the cluster's `iam` folder): listed under "IAM changes". */
 const isIamDocument = (c: ObjectChange) => c.iam && c.component === COMPONENTS.iam;
 /** A Kubernetes object that names an IAM role (an IRSA annotation): listed under its component, with a call-out. */
@@ -127,7 +130,7 @@ export function formatMarkdown(d: RenderedDiff, labels: DiffLabels, options: Mar
     const newHeading = s.heading !== lastHeading;
     lastHeading = s.heading;
     s.changes.forEach((c, i) => {
-      const heading = i > 0 ? "" : `${newHeading ? `\n### ${md(s.heading)}\n` : ""}${s.sub ? `\n#### <code>${md(s.sub)}</code>\n` : ""}`;
+      const heading = i > 0 ? "" : `${newHeading ? `\n### ${md(s.heading)}\n` : ""}${s.sub ? `\n#### \`${codeSpan(s.sub)}\`\n` : ""}`;
       const where = isIamDocument(c) ? ` <sub>${md(c.cluster)} · ${md(c.component)}</sub>` : touchesIamRole(c) ? " <sub>⚠️ changes an IAM role (IRSA)</sub>" : "";
       // inside a fence nothing is Markdown or HTML; control and bidi characters are still escaped
       const body = c.hunks.map(safeText).join("\n");
