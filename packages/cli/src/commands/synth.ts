@@ -2,12 +2,13 @@
 import { join } from "node:path";
 import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR, SYNTH_COMMAND, type ClusterConfig } from "@eks-gitops/config";
 import { parseCommandArgs } from "../args.ts";
-import { EXIT, UsageError } from "../exit-codes.ts";
+import { EXIT, exitCodeHelp, UsageError } from "../exit-codes.ts";
 import { renderCluster, type RenderedTree } from "../render.ts";
 import { colorEnabled } from "../color.ts";
 import { progressLine, schemaDownloadProgress } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
 import { type SynthValidateOptions, validateBeforeWrite } from "../synth-validate.ts";
+import { asWriteError, lockRenderedWaiting } from "../swap.ts";
 import { compareTrees, isEmptyDifference, readTree, recoverRendered, replaceTree } from "../tree.ts";
 
 export const synthUsage = `Usage: eks-gitops synth [--cluster NAME]... [--check] [--no-validate] [--root DIR]
@@ -18,7 +19,9 @@ written (exit 1, with the findings).
   --cluster NAME  only this overlay (repeatable)
   --check         render in memory and exit 1 if the committed output differs
   --no-validate   write without validating first
-  --root DIR      repository root (default: found from the current directory)`;
+  --root DIR      repository root (default: found from the current directory)
+
+${exitCodeHelp("synth")}`;
 
 export interface SynthOptions {
   readonly root: string;
@@ -46,7 +49,18 @@ export async function synth(options: SynthOptions): Promise<number> {
   }
 
   // what a killed synth left (see ../swap.ts) is finished or rolled back before the output is read
-  if (!options.check) for (const r of rendered) for (const note of recoverRendered(r.dir)) out(`recovered ${CLUSTERS_DIR}/${r.config.name}: ${note}`);
+  if (!options.check) {
+    for (const r of rendered) {
+      const notes: string[] = [];
+      const release = await lockForWriting(r.dir, (l) => notes.push(l), options.err);
+      try {
+        notes.push(...recoverRendered(r.dir, { locked: true }));
+      } finally {
+        release();
+      }
+      for (const note of notes) out(`recovered ${CLUSTERS_DIR}/${r.config.name}: ${note}`);
+    }
+  }
   if (!options.check && options.validate !== false) {
     // every render validated before anything is written (also an unchanged one: exit 0 means valid output)
     const result = await validateBeforeWrite(
@@ -79,7 +93,14 @@ export async function synth(options: SynthOptions): Promise<number> {
       out(`  fix: ${SYNTH_COMMAND} --cluster ${config.name}`);
       continue;
     }
-    if (!isEmptyDifference(diff)) replaceTree(dir, tree);
+    if (!isEmptyDifference(diff)) {
+      const release = await lockForWriting(dir, (l) => out(`recovered ${where}: ${l}`), options.err);
+      try {
+        replaceTree(dir, tree, { locked: true });
+      } finally {
+        release();
+      }
+    }
     out(`wrote   ${where}: ${tree.size} files (${diff.changed.length} changed, ${diff.added.length} added, ${diff.removed.length} removed)`);
   }
   if (options.check && stale > 0) {
@@ -87,6 +108,23 @@ export async function synth(options: SynthOptions): Promise<number> {
     return EXIT.invalid;
   }
   return EXIT.ok;
+}
+
+/**
+ * `<dir>.lock` for a swap: waits while a validate reads the folder (it holds the lock to see one whole tree);
+ * fails at once while another synth writes it.
+ */
+async function lockForWriting(dir: string, note: (line: string) => void, err: ((text: string) => void) | undefined): Promise<() => void> {
+  try {
+    return await lockRenderedWaiting(dir, {
+      command: "synth",
+      note,
+      waitWhile: (owner) => owner.command === "validate",
+      onWait: (message) => (err ?? ((t: string) => process.stderr.write(t)))(`${message}\n`),
+    });
+  } catch (e) {
+    throw asWriteError(dir, e);
+  }
 }
 
 export async function synthCommand(argv: readonly string[]): Promise<number> {
