@@ -67,12 +67,12 @@ describe("checkCluster defaults", () => {
 
 describe("checkCluster errors name the field path", () => {
   it("rejects a negative CPU limit", () => {
-    expect(problemsOf(withChange((x) => (x.nodePools[0].limits.cpu = -1)))).toEqual(["nodePools[0].limits.cpu: must not be negative"]);
+    expect(problemsOf(withChange((x) => (x.nodePools[0].limits.cpu = -1)))).toEqual(["nodePools[0].limits.cpu: must not be negative; got -1"]);
   });
 
   it("rejects an unknown requirement operator", () => {
     expect(problemsOf(withChange((x) => (x.nodePools[0].requirements[0].operator = "Within")))).toEqual([
-      'nodePools[0].requirements[0].operator: Invalid option: expected one of "In"|"NotIn"|"Exists"|"DoesNotExist"|"Gt"|"Lt"|"Gte"|"Lte"',
+      `nodePools[0].requirements[0].operator: must be one of 'In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'; got "Within"`,
     ]);
   });
 
@@ -88,7 +88,7 @@ describe("checkCluster errors name the field path", () => {
           x.partition = "aws";
         }),
       ),
-    ).toContain("partition: region 'cn-north-1' is in partition 'aws-cn', not 'aws'");
+    ).toContain("partition: region 'cn-north-1' (China (Beijing)) is in partition 'aws-cn', not 'aws'");
   });
 
   it("rejects minReplicas above maxReplicas with both values", () => {
@@ -128,7 +128,7 @@ describe("checkCluster errors name the field path", () => {
   });
 
   it("rejects unknown fields (typos) instead of ignoring them", () => {
-    expect(problemsOf(withChange((x) => (x.karpenter.verison = "1.14.1")))).toEqual(['karpenter: Unrecognized key: "verison"']);
+    expect(problemsOf(withChange((x) => (x.karpenter.verison = "1.14.1")))).toEqual(["karpenter.verison: unknown key 'verison'"]);
   });
 
   it("lists every problem at once, with the file in the message", () => {
@@ -137,7 +137,7 @@ describe("checkCluster errors name the field path", () => {
       x.nodePools[0].expireAfter = "30 days";
     });
     expect(() => checkCluster(input, FILE)).toThrow(
-      "clusters/eksworkshop/cluster.ts: account: must be a 12-digit AWS account id\nclusters/eksworkshop/cluster.ts: nodePools[0].expireAfter: must be a duration such as '30s', '1m', '720h' or '1h30m'",
+      "clusters/eksworkshop/cluster.ts: account: must be a 12-digit AWS account id; got \"123\" (e.g. `account: \"123456789012\"`)\nclusters/eksworkshop/cluster.ts: nodePools[0].expireAfter: must be a duration such as '30s', '1m', '720h' or '1h30m'; got \"30 days\" (e.g. `expireAfter: \"720h\"`)",
     );
   });
 

@@ -1,8 +1,11 @@
 // `eks-gitops synth`: render overlays to clusters/<name>/rendered (or, with --check, compare).
 import { join } from "node:path";
 import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR, SYNTH_COMMAND, type ClusterConfig } from "@eks-gitops/config";
+import { ConfigError } from "@eks-gitops/config/errors";
 import { parseCommandArgs } from "../args.ts";
+import { reportConfigError } from "../overlay-report.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
+import { OUTPUT_FORMATS, type OutputFormat } from "@eks-gitops/validate/output";
 import { renderCluster, type RenderedTree } from "../render.ts";
 import { colorEnabled } from "../color.ts";
 import { progressLine, schemaDownloadProgress } from "../progress.ts";
@@ -10,7 +13,7 @@ import { findRepoRoot } from "../repo.ts";
 import { type SynthValidateOptions, validateBeforeWrite } from "../synth-validate.ts";
 import { compareTrees, isEmptyDifference, readTree, recoverRendered, replaceTree } from "../tree.ts";
 
-export const synthUsage = `Usage: eks-gitops synth [--cluster NAME]... [--check] [--no-validate] [--root DIR]
+export const synthUsage = `Usage: eks-gitops synth [--cluster NAME]... [--check] [--no-validate] [--output FORMAT] [--root DIR]
 
 Renders every overlay (or the named ones) into clusters/<name>/rendered/. The render is first validated
 in memory as \`eks-gitops validate\` does (schemas, CEL, cross-object, IAM): an invalid one is not
@@ -18,6 +21,8 @@ written (exit 1, with the findings).
   --cluster NAME  only this overlay (repeatable)
   --check         render in memory and exit 1 if the committed output differs
   --no-validate   write without validating first
+  -o, --output FORMAT  how a bad overlay or an invalid render is reported: text (default), json, junit,
+                  sarif, github (findings at clusters/<name>/cluster.ts:LINE:COL)
   --root DIR      repository root (default: found from the current directory)`;
 
 export interface SynthOptions {
@@ -96,6 +101,7 @@ export async function synthCommand(argv: readonly string[]): Promise<number> {
       check: { type: "boolean", default: false },
       // Node 20's parseArgs has no --no-<flag> negation
       "no-validate": { type: "boolean", default: false },
+      output: { type: "string", short: "o", default: "text" },
       root: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -106,6 +112,8 @@ export async function synthCommand(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${synthUsage}\n`);
     return EXIT.ok;
   }
+  const output = values.output as OutputFormat;
+  if (!OUTPUT_FORMATS.includes(output)) throw new UsageError(`--output ${values.output}: must be one of ${OUTPUT_FORMATS.join(", ")}`);
   const download = schemaDownloadProgress(progressLine());
   try {
     return await synth({
@@ -117,6 +125,7 @@ export async function synthCommand(argv: readonly string[]): Promise<number> {
       onProgress: download.onProgress,
     });
   } catch (err) {
+    if (err instanceof ConfigError) return reportConfigError(err, output, colorEnabled(output === "text" ? process.stderr : process.stdout));
     // the pinned schemas could not be had (offline without a mirror, a bad mirror): a setup problem, not a bug
     if (err instanceof Error && err.name === "CatalogError") {
       throw new UsageError(`synth: cannot validate the render: ${err.message}; nothing was written (--no-validate writes without validating)`);

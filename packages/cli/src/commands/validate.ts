@@ -1,6 +1,7 @@
 // `eks-gitops validate`: check rendered output (or any Kubernetes YAML/JSON) as the API server would, plus cross-object checks.
 import type { Worker } from "node:worker_threads";
 import { ConfigError } from "@eks-gitops/config/errors";
+import { reportConfigError } from "../overlay-report.ts";
 import {
   CatalogError,
   CHECKS,
@@ -155,7 +156,7 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
       process.stderr.write(`eks-gitops validate: ${err.message}\n`);
       return EXIT.usage;
     }
-    if (err instanceof ConfigError) throw err;
+    if (err instanceof ConfigError) return reportConfigError(err, output, colorEnabled(output === "text" ? process.stderr : process.stdout));
     throw err;
   }
 }
