@@ -3,7 +3,7 @@ export * from "./types.ts";
 export * from "./aws.ts";
 export * from "./errors.ts";
 export * from "./layout.ts";
-export { checkCluster, defineCluster, DISCOVERY_TAG } from "./resolve.ts";
+export { checkCluster, defineCluster, DISCOVERY_TAG, isOverlayField } from "./resolve.ts";
 export type { ClusterConfig, ResolvedDaemonSet, ResolvedNodeClass, ResolvedNodeGroup, ResolvedNodePool, ResolvedWorkload, RoleRef } from "./resolve.ts";
 export { clusterFile, listClusters, loadCluster, locateProblems } from "./load.ts";
 export { parseOverlay, type OverlaySource, type SourcePosition } from "./locate.ts";

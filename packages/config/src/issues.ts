@@ -233,3 +233,8 @@ export function problemsFromIssues(issues: readonly Issue[], input: unknown, sch
   });
   return kept;
 }
+
+/** Whether `key` is a field the overlay may set on the object at `path` (a value left unset there is a default). */
+export function isOverlayField(schema: AnySchema, path: readonly Segment[], key: string | number): boolean {
+  return typeof key === "string" && allowedKeys(schema, path).includes(key);
+}

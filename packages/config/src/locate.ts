@@ -11,6 +11,8 @@ export interface SourcePosition {
   readonly line: number;
   /** 1-based, in characters. */
   readonly column: number;
+  /** How many segments of the path are written in the source (all of them: the field itself was found). */
+  readonly depth: number;
 }
 
 let ts: typeof TS | undefined;
@@ -28,9 +30,10 @@ export interface OverlaySource {
 export function parseOverlay(fileName: string, text: string): OverlaySource {
   const t = typescript();
   const source = t.createSourceFile(fileName, text, t.ScriptTarget.Latest, true, t.ScriptKind.TS);
+  let depth = 0;
   const position = (node: TS.Node): SourcePosition => {
     const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source));
-    return { line: line + 1, column: character + 1 };
+    return { line: line + 1, column: character + 1, depth };
   };
 
   /** Top-level `const x = ...` initialisers, so a shared value (`workloads: [web]`) is followed to where it is written. */
@@ -62,15 +65,18 @@ export function parseOverlay(fileName: string, text: string): OverlaySource {
   return {
     locate(path, target = "value") {
       let node = literal(root);
+      depth = 0;
       if (!node) return undefined;
       /** What to point at when the walk stops: the last key found, or the value itself. */
       let last: TS.Node = node;
       for (const [i, seg] of path.entries()) {
         const final = i === path.length - 1;
+        depth = i;
         if (t.isObjectLiteralExpression(node) && typeof seg === "string") {
           // the last property of that name wins, as in JavaScript
           const prop = [...node.properties].reverse().find((p) => propertyName(p) === seg);
           if (!prop) return position(last);
+          depth = i + 1;
           if (t.isPropertyAssignment(prop)) {
             if (final) return position(target === "key" ? prop.name : prop.initializer);
             last = prop.name;
@@ -85,6 +91,7 @@ export function parseOverlay(fileName: string, text: string): OverlaySource {
           const before = node.elements.slice(0, seg + 1);
           const element = node.elements[seg];
           if (!element || before.some((e) => t.isSpreadElement(e))) return position(last);
+          depth = i + 1;
           if (final) return position(element);
           last = element;
           node = literal(element);

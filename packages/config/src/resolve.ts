@@ -1,7 +1,7 @@
 // checkCluster(): validates an overlay once, applies every default in this one place, and freezes the result.
 import { dnsSuffix, ec2ServicePrincipal, partitionOfRegion } from "./aws.ts";
 import { ConfigError } from "./errors.ts";
-import { problemsFromIssues } from "./issues.ts";
+import { isOverlayField as isOverlayFieldOf, problemsFromIssues } from "./issues.ts";
 import { clusterSchema } from "./schema.ts";
 import type {
   AmiSelectorTerm,
@@ -146,6 +146,11 @@ export interface ClusterConfig {
     readonly applicationSet: boolean;
   };
   readonly tags: Readonly<Record<string, string>>;
+}
+
+/** Whether `key` is a field an overlay may set on the object at `path` (e.g. `["nodePools", 0]`, `"expireAfter"`). */
+export function isOverlayField(path: readonly (string | number)[], key: string | number): boolean {
+  return isOverlayFieldOf(clusterSchema, path, key);
 }
 
 /** Declares a cluster overlay. Identity at run time; gives editors the types and docs. */

@@ -6,7 +6,7 @@ import { parseCommandArgs } from "../args.ts";
 import { reportConfigError } from "../overlay-report.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { OUTPUT_FORMATS, type OutputFormat } from "@eks-gitops/validate/output";
-import { renderCluster, type RenderedTree } from "../render.ts";
+import { renderClusterTraced, type RenderedTree, type RenderSources } from "../render.ts";
 import { colorEnabled } from "../color.ts";
 import { progressLine, schemaDownloadProgress } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
@@ -35,6 +35,8 @@ export interface SynthOptions {
   /** Where the findings of a rejected render go. @default stderr */
   readonly err?: (text: string) => void;
   readonly color?: boolean;
+  /** How findings are reported. @default "text" */
+  readonly format?: OutputFormat;
   readonly onProgress?: SynthValidateOptions["onProgress"];
 }
 
@@ -44,10 +46,10 @@ export async function synth(options: SynthOptions): Promise<number> {
   const names = options.clusters && options.clusters.length > 0 ? [...options.clusters] : listClusters(options.root);
   if (names.length === 0) throw new UsageError(`no overlays found under ${join(options.root, CLUSTERS_DIR)}`);
 
-  const rendered: { config: ClusterConfig; tree: RenderedTree; dir: string }[] = [];
+  const rendered: { config: ClusterConfig; tree: RenderedTree; sources: RenderSources; dir: string }[] = [];
   for (const name of names) {
     const config = await loadCluster(options.root, name);
-    rendered.push({ config, tree: renderCluster(config), dir: join(options.root, CLUSTERS_DIR, name, RENDERED_DIR) });
+    rendered.push({ config, ...renderClusterTraced(config), dir: join(options.root, CLUSTERS_DIR, name, RENDERED_DIR) });
   }
 
   // what a killed synth left (see ../swap.ts) is finished or rolled back before the output is read
@@ -55,13 +57,18 @@ export async function synth(options: SynthOptions): Promise<number> {
   if (!options.check && options.validate !== false) {
     // every render validated before anything is written (also an unchanged one: exit 0 means valid output)
     const result = await validateBeforeWrite(
-      rendered.map((r) => ({ cluster: r.config.name, tree: r.tree })),
-      { root: options.root, color: options.color, onProgress: options.onProgress },
+      rendered.map((r) => ({ cluster: r.config.name, tree: r.tree, sourceFile: r.config.sourceFile, sources: r.sources })),
+      { root: options.root, color: options.color, format: options.format, onProgress: options.onProgress },
     );
     if (!result.ok) {
-      (options.err ?? ((t: string) => process.stderr.write(t)))(
-        `${result.text}the render is invalid: nothing was written. Fix the overlay, or write it anyway with \`${SYNTH_COMMAND} --no-validate\`.\n`,
-      );
+      const err = options.err ?? ((t: string) => process.stderr.write(t));
+      const closing = `the render is invalid: nothing was written. Fix the overlay, or write it anyway with \`${SYNTH_COMMAND} --no-validate\`.\n`;
+      // text is for people (stderr); a machine format is the command's output (stdout), the closing line still on stderr
+      if ((options.format ?? "text") === "text") err(`${result.text}${closing}`);
+      else {
+        process.stdout.write(result.text);
+        err(closing);
+      }
       return EXIT.invalid;
     }
   }
@@ -121,6 +128,7 @@ export async function synthCommand(argv: readonly string[]): Promise<number> {
       clusters: values.cluster,
       check: values.check,
       validate: !values["no-validate"],
+      format: output,
       color: colorEnabled(process.stderr),
       onProgress: download.onProgress,
     });
