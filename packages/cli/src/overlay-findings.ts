@@ -5,13 +5,42 @@ import { join } from "node:path";
 import { CLUSTERS_DIR, formatPath, isOverlayField, parseOverlay, RENDERED_DIR } from "@eks-gitops/config";
 import { overlayPathOf, type OverlayPath } from "@eks-gitops/manifests";
 import type { Finding, Report, ResourceResult } from "@eks-gitops/validate";
-import type { RenderSources } from "./render.ts";
+import { parse } from "yaml";
+import { closest } from "@eks-gitops/config/suggest";
+import type { RenderedTree, RenderSources } from "./render.ts";
 
 export interface TracedRender {
   readonly cluster: string;
   /** The overlay as shown (`clusters/<name>/cluster.ts`), relative to `root`. */
   readonly sourceFile: string;
   readonly sources: RenderSources;
+  /** The render's text: the offending value of a CEL finding is read from it. */
+  readonly tree?: RenderedTree;
+}
+
+/** The value at a JSON Pointer of a rendered YAML file. */
+function renderedValue(tree: RenderedTree | undefined, file: string, pointer: string): unknown {
+  const text = tree?.get(file);
+  if (text === undefined) return undefined;
+  let v: unknown = parse(text);
+  for (const raw of pointer.split("/").slice(1)) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<string, unknown>)[raw.replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  return v;
+}
+
+/**
+ * The API server's CEL message names a string by its type (`Invalid value: "string"`): the value written instead,
+ * and, for a rule that allows a list of values (`self in [...]`), the nearest of them.
+ */
+function celWithValue(f: Finding, value: unknown): { message: string; hint?: string } {
+  if (!f.rule.startsWith("cel:") || typeof value !== "string") return { message: f.message };
+  const message = f.message.replace('Invalid value: "string"', `Invalid value: ${JSON.stringify(value)}`);
+  const list = /\bin \[([^\]]*)\]/.exec(f.rule)?.[1];
+  const allowed = list ? [...list.matchAll(/"([^"]*)"/g)].map((m) => m[1] as string) : [];
+  const near = closest(value, allowed);
+  return { message, ...(near && near !== value ? { hint: `did you mean \`${near}\`?` } : {}) };
 }
 
 /** The report with every finding on a traced render located in its overlay's cluster.ts. */
@@ -32,13 +61,14 @@ export function findingsInOverlay(report: Report, renders: readonly TracedRender
       const unset = at && at.depth < path.length ? path[at.depth] : undefined;
       const byDefault = unset !== undefined && isOverlayField(written, unset) ? `${formatPath([...written, unset])}` : undefined;
       const renderedAt = `${r.file}${f.line !== undefined ? `:${f.line}:${f.column ?? 1}` : ""} ${f.path || "/"}`;
-      const hint = [byDefault ? `the value is the default of \`${byDefault}\`, which ${entry.render.sourceFile} does not set: set it` : undefined, f.hint]
+      const cel = celWithValue(f, renderedValue(entry.render.tree, rendered, f.path));
+      const hint = [cel.hint, byDefault ? `the value is the default of \`${byDefault}\`, which ${entry.render.sourceFile} does not set: set it` : undefined, f.hint]
         .filter((h) => h !== undefined)
         .join("; ");
       return {
         severity: f.severity,
         path: `${byDefault ?? (formatPath(written) || "(root)")} -> ${renderedAt}`,
-        message: f.message,
+        message: cel.message,
         rule: f.rule,
         ...(hint ? { hint } : {}),
         ...(at ? { line: at.line, column: at.column } : {}),

@@ -41,4 +41,4 @@ export async function validateBeforeWrite(renders: readonly RenderToValidate[], 
 }
 
 const traced = (renders: readonly RenderToValidate[]) =>
-  renders.flatMap((r) => (r.sourceFile !== undefined && r.sources !== undefined ? [{ cluster: r.cluster, sourceFile: r.sourceFile, sources: r.sources }] : []));
+  renders.flatMap((r) => (r.sourceFile !== undefined && r.sources !== undefined ? [{ cluster: r.cluster, sourceFile: r.sourceFile, sources: r.sources, tree: r.tree }] : []));

@@ -164,6 +164,7 @@ function convert(issue: Issue, prefix: readonly Segment[], input: unknown, schem
       return [problem(path, `must be ${A[issue.expected] ?? issue.expected}, not ${A[kindOf(value)] ?? kindOf(value)} (${show(value)})`, "overlay:type", example(path, issue.expected))];
     }
     case "invalid_value": {
+      if (value === undefined) return [problem(path, `is required (one of ${quoteList(issue.values)})`, "overlay:required", `e.g. \`${fieldName(path)}: "${String(issue.values[0])}"\``, "key")];
       if (!isDefaultMessage(issue.message)) return [problem(path, issue.message, "overlay:value")];
       const near = typeof value === "string" ? closest(value, issue.values.map(String)) : undefined;
       const message = issue.values.length === 1 ? `must be '${String(issue.values[0])}', not ${show(value)}` : `must be one of ${quoteList(issue.values)}; got ${show(value)}`;

@@ -1,6 +1,7 @@
 // Runtime checks of a cluster overlay (zod), matching the TypeScript types in types.ts field for field.
 import { z } from "zod";
 import { partitionOfRegion, REGION_PATTERN } from "./aws.ts";
+import { formatPath } from "./errors.ts";
 import { knownRegion, suggestRegion } from "./regions.ts";
 import type { ClusterInput } from "./types.ts";
 
@@ -280,18 +281,15 @@ export const clusterSchema = z
       .regex(EKS_CLUSTER_NAME, "must be a valid EKS cluster name (letters, digits, '-' and '_', up to 100)")
       .max(MAX_CLUSTER_NAME, `must be at most ${MAX_CLUSTER_NAME} characters: it is part of the IAM role name '${CONTROLLER_ROLE_PREFIX}<name>', which IAM limits to 64`),
     account: z.string().regex(/^[0-9]{12}$/, "must be a 12-digit AWS account id"),
-    region: z
-      .string()
-      .regex(REGION_PATTERN, "must be an AWS region such as 'ap-southeast-1'")
-      .superRefine((r, ctx) => {
-        if (!REGION_PATTERN.test(r) || knownRegion(r)) return;
-        const near = suggestRegion(r);
-        ctx.addIssue({
-          code: "custom",
-          message: `unknown AWS region '${r}' (not in the AWS SDK's partition metadata)`,
-          params: { rule: "overlay:region", hint: near ? `did you mean \`${near}\`?` : "see https://docs.aws.amazon.com/global-infrastructure/latest/regions/aws-regions.html" },
-        });
-      }),
+    region: z.string().superRefine((r, ctx) => {
+      if (knownRegion(r)) return;
+      const near = suggestRegion(r);
+      ctx.addIssue({
+        code: "custom",
+        message: REGION_PATTERN.test(r) ? `unknown AWS region '${r}' (not in the AWS SDK's partition metadata)` : `must be an AWS region such as 'ap-southeast-1'; got '${r}'`,
+        params: { rule: "overlay:region", hint: near ? `did you mean \`${near}\`?` : "see https://docs.aws.amazon.com/global-infrastructure/latest/regions/aws-regions.html" },
+      });
+    }),
     partition: z.enum(["aws", "aws-cn", "aws-us-gov"]).optional(),
     kubernetesVersion: z.string().regex(/^1\.[0-9]+$/, "must be a Kubernetes minor version like '1.36'"),
     oidcIssuer: z.string().regex(/^https:\/\/[^\s/]+(\/[^\s]*)?$/, "must be an https:// OIDC issuer URL"),
@@ -342,7 +340,13 @@ export const clusterSchema = z
 function unique(ctx: z.RefinementCtx, names: string[], field: string, what: string): void {
   const seen = new Set<string>();
   names.forEach((n, i) => {
-    if (seen.has(n)) ctx.addIssue({ code: "custom", path: [field, i, "name"], message: `duplicate ${what} name '${n}'` });
+    if (seen.has(n))
+      ctx.addIssue({
+        code: "custom",
+        path: [field, i, "name"],
+        message: `duplicate ${what} name '${n}'`,
+        params: { rule: "overlay:duplicate", hint: `${formatPath([field, names.indexOf(n)])} has it already: rename one` },
+      });
     seen.add(n);
   });
 }
