@@ -88,7 +88,8 @@ const ghProp = (s: string) => ghData(s).replace(/:/g, "%3A").replace(/,/g, "%2C"
 
 /** The annotation validate's github format prints for one expected text line. */
 function annotation(expected: string): string {
-  const m = /^(\d+):(\d+) (\S+) invalid (.*?): (.*?)(?: \(fix: (.*)\))? \[([^\]]+)\]$/.exec(expected);
+  // a CEL rule's id is its text, brackets included
+  const m = /^(\d+):(\d+) (\S+) invalid (.*?): (.*?)(?: \(fix: (.*?)\))? \[(cel:.*|[^\]]+)\]$/.exec(expected);
   if (!m) throw new Error(`cannot read expectation: ${expected}`);
   const [, line, column, object, path, message, hint, rule] = m;
   return `::error file=${FILE},line=${line},col=${column},title=${ghProp(`${object} ${rule}`)}::${ghData(`${path}: ${message}${hint ? ` (fix: ${hint})` : ""}`)}`;
