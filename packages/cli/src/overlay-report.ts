@@ -30,10 +30,12 @@ export interface ConfigErrorOutput {
 /** What a command prints for a bad overlay; the exit code is 2. */
 export async function formatConfigError(err: ConfigError, format: OutputFormat = "text", color = false): Promise<ConfigErrorOutput> {
   // the formatters alone, not the validator
-  const { formatReport } = await import("@eks-gitops/validate/output");
-  const report = formatReport(configErrorReport(err), format, { color });
   const n = err.problems.length;
   const closing = `${n} ${n === 1 ? "problem" : "problems"} in ${err.file}; nothing was written.\n`;
+  // a problem with no place in the source (no such overlay, an import that threw): one plain line says it better
+  if (format === "text" && err.problems.every((p) => p.line === undefined)) return { stdout: "", stderr: `${err.message}\n${closing}` };
+  const { formatReport } = await import("@eks-gitops/validate/output");
+  const report = formatReport(configErrorReport(err), format, { color });
   return format === "text" ? { stdout: "", stderr: `${report}${closing}` } : { stdout: report, stderr: closing };
 }
 

@@ -2,6 +2,8 @@
 import { join } from "node:path";
 import { CLUSTERS_DIR, listClusters, loadCluster, RENDERED_DIR, SYNTH_COMMAND, type ClusterConfig } from "@eks-gitops/config";
 import { ConfigError } from "@eks-gitops/config/errors";
+import { createTwoFilesPatch } from "diff";
+import { createColors } from "picocolors";
 import { parseCommandArgs } from "../args.ts";
 import { reportConfigError } from "../overlay-report.ts";
 import { EXIT, UsageError } from "../exit-codes.ts";
@@ -35,6 +37,8 @@ export interface SynthOptions {
   /** Where the findings of a rejected render go. @default stderr */
   readonly err?: (text: string) => void;
   readonly color?: boolean;
+  /** Colour the --check diffs (stdout is a terminal). @default false */
+  readonly diffColor?: boolean;
   /** How findings are reported. @default "text" */
   readonly format?: OutputFormat;
   readonly onProgress?: SynthValidateOptions["onProgress"];
@@ -79,26 +83,48 @@ export async function synth(options: SynthOptions): Promise<number> {
     const where = `${CLUSTERS_DIR}/${config.name}/${RENDERED_DIR}`;
     if (options.check) {
       if (isEmptyDifference(diff)) {
-        out(`ok      ${where} (${tree.size} files up to date)`);
+        out(`ok      ${where} (${plural(tree.size, "file", "files")} up to date)`);
         continue;
       }
       stale++;
       const n = diff.changed.length + diff.added.length + diff.removed.length;
-      out(`stale   ${where}: ${n} files differ (${diff.changed.length} changed, ${diff.added.length} missing, ${diff.removed.length} extra)`);
-      for (const p of diff.changed) out(`  [~] ${where}/${p}`);
+      out(`stale   ${where}: ${plural(n, "file differs", "files differ")} (${diff.changed.length} changed, ${diff.added.length} missing, ${diff.removed.length} extra)`);
+      const committed = readTree(dir);
+      for (const p of diff.changed) {
+        out(`  [~] ${where}/${p}`);
+        out(unifiedDiff(`${where}/${p}`, committed.get(p) ?? "", tree.get(p) ?? "", options.diffColor === true));
+      }
       for (const p of diff.added) out(`  [+] ${where}/${p}`);
       for (const p of diff.removed) out(`  [-] ${where}/${p}`);
       out(`  fix: ${SYNTH_COMMAND} --cluster ${config.name}`);
       continue;
     }
     if (!isEmptyDifference(diff)) replaceTree(dir, tree);
-    out(`wrote   ${where}: ${tree.size} files (${diff.changed.length} changed, ${diff.added.length} added, ${diff.removed.length} removed)`);
+    out(`wrote   ${where}: ${plural(tree.size, "file", "files")} (${diff.changed.length} changed, ${diff.added.length} added, ${diff.removed.length} removed)`);
   }
   if (options.check && stale > 0) {
-    out(`${stale} of ${rendered.length} overlays have stale rendered output; run \`${SYNTH_COMMAND}\` and commit the result.`);
+    out(`${stale} of ${plural(rendered.length, "overlay", "overlays")} ${stale === 1 ? "has" : "have"} stale rendered output; run \`${SYNTH_COMMAND}\` and commit the result.`);
     return EXIT.invalid;
   }
   return EXIT.ok;
+}
+
+/** `1 file`, `3 files`. */
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The unified diff committed -> rendered of one file (three lines of context), indented under its `[~]` line. */
+function unifiedDiff(path: string, committed: string, rendered: string, color: boolean): string {
+  const c = createColors(color);
+  const patch = createTwoFilesPatch(`a/${path}`, `b/${path}`, committed, rendered, "committed", "rendered", { context: 3 });
+  return patch
+    .split("\n")
+    .slice(1) // the "Index:"/"===" header of createTwoFilesPatch's first line is not part of a unified diff
+    .filter((l) => l !== "" && !/^=+$/.test(l))
+    .map((l) => {
+      const painted = l.startsWith("@@") ? c.cyan(l) : l.startsWith("+") && !l.startsWith("+++") ? c.green(l) : l.startsWith("-") && !l.startsWith("---") ? c.red(l) : l;
+      return `      ${painted}`;
+    })
+    .join("\n");
 }
 
 export async function synthCommand(argv: readonly string[]): Promise<number> {
@@ -130,6 +156,7 @@ export async function synthCommand(argv: readonly string[]): Promise<number> {
       validate: !values["no-validate"],
       format: output,
       color: colorEnabled(process.stderr),
+      diffColor: colorEnabled(process.stdout),
       onProgress: download.onProgress,
     });
   } catch (err) {
