@@ -47,6 +47,29 @@ async function importTypeScript(url: string): Promise<{ default?: unknown }> {
 }
 
 /**
+ * Imports an overlay: compiled once to a plain ES module and cached by content (compile.ts), so a load needs
+ * no TypeScript loader; through the loader when the compiler is missing or EKS_GITOPS_OVERLAY_CACHE=off.
+ */
+async function importOverlay(file: string, shown: string): Promise<{ default?: unknown }> {
+  const url = pathToFileURL(file).href;
+  if (process.env.EKS_GITOPS_OVERLAY_CACHE === "off") return importTypeScript(url);
+  const [config, { CONFIG_MODULE, compileOverlay }] = await Promise.all([import("./index.ts"), import("./compile.ts")]);
+  const slot = globalThis as Record<symbol, unknown>;
+  slot[CONFIG_MODULE] ??= config;
+  let compiled: string;
+  try {
+    compiled = await compileOverlay(file, Object.keys(config));
+  } catch (err) {
+    // a syntax error is the overlay's (esbuild says where); a compiler that cannot run is not: load it the other way
+    if (Array.isArray((err as { errors?: unknown }).errors) && (err as { errors: unknown[] }).errors.length > 0) throw err;
+    return importTypeScript(url);
+  }
+  // stack traces name the compiled module: the process.exit guards know it as this overlay
+  guardLaterExits(compiled, shown);
+  return importModule(pathToFileURL(compiled).href);
+}
+
+/**
  * Imports `clusters/<name>/cluster.ts`, checks it and applies defaults.
  * The importing process needs a TypeScript loader (the CLI registers tsx on first use; vitest has its own).
  */
@@ -59,7 +82,7 @@ export async function loadCluster(root: string, name: string): Promise<ClusterCo
   let mod: { default?: unknown };
   try {
     guardLaterExits(file, shown);
-    mod = await withoutProcessExit(file, () => importTypeScript(pathToFileURL(file).href));
+    mod = await withoutProcessExit(file, () => importOverlay(file, shown));
   } catch (err) {
     const message = `cannot load: ${describeLoadError(err)}`;
     const at = /syntax error at line (\d+), column (\d+)/.exec(message);

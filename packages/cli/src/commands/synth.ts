@@ -15,7 +15,7 @@ import { findRepoRoot } from "../repo.ts";
 import { type SynthValidateOptions, validateBeforeWrite } from "../synth-validate.ts";
 import { compareTrees, isEmptyDifference, readTree, recoverRendered, replaceTree } from "../tree.ts";
 
-export const synthUsage = `Usage: eks-gitops synth [--cluster NAME]... [--check] [--no-validate] [--output FORMAT] [--root DIR]
+export const synthUsage = `Usage: eks-gitops synth [--cluster NAME]... [--check] [--no-validate] [--output FORMAT] [--timings] [--root DIR]
 
 Renders every overlay (or the named ones) into clusters/<name>/rendered/. The render is first validated
 in memory as \`eks-gitops validate\` does (schemas, CEL, cross-object, IAM): an invalid one is not
@@ -25,6 +25,7 @@ written (exit 1, with the findings).
   --no-validate   write without validating first
   -o, --output FORMAT  how a bad overlay or an invalid render is reported: text (default), json, junit,
                   sarif, github (findings at clusters/<name>/cluster.ts:LINE:COL)
+  --timings       print the time spent loading overlays, rendering and validating (stderr)
   --root DIR      repository root (default: found from the current directory)`;
 
 export interface SynthOptions {
@@ -37,6 +38,8 @@ export interface SynthOptions {
   /** Where the findings of a rejected render go. @default stderr */
   readonly err?: (text: string) => void;
   readonly color?: boolean;
+  /** Print the time spent loading overlays, rendering and validating on stderr. @default false */
+  readonly timings?: boolean;
   /** Colour the --check diffs (stdout is a terminal). @default false */
   readonly diffColor?: boolean;
   /** How findings are reported. @default "text" */
@@ -50,20 +53,33 @@ export async function synth(options: SynthOptions): Promise<number> {
   const names = options.clusters && options.clusters.length > 0 ? [...options.clusters] : listClusters(options.root);
   if (names.length === 0) throw new UsageError(`no overlays found under ${join(options.root, CLUSTERS_DIR)}`);
 
+  const timings = { overlays: 0, render: 0, validate: 0 };
   const rendered: { config: ClusterConfig; tree: RenderedTree; sources: RenderSources; dir: string }[] = [];
   for (const name of names) {
+    const loading = performance.now();
     const config = await loadCluster(options.root, name);
+    const rendering = performance.now();
     rendered.push({ config, ...renderClusterTraced(config), dir: join(options.root, CLUSTERS_DIR, name, RENDERED_DIR) });
+    timings.overlays += rendering - loading;
+    timings.render += performance.now() - rendering;
   }
+  const report = (): void => {
+    if (!options.timings) return;
+    const all = Object.entries(timings).map(([phase, ms]) => `${phase} ${ms.toFixed(0)} ms`);
+    process.stderr.write(`timings: ${all.join(", ")} (${plural(names.length, "overlay", "overlays")}); process ${(performance.now() / 1000).toFixed(2)} s since start\n`);
+  };
 
   // what a killed synth left (see ../swap.ts) is finished or rolled back before the output is read
   if (!options.check) for (const r of rendered) for (const note of recoverRendered(r.dir)) out(`recovered ${CLUSTERS_DIR}/${r.config.name}: ${note}`);
   if (!options.check && options.validate !== false) {
     // every render validated before anything is written (also an unchanged one: exit 0 means valid output)
+    const validating = performance.now();
     const result = await validateBeforeWrite(
       rendered.map((r) => ({ cluster: r.config.name, tree: r.tree, sourceFile: r.config.sourceFile, sources: r.sources })),
       { root: options.root, color: options.color, format: options.format, onProgress: options.onProgress },
     );
+    timings.validate = performance.now() - validating;
+    report();
     if (!result.ok) {
       const err = options.err ?? ((t: string) => process.stderr.write(t));
       const closing = `the render is invalid: nothing was written. Fix the overlay, or write it anyway with \`${SYNTH_COMMAND} --no-validate\`.\n`;
@@ -102,6 +118,7 @@ export async function synth(options: SynthOptions): Promise<number> {
     if (!isEmptyDifference(diff)) replaceTree(dir, tree);
     out(`wrote   ${where}: ${plural(tree.size, "file", "files")} (${diff.changed.length} changed, ${diff.added.length} added, ${diff.removed.length} removed)`);
   }
+  if (options.validate === false || options.check) report();
   if (options.check && stale > 0) {
     out(`${stale} of ${plural(rendered.length, "overlay", "overlays")} ${stale === 1 ? "has" : "have"} stale rendered output; run \`${SYNTH_COMMAND}\` and commit the result.`);
     return EXIT.invalid;
@@ -135,6 +152,7 @@ export async function synthCommand(argv: readonly string[]): Promise<number> {
       // Node 20's parseArgs has no --no-<flag> negation
       "no-validate": { type: "boolean", default: false },
       output: { type: "string", short: "o", default: "text" },
+      timings: { type: "boolean", default: false },
       root: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -155,6 +173,7 @@ export async function synthCommand(argv: readonly string[]): Promise<number> {
       check: values.check,
       validate: !values["no-validate"],
       format: output,
+      timings: values.timings,
       color: colorEnabled(process.stderr),
       diffColor: colorEnabled(process.stdout),
       onProgress: download.onProgress,
