@@ -141,6 +141,34 @@ describe("checkCluster errors name the field path", () => {
     );
   });
 
+  it("bounds names by where they end up (issue 18 item 9: a 253-character name never reaches the file system)", () => {
+    const long = "a".repeat(253);
+    expect(problemsOf(withChange((x) => (x.workloads[1].name = long)))).toEqual([
+      "workloads[1].name: must be at most 63 characters: it is also the container's name, which Kubernetes limits to a DNS-1123 label; it has 253",
+    ]);
+    expect(problemsOf(withChange((x) => (x.nodePools[0].name = "p".repeat(64))))).toEqual([
+      "nodePools[0].name: must be at most 63 characters: it is the value of the 'karpenter.sh/nodepool' label on every node of the pool; it has 64",
+    ]);
+    expect(problemsOf(withChange((x) => (x.name = "c".repeat(41))))).toEqual([
+      "name: must be at most 40 characters: it is part of the IAM role name 'KarpenterControllerRole-<name>', which IAM limits to 64; it has 41",
+    ]);
+  });
+
+  it("rejects a region the AWS SDK does not list, suggesting the nearest", () => {
+    const input = withChange((x) => {
+      x.region = "eu-wset-1";
+      x.oidcIssuer = "https://oidc.eks.eu-wset-1.amazonaws.com/id/ABC";
+    });
+    try {
+      checkCluster(input, FILE);
+      throw new Error("expected a ConfigError");
+    } catch (err) {
+      expect((err as ConfigError).problems).toEqual([
+        expect.objectContaining({ path: "region", message: "unknown AWS region 'eu-wset-1' (not in the AWS SDK's partition metadata)", hint: "did you mean `eu-west-1`?", rule: "overlay:region" }),
+      ]);
+    }
+  });
+
   it("accepts the typed overlay unchanged", () => {
     const input: ClusterInput = eksworkshop;
     expect(() => checkCluster(input, FILE)).not.toThrow();
