@@ -5,6 +5,7 @@
 // and its checks share one `defineCluster` and nothing of this package is evaluated twice.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 
@@ -59,7 +60,8 @@ export async function compileOverlay(file: string, exportNames: readonly string[
   const hit = cached(dir, key);
   if (hit) return hit;
 
-  const esbuild = await import("esbuild");
+  // require(), not import(): the CLI's bundle runs as a script, where Node 20 offers no import() of a package
+  const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
   const shim = `const m = globalThis[Symbol.for("eks-gitops.config-module")];\n${names.map((n) => `export const ${n} = m.${n};`).join("\n")}\n`;
   const result = await esbuild.build({
     entryPoints: [file],
