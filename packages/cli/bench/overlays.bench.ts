@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 
 const REPO = resolve(import.meta.dirname, "../../..");
 const CLI = join(REPO, "packages/cli/bin/eks-gitops.js");
-const RUNS = 5;
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 /** A repository root with `count` overlays generated from eksworkshop, rendered once. */
 function generatedRepo(count: number): string {
