@@ -52,7 +52,7 @@ function writeAtomic(path: string, content: string): void {
  * are this package's exports, which the generated `@eks-gitops/config` module re-exports from {@link CONFIG_MODULE}.
  * Throws esbuild's error (`file:line:col: ERROR: reason` lines) when the overlay does not compile.
  */
-export async function compileOverlay(file: string, exportNames: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export function compileOverlay(file: string, exportNames: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
   const dir = overlayCacheDir(env);
   const names = [...exportNames].sort();
   // one entry per overlay path and shape of this package; the manifest says whether its inputs still match
@@ -60,10 +60,14 @@ export async function compileOverlay(file: string, exportNames: readonly string[
   const hit = cached(dir, key);
   if (hit) return hit;
 
-  // require(), not import(): the CLI's bundle runs as a script, where Node 20 offers no import() of a package
+  // require(), not import(): the CLI's bundle runs as a script, where Node 20 offers no import() of a package.
+  // buildSync: no esbuild service process outlives the build (an overlay may end the process at any time).
   const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
+  mkdirSync(dir, { recursive: true });
   const shim = `const m = globalThis[Symbol.for("eks-gitops.config-module")];\n${names.map((n) => `export const ${n} = m.${n};`).join("\n")}\n`;
-  const result = await esbuild.build({
+  const shimFile = join(dir, `config-${sha256(shim).slice(0, 16)}.mjs`);
+  writeAtomic(shimFile, shim);
+  const result = esbuild.buildSync({
     entryPoints: [file],
     bundle: true,
     write: false,
@@ -73,27 +77,16 @@ export async function compileOverlay(file: string, exportNames: readonly string[
     metafile: true,
     logLevel: "silent",
     absWorkingDir: dirname(resolve(file)),
-    plugins: [
-      {
-        name: "eks-gitops-config",
-        setup(build) {
-          build.onResolve({ filter: /^@eks-gitops\/config(\/.*)?$/ }, (args) => ({ path: args.path, namespace: "eks-gitops-config" }));
-          build.onLoad({ filter: /.*/, namespace: "eks-gitops-config" }, (args) =>
-            args.path === PACKAGE ? { contents: shim, loader: "js" } : { errors: [{ text: `an overlay imports '${PACKAGE}' itself, not '${args.path}'` }] },
-          );
-        },
-      },
-    ],
+    alias: { [PACKAGE]: shimFile },
   });
   const code = result.outputFiles[0]?.text ?? "";
   const base = dirname(resolve(file));
   const inputs: Record<string, string> = {};
   for (const input of Object.keys(result.metafile.inputs)) {
-    if (input.startsWith("eks-gitops-config:")) continue;
     const path = resolve(base, input);
+    if (path === shimFile) continue;
     inputs[path] = sha256(readFileSync(path));
   }
-  mkdirSync(dir, { recursive: true });
   const module = `${key}-${sha256(code).slice(0, 16)}.mjs`;
   writeAtomic(join(dir, module), code);
   writeAtomic(join(dir, `${key}.json`), `${JSON.stringify({ source: relative(dir, resolve(file)), inputs, module }, null, 2)}\n`);

@@ -58,7 +58,7 @@ async function importOverlay(file: string, shown: string): Promise<{ default?: u
   slot[CONFIG_MODULE] ??= config;
   let compiled: string;
   try {
-    compiled = await compileOverlay(file, Object.keys(config));
+    compiled = compileOverlay(file, Object.keys(config));
   } catch (err) {
     // a syntax error is the overlay's (esbuild says where); a compiler that cannot run is not: load it the other way
     if (Array.isArray((err as { errors?: unknown }).errors) && (err as { errors: unknown[] }).errors.length > 0) throw err;
