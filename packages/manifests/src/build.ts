@@ -20,7 +20,7 @@ export interface Component {
   readonly name: string;
   readonly objects: readonly KubeObject[];
   /** Where each object's fields came from in the overlay, by {@link sourceKey} (objects the overlay does not describe field by field have none). */
-  readonly sources: ReadonlyMap<string, ObjectSources>;
+  readonly sources?: ReadonlyMap<string, ObjectSources>;
 }
 
 /** Construct-level validation failed (cdk8s `node.addValidation`); messages carry the construct path. */
