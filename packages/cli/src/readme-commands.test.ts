@@ -121,6 +121,18 @@ const CASES: Case[] = [
     expect: (r) => expect(r.stdout).toMatch(/\nSummary: 23 resources found - Valid: 23, Invalid: 0, Errors: 0, Skipped: 0/),
   },
   {
+    // one committed file of an overlay: its EC2NodeClass is read from the overlay as context
+    typed: "pnpm -s validate clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml",
+    status: 0,
+    expect: (r) => expect(r.stdout).toMatch(/^Summary: 1 resources found - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0/),
+  },
+  {
+    typed: "pnpm -s validate --strict",
+    status: 0,
+    // the zonal-shift statement's RESOURCE_STAR_SCOPABLE is info: shown, never an error
+    expect: (r) => expect(r.stdout).toMatch(/ info \/Statement\/0\/Resource: .*\[iam:RESOURCE_STAR_SCOPABLE\]\n[\s\S]*Invalid: 0, Errors: 0/),
+  },
+  {
     typed: "pnpm -s validate rendered/iam",
     in: "clusters/aws-cn",
     status: 0,

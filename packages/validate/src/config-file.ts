@@ -1,8 +1,12 @@
 // A repository's validate defaults: `.eks-gitops.yaml` (key `validate`) or the `validate` key of the root package.json.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { closest } from "./edit-distance.ts";
+import type { Acknowledgement, LevelOptions } from "./levels.ts";
 import { CHECKS, type Check, parseChecks, type Selection, SelectionError } from "./selection.ts";
 import { yamlLib } from "./yaml-lib.ts";
+
+export { closest, editDistance } from "./edit-distance.ts";
 
 export const CONFIG_FILE = ".eks-gitops.yaml";
 
@@ -13,6 +17,8 @@ const KEYS = {
   ignoreMissingSchemas: "--ignore-missing-schemas",
   ignoreFilenamePattern: "--ignore-filename-pattern",
   checks: "--checks",
+  strict: "--strict",
+  acknowledge: "(no flag: findings accepted with a reason)",
 } as const;
 type Key = keyof typeof KEYS;
 
@@ -20,31 +26,8 @@ export interface ValidateDefaults {
   /** The file the defaults came from (for messages). */
   readonly file: string;
   readonly selection: Selection;
-}
-
-/** Levenshtein distance, for "did you mean" on unknown keys (short strings only). */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length] as number;
-}
-
-/** The closest of `known` to `word`, if it is close enough to be a likely typo. */
-export function closest(word: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const k of known) {
-    const d = editDistance(word.toLowerCase(), k.toLowerCase());
-    if (d < bestDistance) {
-      best = k;
-      bestDistance = d;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+  /** `strict` and `acknowledge`: how findings count (levels.ts). */
+  readonly levels: LevelOptions;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -53,6 +36,39 @@ function stringList(file: string, key: string, v: unknown): string[] {
   if (typeof v === "string") return [v];
   if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v;
   throw new SelectionError(`${file}: validate.${key} must be a string or a list of strings`);
+}
+
+const ACK_KEYS = ["rule", "reason", "file", "path"] as const;
+
+/** `acknowledge:` — a list of {rule, reason, file?, path?}; a reason is required (an acknowledgement says why). */
+function acknowledgements(file: string, value: unknown): Acknowledgement[] {
+  if (!Array.isArray(value)) throw new SelectionError(`${file}: validate.acknowledge must be a list of {rule, reason, file, path}`);
+  return value.map((entry, i) => {
+    const at = `${file}: validate.acknowledge[${i}]`;
+    if (!isPlainObject(entry)) throw new SelectionError(`${at} must be a mapping with rule and reason (and optionally file, path)`);
+    for (const key of Object.keys(entry)) {
+      if (!(ACK_KEYS as readonly string[]).includes(key)) {
+        const hint = closest(key, ACK_KEYS);
+        throw new SelectionError(`${at}: unknown key ${key}${hint ? ` (did you mean ${hint}?)` : ""}; known keys: ${ACK_KEYS.join(", ")}`);
+      }
+      if (typeof entry[key] !== "string" || (entry[key] as string).trim() === "") throw new SelectionError(`${at}.${key} must be a non-empty string`);
+    }
+    if (entry.rule === undefined) throw new SelectionError(`${at}: rule is required (the finding's rule, e.g. iam:RESOURCE_STAR_SCOPABLE)`);
+    if (entry.reason === undefined) throw new SelectionError(`${at}: reason is required (why the finding is accepted; it is shown with the finding)`);
+    const path = entry.path as string | undefined;
+    if (path !== undefined && !path.startsWith("/")) throw new SelectionError(`${at}.path must be a JSON Pointer starting with / (e.g. /Statement/0/Resource)`);
+    return { rule: entry.rule as string, reason: entry.reason as string, ...(entry.file !== undefined ? { file: entry.file as string } : {}), ...(path !== undefined ? { path } : {}) };
+  });
+}
+
+/** `strict` and `acknowledge` of a `validate` block (the rest is the Selection). */
+export function levelsFromBlock(file: string, block: unknown): LevelOptions {
+  if (!isPlainObject(block)) return {};
+  if (block.strict !== undefined && typeof block.strict !== "boolean") throw new SelectionError(`${file}: validate.strict must be true or false`);
+  return {
+    ...(block.strict !== undefined ? { strict: block.strict as boolean } : {}),
+    ...(block.acknowledge !== undefined ? { acknowledge: acknowledgements(file, block.acknowledge) } : {}),
+  };
 }
 
 /** Checks a `validate` block and turns it into a Selection; unknown keys and wrong types are SelectionErrors naming the file. */
@@ -82,6 +98,9 @@ export function selectionFromBlock(file: string, block: unknown): Selection {
       case "checks":
         selection.checks = parseChecks(stringList(file, key, value), `${file}: validate.checks`) as Check[];
         break;
+      case "strict":
+      case "acknowledge":
+        break; // levelsFromBlock
     }
   }
   return selection;
@@ -108,7 +127,7 @@ export function loadValidateDefaults(root: string): ValidateDefaults | undefined
       for (const key of Object.keys(doc)) {
         if (key !== "validate") throw new SelectionError(`${yamlFile}: unknown key ${key}${closest(key, ["validate"]) ? " (did you mean validate?)" : ""}; the file holds a validate mapping`);
       }
-      fromYaml = { file: yamlFile, selection: selectionFromBlock(yamlFile, doc.validate) };
+      fromYaml = { file: yamlFile, selection: selectionFromBlock(yamlFile, doc.validate), levels: levelsFromBlock(yamlFile, doc.validate) };
     }
   }
   let fromPkg: ValidateDefaults | undefined;
@@ -119,7 +138,7 @@ export function loadValidateDefaults(root: string): ValidateDefaults | undefined
     } catch {
       pkg = undefined; // not ours to judge; other tools report a broken package.json
     }
-    if (isPlainObject(pkg) && "validate" in pkg) fromPkg = { file: pkgFile, selection: selectionFromBlock(pkgFile, pkg.validate) };
+    if (isPlainObject(pkg) && "validate" in pkg) fromPkg = { file: pkgFile, selection: selectionFromBlock(pkgFile, pkg.validate), levels: levelsFromBlock(pkgFile, pkg.validate) };
   }
   if (fromYaml && fromPkg) throw new SelectionError(`validate defaults are in both ${fromYaml.file} and ${fromPkg.file} (key validate); keep one`);
   return fromYaml ?? fromPkg;

@@ -11,7 +11,9 @@ export interface IamOutcome {
 const folderOf = (file: string) => file.slice(0, file.lastIndexOf("/") + 1);
 const baseOf = (file: string) => file.slice(file.lastIndexOf("/") + 1);
 
-const toFinding = (f: PolicyFinding): Finding => ({ severity: f.severity === "error" ? "error" : "warning", path: f.path, message: f.message, rule: `iam:${f.code}` });
+// a suggestion is as tight as IAM allows (e.g. the zonal-shift statement): nothing to act on, so info
+const LEVELS: Readonly<Record<string, Finding["severity"]>> = { error: "error", suggestion: "info" };
+const toFinding = (f: PolicyFinding): Finding => ({ severity: LEVELS[f.severity] ?? "warning", path: f.path, message: f.message, rule: `iam:${f.code}` });
 
 /** The context a file's name implies, for files index.json does not list. */
 function contextFromName(file: string): LintContext {

@@ -17,6 +17,7 @@ export { runValidation, defaultPaths, RunUsageError, type Timings } from "./run.
 export { CHECKS, compileSelection, kindMatcher, parseChecks, SelectionError, splitList } from "./selection.ts";
 export type { Check, Selection } from "./selection.ts";
 export { CONFIG_FILE, loadValidateDefaults, mergeSelection } from "./config-file.ts";
+export { type Acknowledgement, applyLevels, type LevelOptions } from "./levels.ts";
 export type { ValidateDefaults } from "./config-file.ts";
 export { locateAll, locateFindings } from "./positions.ts";
 export type { Position } from "./positions.ts";

@@ -9,7 +9,7 @@ import { loadChartValues } from "./catalog/charts.ts";
 import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
 import type { FetchOptions } from "./catalog/fetch.ts";
 import { collectPaths, readRegularFile, readStdinLimited } from "./hostile/fs.ts";
-import { DEFAULT_MAX_FILE_BYTES, parseText, type ReadOptions } from "./reader.ts";
+import { DEFAULT_MAX_FILE_BYTES, loadDocuments, parseText, type ReadOptions } from "./reader.ts";
 import { missingRenderedOutput } from "./missing-output.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";
 import { CONFIG_FILE } from "./config-file.ts";
@@ -22,6 +22,7 @@ import { clusterLayer } from "./schema/cluster.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromPaths } from "./schema/registry.ts";
 import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report, UnreadableDocument } from "./types.ts";
 import { ObjectValidator } from "./validate.ts";
+import { type Acknowledgement, applyLevels } from "./levels.ts";
 
 export interface RunOptions {
   /** Repository root: default paths (every clusters/<name>/rendered) and overlay versions come from it. */
@@ -54,6 +55,10 @@ export interface RunOptions {
   /** What runs and what is skipped (`--checks`, `--skip`, `--reject`, `--ignore-missing-schemas`, `--ignore-filename-pattern`). @default everything */
   readonly selection?: Selection;
   readonly validator?: ObjectValidator;
+  /** Warnings become errors (`--strict`). @default false */
+  readonly strict?: boolean;
+  /** Findings accepted with a reason (`.eks-gitops.yaml` `validate.acknowledge`): reported as acknowledged, counted as nothing. */
+  readonly acknowledge?: readonly Acknowledgement[];
   /** A worker started with startReadAheadWorker (see read-ahead.ts), handed the files to read ahead; without it every file is read on the calling thread. */
   readonly readAheadWorker?: Worker;
 }
@@ -115,6 +120,13 @@ function checkRef(root: string, ref: string): void {
     }
     throw new RunUsageError(`--base ${ref}: not a commit in ${root}; pass a branch, tag or commit (e.g. --base origin/main)`);
   }
+}
+
+/** The rendered files of `overlays` that `files` leave out, read (undefined when nothing is left out). */
+function overlayContext(root: string, files: readonly string[], overlays: readonly string[], read: ReadOptions): LoadedDocuments | undefined {
+  const given = new Set(files.filter((f) => f !== "-").map((f) => resolve(f)));
+  const rest = overlays.flatMap((name) => collectPaths([join(root, CLUSTERS_DIR, name, RENDERED_DIR)]).files.filter((f) => !given.has(resolve(f))));
+  return rest.length > 0 ? loadDocuments(rest, read) : undefined;
 }
 
 /** The text of what readRegularFile read (never a FIFO or device: reading one would wait), or undefined. */
@@ -203,6 +215,9 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       const config = await loadCluster(root, name);
       facts[name] = { clusterName: config.name, kubernetesVersion: config.kubernetesVersion, karpenterVersion: config.karpenter.version };
     }
+    // a file given inside an overlay's rendered folder: the overlay's other files are context for the cross-object
+    // checks (an HPA's target, a NodePool's EC2NodeClass), never reported on themselves
+    const context = selection.checks.has("cross-object") && options.paths?.length ? overlayContext(root, files, Object.keys(facts), { ...options.read, cwd, maxFileBytes }) : undefined;
     phase("overlays");
     // catalog versions follow each file's overlay; worked out once per file (shown path: what resources carry)
     const versionsByFile = new Map<string, { versions: CatalogVersions; key: string }>();
@@ -277,7 +292,8 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     phase("schemas");
     const checks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? crossObjectChecks);
     const validator = options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() });
-    const report = await validateFiles({
+    const notChecked = new Set<string>();
+    const streamed = await validateFiles({
       files,
       ...(options.documents ? { documents: options.documents } : {}),
       unreadable,
@@ -286,11 +302,17 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       registryFor,
       previous: options.base ? previousFrom(root, cwd, options.base) : undefined,
       crossObjectChecks: checks,
-      crossObjectContext: { overlays: facts, ...(chartValues ? { chartValues } : {}) },
+      ...(context ? { crossObjectOnly: context } : {}),
+      crossObjectContext: { overlays: facts, notChecked: (what: string) => notChecked.add(what), ...(chartValues ? { chartValues } : {}) },
       validator,
       readAhead,
       // in-memory documents are located in their own text, never in a file of the same name on disk
       readText: options.documents ? (file) => options.texts?.get(file) : (file) => (file === "-" ? stdin() : textOf(readRegularFile(resolve(cwd, file), maxFileBytes))),
+    });
+    const report = applyLevels({ ...streamed, ...(notChecked.size > 0 ? { notChecked: [...notChecked].sort() } : {}) }, {
+      strict: options.strict,
+      acknowledge: options.acknowledge,
+      fileKey: (file) => (file === "-" ? file : relative(root, resolve(cwd, file)).split(sep).join("/")),
     });
     phase("validate");
     validator.compiler.saveCodeCache();

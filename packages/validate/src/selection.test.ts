@@ -58,7 +58,7 @@ describe("loadValidateDefaults", () => {
     const dir = tmp();
     writeFileSync(join(dir, ".eks-gitops.yaml"), "validate:\n  skip: [Secret]\n  ignoreFilenamePattern: kustomization\\.yaml$\n  checks: schema,cel\n  ignoreMissingSchemas: true\n");
     const d = loadValidateDefaults(dir);
-    expect(d).toEqual({ file: join(dir, ".eks-gitops.yaml"), selection: { skip: ["Secret"], ignoreFilenamePatterns: ["kustomization\\.yaml$"], checks: ["schema", "cel"], ignoreMissingSchemas: true } });
+    expect(d).toEqual({ file: join(dir, ".eks-gitops.yaml"), selection: { skip: ["Secret"], ignoreFilenamePatterns: ["kustomization\\.yaml$"], checks: ["schema", "cel"], ignoreMissingSchemas: true }, levels: {} });
     expect(mergeSelection(d?.selection, { skip: ["ConfigMap"], checks: undefined })).toEqual({
       skip: ["ConfigMap"],
       reject: undefined,
@@ -114,10 +114,12 @@ describe("runValidation with a selection", () => {
       "app/kustomization.yaml": "error parse:missing-type parse:missing-type",
       "app/values.yaml": "error parse:missing-type parse:missing-type",
       "gadget.yaml": "error schema:missing",
-      "hpa.yaml": "invalid hpa-target-missing",
+      // loose files: the HPA's missing target is said once (notChecked), not an error
+      "hpa.yaml": "valid",
       "np.yaml": "invalid schema:additionalProperties cel:self != '' nodeclassref-kind",
       "other.yaml": "valid",
     });
+    expect(report.notChecked).toEqual(["HorizontalPodAutoscaler shop/web -> Deployment shop/missing"]);
   }, 60_000);
 
   it("--ignore-filename-pattern leaves files unread; --ignore-missing-schemas skips; --skip and --reject", async () => {
@@ -143,7 +145,7 @@ describe("runValidation with a selection", () => {
     const patterns = ["kustomization", "values"];
     const celOnly = await run(dir, { checks: ["cel", "cross-object"], ignoreFilenamePatterns: patterns, ignoreMissingSchemas: true });
     expect(statuses(celOnly.report)["np.yaml"]).toBe("invalid cel:self != '' nodeclassref-kind");
-    expect(statuses(celOnly.report)["hpa.yaml"]).toBe("invalid hpa-target-missing");
+    expect(celOnly.report.notChecked).toEqual(["HorizontalPodAutoscaler shop/web -> Deployment shop/missing"]);
     const noCross = await run(dir, { checks: ["schema", "cel", "native", "iam"], ignoreFilenamePatterns: patterns, ignoreMissingSchemas: true });
     expect(statuses(noCross.report)).toEqual({
       "gadget.yaml": "skipped schema:missing",
@@ -151,6 +153,7 @@ describe("runValidation with a selection", () => {
       "np.yaml": "invalid schema:additionalProperties cel:self != ''",
       "other.yaml": "valid",
     });
+    expect(noCross.report.notChecked).toBeUndefined();
     const schemaOnly = await run(dir, { checks: ["schema"], ignoreFilenamePatterns: patterns });
     expect(statuses(schemaOnly.report)).toEqual({
       "gadget.yaml": "error schema:missing",

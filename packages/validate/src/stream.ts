@@ -28,6 +28,8 @@ export interface StreamOptions {
   readonly previous?: (resource: ParsedResource) => Record<string, unknown> | undefined;
   readonly crossObjectChecks?: CrossObjectChecks;
   readonly crossObjectContext?: Record<string, unknown>;
+  /** Documents the cross-object checks see besides the validated ones (an overlay's other files); nothing is reported on them. */
+  readonly crossObjectOnly?: LoadedDocuments;
   readonly validator: ObjectValidator;
   /** Reads `files` ahead in a worker (see read-ahead.ts), started by the caller as early as it can; closed here. @default read on this thread */
   readonly readAhead?: ReadAhead;
@@ -226,7 +228,10 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     results.push(resultOf({ file: d.file, index: 0, kind: `IAM:${d.iamKind}`, name: d.file.replace(/^.*\//, "").replace(/\.json$/, "") }, outcome.status, outcome.findings));
   }
   if (crossObject && options.crossObjectChecks) {
-    for (const f of options.crossObjectChecks(facts, { iam, ...options.crossObjectContext })) {
+    const only = options.crossObjectOnly;
+    const all = only ? { resources: [...facts, ...only.resources.map(compactForCrossObject)], iam: [...iam, ...only.iam] } : { resources: facts, iam };
+    // a finding on a context document has no result to go to (byKey): it is dropped
+    for (const f of options.crossObjectChecks(all.resources, { ...options.crossObjectContext, iam: all.iam })) {
       const i = byKey.get(key(f.file, f.index));
       if (i === undefined) continue;
       const entry = results[i] as ResourceResult;

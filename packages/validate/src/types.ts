@@ -1,7 +1,10 @@
 // The shared vocabulary of the validator: parsed documents, findings and the report (the stable JSON contract).
 
-/** Severity of one finding; only errors make a resource invalid. */
-export type Severity = "error" | "warning";
+/**
+ * Severity of one finding; only errors make a resource invalid. `info` is something nobody needs to act on
+ * (shown in text and JSON, left out of GitHub annotations and SARIF).
+ */
+export type Severity = "error" | "warning" | "info";
 
 /** The closed set of per-document outcomes (as kubeconform's). */
 export type ResourceStatus = "valid" | "invalid" | "error" | "skipped";
@@ -22,6 +25,8 @@ export interface Finding {
   /** 1-based line and column of the node `path` names (or of its nearest existing parent), when known. */
   readonly line?: number;
   readonly column?: number;
+  /** The reason given when the finding was acknowledged (`.eks-gitops.yaml` `validate.acknowledge`); it then counts as nothing. */
+  readonly acknowledged?: string;
 }
 
 /** Where a document came from: a file (or "-" for stdin) and its position in a multi-document stream. */
@@ -98,6 +103,11 @@ export interface Report {
     readonly transitionRulesSkipped: number;
     readonly celRulesEvaluated: number;
   };
+  /**
+   * References the cross-object checks could not follow because the run holds loose files, not a whole overlay
+   * (`HorizontalPodAutoscaler shop/web -> Deployment shop/web`), sorted; said once after the summary.
+   */
+  readonly notChecked?: readonly string[];
 }
 
 /**
@@ -113,5 +123,10 @@ export interface CrossObjectFinding extends Finding {
 export interface CrossObjectContext {
   /** IAM files (rendered/iam/*.json) of the same run, parsed. */
   readonly iam: readonly IamDocument[];
+  /**
+   * Told each reference a check could not follow because the run holds loose files, not a whole overlay
+   * (`HorizontalPodAutoscaler shop/web -> Deployment shop/web`): not an error, said once in the report.
+   */
+  readonly notChecked?: (reference: string) => void;
 }
 export type CrossObjectChecks = (resources: readonly ParsedResource[], context: CrossObjectContext) => CrossObjectFinding[];

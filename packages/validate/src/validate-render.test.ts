@@ -40,8 +40,8 @@ describe("validateRender", () => {
     const findings = report.resources.flatMap((r) => r.findings.filter((f) => f.severity === "error").map((f) => `${r.file} ${f.path}: ${f.message}`));
     const file = `clusters/eksworkshop/rendered/${nodePool}`;
     expect(findings).toEqual([
-      `${file} /spec: Invalid value: "object": only 'limits.nodes' is supported on static NodePools`,
       `${file} /spec: Invalid value: "object": 'weight' is not supported on static NodePools`,
+      `${file} /spec: Invalid value: "object": only 'limits.nodes' is supported on static NodePools`,
       `${file} /spec/template/spec/nodeClassRef/name: NodePool default refers to EC2NodeClass 'default', which is not rendered in this overlay (rendered: none)`,
     ]);
   }, 60_000);

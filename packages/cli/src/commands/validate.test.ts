@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { captureOutput } from "../testing/capture.ts";
 import { main } from "../bin.ts";
 
@@ -82,6 +82,10 @@ describe("eks-gitops validate", () => {
 
   it("takes defaults from .eks-gitops.yaml, lets flags win, and exits 2 naming the file and an unknown key", async () => {
     const dir = tmp();
+    // paths are shown relative to the folder the command runs in
+    const cwd = process.cwd();
+    process.chdir(dir);
+    onTestFinished(() => process.chdir(cwd));
     file(dir, "gadget.yaml", "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\n");
     file(dir, "kustomization.yaml", "resources: [gadget.yaml]\n");
     file(dir, ".eks-gitops.yaml", "validate:\n  ignoreFilenamePattern: kustomization\\.yaml$\n  skip: [Gadget]\n");
@@ -92,7 +96,7 @@ describe("eks-gitops validate", () => {
     expect(output.out).toBe("gadget.yaml:2:1 Gadget/g error /kind: example.com/v1 Gadget is rejected by --reject example.com/Gadget [reject:example.com/Gadget]\nSummary: 1 resources found - Valid: 0, Invalid: 0, Errors: 1, Skipped: 0\n");
     file(dir, ".eks-gitops.yaml", "validate:\n  skips: [Gadget]\n");
     expect(await main(["validate", dir, "--root", dir, ...common])).toBe(2);
-    expect(output.err).toBe(`eks-gitops: ${join(dir, ".eks-gitops.yaml")}: unknown key validate.skips (did you mean validate.skip?); known keys: skip, reject, ignoreMissingSchemas, ignoreFilenamePattern, checks\n`);
+    expect(output.err).toBe(`eks-gitops: ${join(dir, ".eks-gitops.yaml")}: unknown key validate.skips (did you mean validate.skip?); known keys: skip, reject, ignoreMissingSchemas, ignoreFilenamePattern, checks, strict, acknowledge\n`);
     output.err = "";
     file(dir, ".eks-gitops.yaml", "validate: {}\n");
     expect(await main(["validate", dir, "--root", dir, "--checks", "schema,iamlint"])).toBe(2);
@@ -129,14 +133,51 @@ describe("eks-gitops validate", () => {
     git("add", "np.yaml");
     git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "base");
     writeFileSync(np, NODEPOOL.replace("group: karpenter.k8s.aws", "group: example.com"));
-    // On create the immutability rule cannot run; only the cross-object check sees the foreign group.
-    expect(await main(["validate", np, "--root", dir, ...common])).toBe(1);
+    // On create the immutability rule cannot run; only the cross-object check sees the foreign group (a loose
+    // file: a warning, it may be written for another provider)
+    expect(await main(["validate", np, "--root", dir, ...common])).toBe(0);
     expect(output.out).toContain("3 transition rules (oldSelf) skipped on create");
-    expect(output.out).toContain("[nodeclassref-kind]");
+    expect(output.out).toMatch(/ NodePool\/default warning \/spec\/template\/spec\/nodeClassRef\/group: .*\[nodeclassref-kind\]/);
     expect(output.out).not.toContain("nodeClassRef.group is immutable");
     output.out = "";
     expect(await main(["validate", np, "--root", dir, "--base", "HEAD", "-o", "github", ...common])).toBe(1);
-    expect(output.out.split("\n")).toContain(`::error file=np.yaml,line=21,col=7,title=NodePool/default cel%3Aself.group == oldSelf.group::/spec/template/spec/nodeClassRef: Invalid value: "object": nodeClassRef.group is immutable`);
+    expect(output.out.split("\n")).toContain(`::error file=np.yaml,line=21,col=7,title=NodePool/default cel/941736dc91ef::/spec/template/spec/nodeClassRef: Invalid value: "object": nodeClassRef.group is immutable`);
     expect(await main(["validate", np, "--root", dir, "--base", "no-such-ref", ...common])).toBe(2);
+  }, 60_000);
+
+  it("--strict (or strict in .eks-gitops.yaml) turns the cross-object opinions into errors", async () => {
+    const fixture = join(ROOT, "packages/validate/fixtures/cross-object/hpa-target-sets-replicas");
+    const dir = tmp();
+    for (const name of ["deployment.yaml", "hpa.yaml"]) file(dir, name, readFileSync(join(fixture, name), "utf8"));
+    expect(await main(["validate", dir, "--root", dir, "--no-iam", ...common])).toBe(0);
+    expect(output.out).toContain(" Deployment/shop/web warning /spec/replicas: Deployment shop/web sets spec.replicas (3)");
+    output.out = "";
+    expect(await main(["validate", dir, "--root", dir, "--strict", ...common])).toBe(1);
+    expect(output.out).toContain(" Deployment/shop/web invalid /spec/replicas: Deployment shop/web sets spec.replicas (3)");
+    output.out = "";
+    file(dir, ".eks-gitops.yaml", "validate:\n  strict: true\n");
+    expect(await main(["validate", dir, "--root", dir, ...common])).toBe(1);
+    output.out = "";
+    // an acknowledged finding counts as nothing, even with strict, and is shown with its reason
+    file(dir, ".eks-gitops.yaml", "validate:\n  strict: true\n  acknowledge:\n    - rule: hpa-target-sets-replicas\n      file: '*.yaml'\n      reason: pinned during the migration\n");
+    expect(await main(["validate", dir, "--root", dir, ...common])).toBe(0);
+    expect(output.out).toContain("acknowledged /spec/replicas: Deployment shop/web sets spec.replicas (3)");
+    expect(output.out).toContain("(acknowledged: pinned during the migration) [hpa-target-sets-replicas]");
+  }, 60_000);
+
+  it("prints paths relative to the folder the command was typed in, as a terminal opens them", async () => {
+    const dir = tmp();
+    file(dir, "package.json", "{}\n");
+    execFileSync("mkdir", ["-p", join(dir, "scratch/myapp")]);
+    file(join(dir, "scratch/myapp"), "app.yaml", NODEPOOL.replace("consolidateAfter: 1m", "consolidateAfter: 1m\n    consolidateBefore: 2m"));
+    const cwd = process.cwd();
+    process.chdir(join(dir, "scratch"));
+    onTestFinished(() => process.chdir(cwd));
+    expect(await main(["validate", "myapp/", "--root", dir, ...common])).toBe(1);
+    expect(output.out).toMatch(/^myapp\/app\.yaml:11:5 NodePool\/default invalid \/spec\/disruption\/consolidateBefore: /m);
+    output.out = "";
+    // GitHub annotations need the path from the repository root
+    expect(await main(["validate", "myapp/", "--root", dir, "-o", "github", ...common])).toBe(1);
+    expect(output.out).toMatch(/^::error file=scratch\/myapp\/app\.yaml,line=11,col=5,/m);
   }, 60_000);
 });

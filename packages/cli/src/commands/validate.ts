@@ -54,8 +54,11 @@ Choosing what runs:
                        a kind without a schema is skipped (with a warning) instead of an error
   --ignore-filename-pattern REGEX
                        do not read files whose path matches (repeatable), e.g. 'kustomization\\.yaml$'
+  --strict             warnings are errors (cross-object opinions, IAM warnings...); info and
+                       acknowledged findings are not
   Defaults for these can live in ${CONFIG_FILE} at the repository root (or the "validate" key of
-  its package.json): {skip, reject, ignoreMissingSchemas, ignoreFilenamePattern, checks}; flags win.
+  its package.json): {skip, reject, ignoreMissingSchemas, ignoreFilenamePattern, checks, strict,
+  acknowledge}; flags win. acknowledge: a list of {rule, reason, file?, path?} accepted findings.
 
 Options:
   -o, --output FORMAT  text (default), json, junit, sarif, github
@@ -93,6 +96,7 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
       reject: { type: "string", multiple: true },
       "ignore-missing-schemas": { type: "boolean" },
       "ignore-filename-pattern": { type: "string", multiple: true },
+      strict: { type: "boolean" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -110,8 +114,9 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
   }
   const root = values.root ?? findRepoRoot();
   let selection: ReturnType<typeof mergeSelection>;
+  let defaults: ReturnType<typeof loadValidateDefaults>;
   try {
-    const defaults = loadValidateDefaults(root);
+    defaults = loadValidateDefaults(root);
     const merged = mergeSelection(defaults?.selection, {
       checks: values.checks ? parseChecks(values.checks) : undefined,
       skip: values.skip ? splitList(values.skip) : undefined,
@@ -137,7 +142,11 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
       versions: { kubernetes: values["kubernetes-version"], karpenter: values["karpenter-version"] },
       base: values.base,
       selection,
-      ...(maxFileBytes ? { read: { maxFileBytes } } : {}),
+      strict: values.strict ?? defaults?.levels.strict ?? false,
+      ...(defaults?.levels.acknowledge ? { acknowledge: defaults.levels.acknowledge } : {}),
+      // paths as typed: relative to the folder the command was typed in (a terminal opens them from there);
+      // GitHub annotations and SARIF need them relative to the repository root
+      read: { cwd: output === "github" || output === "sarif" ? root : process.cwd(), ...(maxFileBytes ? { maxFileBytes } : {}) },
       onProgress: download.onProgress,
       ...(readAheadWorker ? { readAheadWorker } : {}),
     }).finally(download.finish);

@@ -16,7 +16,7 @@ describe("CelEvaluator", () => {
       { rule: "size(self)" },
     ];
     expect(cel.evaluate([task("bad", rules)])).toEqual([
-      { severity: "error", path: "/spec/x", message: 'Invalid value: "string": must not be bad', rule: "cel:self != 'bad'" },
+      { severity: "error", path: "/spec/x", message: 'Invalid value: "bad": must not be bad', rule: "cel:self != 'bad'" },
       { severity: "error", path: "/spec/x/inner", message: "Forbidden: also not bad", rule: "cel:self != 'bad'" },
       { severity: "error", path: "/spec/x", message: expect.stringMatching(/^Invalid value: "string": .+ evaluating rule: self.missing == 1$/), rule: "cel:self.missing == 1" },
       { severity: "error", path: "/spec/x", message: 'Invalid value: "string": rule did not evaluate to a bool', rule: "cel:size(self)" },
@@ -29,7 +29,8 @@ describe("CelEvaluator", () => {
     const b: ValidationRule = { rule: "self.startsWith('ok')", messageExpression: "'message B for ' + self" };
     const first = cel.evaluate([task("nope", [a, b], "/spec/one")]);
     const again = cel.evaluate([task("nope", [a, b], "/spec/two"), task("ok-value", [a, b], "/spec/three")]);
-    expect(first.map((f) => f.message)).toEqual(['Invalid value: "string": message A', 'Invalid value: "string": message B for nope']);
+    // the offending value stands where the API server prints the type ("string"): see readable.ts
+    expect(first.map((f) => f.message)).toEqual(['Invalid value: "nope": message A', 'Invalid value: "nope": message B for nope']);
     expect(again).toEqual(first.map((f) => ({ ...f, path: "/spec/two" })));
     expect(cel.stats.evaluated).toBe(6);
   });

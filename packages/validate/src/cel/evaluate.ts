@@ -6,6 +6,7 @@ import { RUNTIME_COST_BUDGET } from "./cost.ts";
 import type { CelTask, ValidationRule } from "../schema/walk.ts";
 import type { Finding } from "../types.ts";
 import { createCelEnvironment, useRe2Matches } from "./env.ts";
+import { readableCel } from "./readable.ts";
 
 type Program = (ctx: Record<string, unknown>) => unknown;
 
@@ -299,7 +300,9 @@ export class CelEvaluator {
                 : reason
                   ? `${reason}: ${outcome.text}`
                   : `Invalid value: "${task.type}": ${outcome.text}`;
-            findings.push({ severity: "error", path, message, rule: ruleId });
+            // the offending value where the server prints its type, and a hint for restricted label domains
+            const readable = readableCel(message, task.self, info.pointer, rule.rule, task.type);
+            findings.push({ severity: "error", path, message: readable.message, rule: ruleId, ...(readable.hint ? { hint: readable.hint } : {}) });
             break;
           }
         }

@@ -63,12 +63,12 @@ describe("indexChartValues", () => {
 });
 
 describe("chartValuesChecks", () => {
-  it("reports settings.aws.clusterName as an error with settings.clusterName as the hint", () => {
+  it("reports settings.aws.clusterName as a warning (Helm ignores it: nothing fails) with settings.clusterName as the hint", () => {
     expect(check({ settings: { aws: { clusterName: "eksworkshop", interruptionQueueName: "q" }, clusterName: "eksworkshop" } })).toEqual([
       {
         file: "karpenter.yaml",
         index: 0,
-        severity: "error",
+        severity: "warning",
         path: "/spec/source/helm/valuesObject/settings/aws/clusterName",
         message: "Application argocd/k sets helm value settings.aws.clusterName, which the Karpenter chart 1.14.1 does not have (its values.yaml has no settings.aws); Helm ignores it silently",
         rule: "helm-values-unknown-key",
@@ -77,7 +77,7 @@ describe("chartValuesChecks", () => {
       {
         file: "karpenter.yaml",
         index: 0,
-        severity: "error",
+        severity: "warning",
         path: "/spec/source/helm/valuesObject/settings/aws/interruptionQueueName",
         message: "Application argocd/k sets helm value settings.aws.interruptionQueueName, which the Karpenter chart 1.14.1 does not have (its values.yaml has no settings.aws); Helm ignores it silently",
         rule: "helm-values-unknown-key",

@@ -53,7 +53,8 @@ describe("cross-object fixtures", () => {
       const docs = loadDocuments([join(ROOT, c)], { cwd: ROOT });
       expect(docs.unreadable).toEqual([]);
       const facts = readFacts(join(ROOT, c));
-      const findings = crossObjectChecks(docs.resources, { iam: docs.iam, chartValues, ...(facts ? { overlays: { "": facts } } : {}) });
+      // each folder is a whole overlay (what is missing from it is missing from the overlay)
+      const findings = crossObjectChecks(docs.resources, { iam: docs.iam, chartValues, overlayOf: () => c, ...(facts ? { overlays: { [c]: facts } } : {}) });
       const files = [...docs.resources.map((r) => ({ file: r.file, index: r.index })), ...docs.iam.map((d) => ({ file: d.file, index: d.index }))];
       const problems: string[] = [];
       for (const { file, index } of files) {

@@ -15,10 +15,10 @@ interface UtilizationMetric {
 }
 
 /**
- * `partial`: the files are not a whole overlay (loose files given on the command line), so a missing
- * target is only reported when the run contains workloads of the target's kind at all.
+ * `partial`: the files are not a whole overlay (loose files given on the command line), so a missing target
+ * is not an error: the run may not hold it. It is handed to `notChecked` instead (said once, in the summary).
  */
-export function hpaChecks(resources: readonly ParsedResource[], partial = false): CrossObjectFinding[] {
+export function hpaChecks(resources: readonly ParsedResource[], partial = false, notChecked?: (what: string) => void): CrossObjectFinding[] {
   const out: CrossObjectFinding[] = [];
   const key = (group: string, kind: string, namespace: string, name: string) => `${group}/${kind}/${namespace || "default"}/${name}`;
   const byKey = new Map<string, ParsedResource>();
@@ -36,7 +36,10 @@ export function hpaChecks(resources: readonly ParsedResource[], partial = false)
     const namespace = hpa.namespace || "default";
     const target = byKey.get(key(group, kind, namespace, name));
     if (!target) {
-      if (partial && !resources.some((r) => r.kind === kind && groupOf(r.apiVersion) === group)) continue;
+      if (partial) {
+        notChecked?.(`${describe(hpa)} -> ${kind} ${namespace}/${name}`);
+        continue;
+      }
       out.push(
         finding(
           hpa,

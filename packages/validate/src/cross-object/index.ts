@@ -40,8 +40,8 @@ export function crossObjectChecks(resources: readonly ParsedResource[], context:
     const clusterName = facts.clusterName ?? (chartNames.size === 1 ? [...chartNames][0] : undefined);
 
     const partial = group.name === "";
-    out.push(...hpaChecks(group.resources, partial));
-    out.push(...nodeClassRefChecks(group.resources, partial));
+    out.push(...hpaChecks(group.resources, partial, context.notChecked));
+    out.push(...nodeClassRefChecks(group.resources, partial, context.notChecked));
     out.push(...nodeClassRoleChecks(group.resources, iam));
     if (clusterName !== undefined) out.push(...discoveryTagChecks(group.resources, clusterName));
     for (const app of apps) {

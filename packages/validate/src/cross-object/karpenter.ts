@@ -8,10 +8,11 @@ const NODE_CLASS_GROUP = "karpenter.k8s.aws";
 const NODE_CLASS_KIND = "EC2NodeClass";
 
 /**
- * `partial`: the files are not a whole overlay (loose files given on the command line), so a missing
- * EC2NodeClass is only reported when the run contains EC2NodeClasses at all.
+ * `partial`: the files are not a whole overlay (loose files given on the command line): a missing EC2NodeClass
+ * is handed to `notChecked` (the run may not hold it), and another node class kind is only a warning (a loose
+ * NodePool may be written for another cloud provider).
  */
-export function nodeClassRefChecks(resources: readonly ParsedResource[], partial = false): CrossObjectFinding[] {
+export function nodeClassRefChecks(resources: readonly ParsedResource[], partial = false, notChecked?: (what: string) => void): CrossObjectFinding[] {
   const out: CrossObjectFinding[] = [];
   const nodeClasses = new Set(
     resources.filter((r) => r.kind === NODE_CLASS_KIND && groupOf(r.apiVersion) === NODE_CLASS_GROUP).map((r) => r.name),
@@ -31,11 +32,14 @@ export function nodeClassRefChecks(resources: readonly ParsedResource[], partial
           "nodeclassref-kind",
           group !== NODE_CLASS_GROUP ? `${base}/group` : `${base}/kind`,
           `${describe(pool)} refers to ${kind ?? "(no kind)"} in group '${group ?? ""}'; on AWS the node class is ${NODE_CLASS_KIND} in group '${NODE_CLASS_GROUP}'`,
+          partial ? "warning" : "error",
         ),
       );
       continue;
     }
-    if (name && !nodeClasses.has(name) && !(partial && nodeClasses.size === 0)) {
+    if (name && !nodeClasses.has(name) && partial) {
+      notChecked?.(`${describe(pool)} -> ${NODE_CLASS_KIND} ${name}`);
+    } else if (name && !nodeClasses.has(name)) {
       const known = [...nodeClasses].sort();
       out.push(
         finding(

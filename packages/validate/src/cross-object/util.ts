@@ -52,7 +52,7 @@ export function finding(
   rule: CheckCodeName,
   path: string,
   message: string,
-  severity: Severity = "error",
+  severity: Severity = CHECK_CODES[rule].severity,
 ): CrossObjectFinding {
   return { file: at.file, index: at.index, severity, path, message, rule, hint: CHECK_CODES[rule].hint };
 }

@@ -51,6 +51,10 @@ const SECRETS = ["hunter2-PLAINTEXT!!", "12345678"];
 export function checkReport(c: FuzzCase, report: Report, outputs: Readonly<Record<string, string>>): string[] {
   const problems: string[] = [];
   const findings = report.resources.reduce((n, r) => n + r.findings.length, 0);
+  // GitHub annotations and SARIF carry what someone must act on: no info, no acknowledged finding
+  const actionable = report.resources.reduce((n, r) => n + r.findings.filter((f) => f.severity !== "info" && f.acknowledged === undefined).length, 0);
+  // the summary line, then (loose files) one line naming what could not be checked
+  const closing = report.notChecked?.length ? 2 : 1;
   for (const r of report.resources) {
     if (typeof r.file !== "string" || r.file === "") problems.push("a result names no file");
     if (!["valid", "invalid", "error", "skipped"].includes(r.status)) problems.push(`unknown status ${r.status}`);
@@ -65,7 +69,7 @@ export function checkReport(c: FuzzCase, report: Report, outputs: Readonly<Recor
   }
   try {
     const sarif = JSON.parse(outputs.sarif ?? "");
-    if (sarif.runs[0].results.length !== findings) problems.push("sarif: wrong number of results");
+    if (sarif.runs[0].results.length !== actionable) problems.push("sarif: wrong number of results");
   } catch (err) {
     problems.push(`sarif does not parse: ${(err as Error).message}`);
   }
@@ -74,9 +78,9 @@ export function checkReport(c: FuzzCase, report: Report, outputs: Readonly<Recor
   if ((junit.match(/<testcase /g) ?? []).length !== report.resources.length || (junit.match(/<\/testcase>/g) ?? []).length !== report.resources.length) problems.push("junit: testcases do not match resources");
   if (/&(?!(amp|lt|gt|quot|apos);)/.test(junit)) problems.push("junit: an unescaped &");
   const text = (outputs.text ?? "").replace(/\n$/, "").split("\n");
-  if (text.length !== findings + 1 || !text.at(-1)?.startsWith("Summary: ")) problems.push(`text: ${text.length} lines for ${findings} findings`);
+  if (text.length !== findings + closing || !text.at(-closing)?.startsWith("Summary: ")) problems.push(`text: ${text.length} lines for ${findings} findings`);
   const github = (outputs.github ?? "").replace(/\n$/, "").split("\n");
-  if (github.length !== findings + 1 || github.slice(0, -1).some((l) => !/^::(error|warning) file=/.test(l)) || !github.at(-1)?.startsWith("Summary: ")) problems.push("github: a line that is not an annotation");
+  if (github.length !== actionable + closing || github.slice(0, -closing).some((l) => !/^::(error|warning) file=/.test(l)) || !github.at(-closing)?.startsWith("Summary: ")) problems.push("github: a line that is not an annotation");
   for (const [format, out] of Object.entries(outputs)) {
     if (out.includes("\u001b")) problems.push(`${format}: a raw escape character`);
     if (c.label === "secret value") for (const secret of SECRETS) if (out.includes(secret)) problems.push(`${format}: prints a Secret value`);

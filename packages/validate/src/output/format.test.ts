@@ -108,7 +108,7 @@ describe("formatJunit, formatSarif, formatGithub", () => {
   it("writes escaped GitHub workflow annotations", () => {
     expect(formatGithub(report).split("\n").slice(0, 3)).toEqual([
       '::error file=b.yaml,line=12,col=3,title=NodePool/np schema%3AadditionalProperties::/spec/x: unknown field "spec.x" (fix: remove it)',
-      '::error file=b.yaml,line=9,col=3,title=NodePool/np cel%3Aself.cpu > 0::/spec/limits: Invalid value: "object": bad limits',
+      '::error file=b.yaml,line=9,col=3,title=NodePool/np cel/3f3e62731da9::/spec/limits: Invalid value: "object": bad limits',
       "::error file=c.yaml,title=?/? parse%3Asyntax::/: YAML syntax error: a, b",
     ]);
   });

@@ -23,7 +23,25 @@ const located = (r: ResourceResult, f: Finding) => (f.line !== undefined ? `${r.
 function summaryLine(report: Report): string {
   const s = report.summary;
   const extra = report.stats.transitionRulesSkipped > 0 ? `; ${report.stats.transitionRulesSkipped} transition rules (oldSelf) skipped on create, use --base REF to run them` : "";
-  return `Summary: ${s.resources} resources found - Valid: ${s.valid}, Invalid: ${s.invalid}, Errors: ${s.error}, Skipped: ${s.skipped}${extra}`;
+  const line = `Summary: ${s.resources} resources found - Valid: ${s.valid}, Invalid: ${s.invalid}, Errors: ${s.error}, Skipped: ${s.skipped}${extra}`;
+  return report.notChecked?.length ? `${line}\n${notCheckedLine(report.notChecked)}` : line;
+}
+
+/** Said once: the references loose files make that the run cannot follow (not errors). */
+export function notCheckedLine(references: readonly string[]): string {
+  const n = references.length;
+  return `Not checked: ${n} reference${n === 1 ? "" : "s"} to objects not among the given files (${references.map(safeText).join("; ")}); give those files too, or validate a whole clusters/<name>/rendered folder`;
+}
+
+/** GitHub annotations and SARIF carry what someone must act on: not info, not acknowledged findings. */
+const actionable = (f: Finding) => f.severity !== "info" && f.acknowledged === undefined;
+
+/** The level word of a finding in text output (uncoloured). */
+function levelWord(r: ResourceResult, f: Finding): string {
+  if (f.acknowledged !== undefined) return "acknowledged";
+  if (f.severity === "error") return r.status === "error" ? "error" : "invalid";
+  if (f.severity === "info") return "info";
+  return r.status === "skipped" ? "skipped" : "warning";
 }
 
 /** One line per finding: `file#index kind/ns/name path: message [rule]`. */
@@ -39,8 +57,9 @@ export function formatText(unsafe: Report, options: FormatOptions = {}): string 
       continue;
     }
     for (const f of r.findings) {
-      const sev = f.severity === "error" ? paint("31", r.status === "error" ? "error" : "invalid") : paint("33", r.status === "skipped" ? "skipped" : "warning");
-      const hint = f.hint ? ` (fix: ${f.hint})` : "";
+      const word = levelWord(r, f);
+      const sev = word === "error" || word === "invalid" ? paint("31", word) : word === "warning" || word === "skipped" ? paint("33", word) : word;
+      const hint = `${f.hint ? ` (fix: ${f.hint})` : ""}${f.acknowledged !== undefined ? ` (acknowledged: ${f.acknowledged})` : ""}`;
       lines.push(`${located(r, f)} ${objectName(r)} ${sev} ${f.path || "/"}: ${f.message}${hint} [${f.rule}]`);
     }
   }
@@ -56,6 +75,7 @@ export const jsonFinding = (f: Finding) => ({
   rule: f.rule,
   ...(f.hint !== undefined ? { hint: f.hint } : {}),
   ...(f.line !== undefined ? { line: f.line, column: f.column ?? 1 } : {}),
+  ...(f.acknowledged !== undefined ? { acknowledged: f.acknowledged } : {}),
 });
 
 /** One entry of `resources[]` in the JSON contract (names, paths and messages come from the input: made safe to print). */
@@ -76,7 +96,8 @@ export const jsonResource = (unsafe: ResourceResult) => {
 /** The stable JSON contract: `{summary, resources}` with exactly the documented fields. */
 export function formatJson(report: Report): string {
   // jsonResource makes each resource safe to print: no control character reaches the output raw
-  return `${JSON.stringify({ summary: report.summary, resources: report.resources.map(jsonResource) }, null, 2)}\n`;
+  const notChecked = report.notChecked?.length ? { notChecked: report.notChecked.map(safeText) } : {};
+  return `${JSON.stringify({ summary: report.summary, resources: report.resources.map(jsonResource), ...notChecked }, null, 2)}\n`;
 }
 
 const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
@@ -128,7 +149,7 @@ export function sarifDocument(report: Report) {
   const rules = new Map<string, SarifRule>();
   // names, paths and messages come from the input: no control character reaches the output raw
   const results = report.resources.map(safeResult).flatMap((r) =>
-    r.findings.map((f) => {
+    r.findings.filter(actionable).map((f) => {
       const info = ruleInfo(f.rule, f.hint);
       if (!rules.has(info.id)) rules.set(info.id, { id: info.id, shortDescription: { text: info.shortDescription }, help: { text: info.help } });
       const region = f.line !== undefined ? { region: { startLine: f.line, startColumn: f.column ?? 1 } } : {};
@@ -163,10 +184,11 @@ export function formatGithub(unsafe: Report): string {
   const report = sanitizeReport(unsafe);
   const lines: string[] = [];
   for (const r of report.resources) {
-    for (const f of r.findings) {
+    for (const f of r.findings.filter(actionable)) {
       const level = f.severity === "error" ? "error" : "warning";
       const at = f.line !== undefined ? `,line=${f.line},col=${f.column ?? 1}` : "";
-      lines.push(`::${level} file=${ghProp(r.file)}${at},title=${ghProp(`${objectName(r)} ${f.rule}`)}::${ghData(`${f.path || "/"}: ${f.message}${f.hint ? ` (fix: ${f.hint})` : ""}`)}`);
+      // the title names the rule by its stable id: a CEL rule's text would make a title of the whole rule
+      lines.push(`::${level} file=${ghProp(r.file)}${at},title=${ghProp(`${objectName(r)} ${ruleInfo(f.rule).id}`)}::${ghData(`${f.path || "/"}: ${f.message}${f.hint ? ` (fix: ${f.hint})` : ""}`)}`);
     }
   }
   lines.push(summaryLine(report));

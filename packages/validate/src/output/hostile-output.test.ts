@@ -25,11 +25,11 @@ describe("Secret values are redacted (item 2)", () => {
     writeFileSync(join(dir, "secret.yaml"), SECRET);
     const { report } = await runValidation({ root: dir, paths: [dir], mirror: MIRROR, cacheDir: TEST_CACHE, crossObjectChecks: false, read: { cwd: dir } });
     expect(report.resources[0]?.findings.map((f) => [f.path, f.message])).toEqual([
+      // the native stage's decode finding names the byte offset, never the value (findings in line order)
+      ["/data/password", 'Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 7'],
       ["/data/password", 'Invalid value: "<redacted: 19 bytes>": must be of format byte'],
       ["/stringData/token", "Invalid value: <redacted: 8 bytes>: must be of type string, not integer"],
       ["/stringData/pin", "Invalid value: array: must be of type string, not array"],
-      // the native stage's decode finding names the byte offset, never the value
-      ["/data/password", 'Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 7'],
     ]);
     for (const format of OUTPUT_FORMATS) {
       const out = formatReport(report, format);

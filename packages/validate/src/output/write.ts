@@ -2,6 +2,7 @@
 // large report is never one large string (on 50,000 objects the JSON text alone is 13 MB, and building it
 // in one piece took ~50 MB more at peak than the run itself).
 import type { Report } from "../types.ts";
+import { safeText } from "./sanitize.ts";
 import { type FormatOptions, formatGithub, formatText, jsonResource, junitLines, type OutputFormat, sarifDocument } from "./format.ts";
 
 /** Collects small pieces and hands them on in chunks of about 64 KB. */
@@ -83,6 +84,7 @@ export function writeReport(report: Report, format: OutputFormat, options: Forma
         });
         push("  ]");
       }
+      if (report.notChecked?.length) push(`,\n  "notChecked": ${nested(report.notChecked.map(safeText), 1)}`);
       push("\n}\n");
       break;
     }
