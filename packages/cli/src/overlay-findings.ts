@@ -36,6 +36,8 @@ function renderedValue(tree: RenderedTree | undefined, file: string, pointer: st
  */
 function celWithValue(f: Finding, value: unknown): { message: string; hint?: string } {
   if (!f.rule.startsWith("cel:") || typeof value !== "string") return { message: f.message };
+  // validate may already say it (the value in place of the placeholder, its own suggestion): never twice
+  if (f.hint !== undefined) return { message: f.message.replace('Invalid value: "string"', `Invalid value: ${JSON.stringify(value)}`) };
   const message = f.message.replace('Invalid value: "string"', `Invalid value: ${JSON.stringify(value)}`);
   const list = /\bin \[([^\]]*)\]/.exec(f.rule)?.[1];
   const allowed = list ? [...list.matchAll(/"([^"]*)"/g)].map((m) => m[1] as string) : [];

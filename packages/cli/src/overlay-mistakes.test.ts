@@ -9,6 +9,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+// the annotation's title carries validate's short rule id (a CEL rule's is a hash of its text)
+import { ruleInfo } from "../../validate/src/output/rules.ts";
 import { main } from "./bin.ts";
 import { captureOutput } from "./testing/capture.ts";
 
@@ -92,7 +94,7 @@ function annotation(expected: string): string {
   const m = /^(\d+):(\d+) (\S+) invalid (.*?): (.*?)(?: \(fix: (.*?)\))? \[(cel:.*|[^\]]+)\]$/.exec(expected);
   if (!m) throw new Error(`cannot read expectation: ${expected}`);
   const [, line, column, object, path, message, hint, rule] = m;
-  return `::error file=${FILE},line=${line},col=${column},title=${ghProp(`${object} ${rule}`)}::${ghData(`${path}: ${message}${hint ? ` (fix: ${hint})` : ""}`)}`;
+  return `::error file=${FILE},line=${line},col=${column},title=${ghProp(`${object} ${ruleInfo(rule as string).id}`)}::${ghData(`${path}: ${message}${hint ? ` (fix: ${hint})` : ""}`)}`;
 }
 
 describe.each(mistakes)("overlay mistake $name", (m) => {
