@@ -1,7 +1,13 @@
 // Reports of a simulation: text tables, JSON and markdown (with the sweep as a mermaid chart).
 import { chartMermaid } from "./chart.ts";
 import { formatGiB, parseQuantity } from "./quantity.ts";
-import type { ConsolidationNote, NodeClaimResult, SimulationResult, SweepResult } from "./types.ts";
+import { groupPending, pendingCount, pendingLabel } from "./scale.ts";
+import type { ConsolidationNote, NodeClaimResult, PendingPod, SimulationResult, SweepResult } from "./types.ts";
+
+/** Pending entries as listed: one per pod, or, for a long list, one per run of identical pods. */
+function listedPending(r: SimulationResult): PendingPod[] {
+  return r.pending.length > 20 ? groupPending(r.pending) : [...r.pending];
+}
 
 export type ReportFormat = "text" | "json" | "markdown";
 
@@ -58,7 +64,7 @@ function claimLines(c: NodeClaimResult): string[] {
 
 function summaryLine(r: SimulationResult): string {
   const nodes = r.nodes.length;
-  return `${nodes} existing node(s), ${r.nodeClaims.length} NodeClaim(s) Karpenter would add, ${r.pending.length} pod(s) that stay Pending`;
+  return `${nodes} existing node(s), ${r.nodeClaims.length} NodeClaim(s) Karpenter would add, ${pendingCount(r)} pod(s) that stay Pending`;
 }
 
 function formatText(r: SimulationResult, extras: ReportExtras): string {
@@ -95,8 +101,8 @@ function formatText(r: SimulationResult, extras: ReportExtras): string {
     out.push("", `NodePool ${p.name} (weight ${p.weight}, ${limits}; ${p.consolidationPolicy} after ${p.consolidateAfter}): ${claims.length} NodeClaim(s)`);
     for (const c of claims) out.push(...claimLines(c).map((l) => `  ${l}`));
   }
-  out.push("", `Pending: ${r.pending.length}`);
-  if (r.pending.length > 0) out.push(...table([["POD", "REASON", "WHY"], ...r.pending.map((p) => [p.pod, p.reason, p.message])]));
+  out.push("", `Pending: ${pendingCount(r)}`);
+  if (r.pending.length > 0) out.push(...table([["POD", "REASON", "WHY"], ...listedPending(r).map((p) => [pendingLabel(p), p.reason, p.message])]));
   if (extras.consolidation && extras.consolidation.length > 0) {
     out.push("", "Consolidation after scale-down");
     for (const c of extras.consolidation) out.push(`  ${c.message}`);
@@ -146,7 +152,7 @@ function formatMarkdown(r: SimulationResult, extras: ReportExtras): string {
   }
   if (r.pending.length > 0) {
     out.push("", "### Pending pods", "", "| pod | reason | why |", "|---|---|---|");
-    for (const p of r.pending) out.push(`| ${cell(p.pod)} | ${p.reason} | ${cell(p.message)} |`);
+    for (const p of listedPending(r)) out.push(`| ${cell(pendingLabel(p))} | ${p.reason} | ${cell(p.message)} |`);
   }
   if (extras.consolidation && extras.consolidation.length > 0) {
     out.push("", "### Consolidation after scale-down", "");

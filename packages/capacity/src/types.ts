@@ -227,13 +227,15 @@ export type PendingReason =
   | "too-big";
 
 export interface PendingPod {
-  /** `namespace/name-N`. */
+  /** `namespace/name-N`; for a group of identical pods, `namespace/name-N..namespace/name-M`. */
   readonly pod: string;
   /** `namespace/name` of the workload. */
   readonly workload: string;
   readonly reason: PendingReason;
   /** One sentence a person can act on. */
   readonly message: string;
+  /** Pods in this entry, when it stands for a group of identical pods that stay Pending for the same reason. @default 1 */
+  readonly count?: number;
 }
 
 /** A node of a managed node group, with what landed on it. */

@@ -2,6 +2,9 @@
 import { existsSync, } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { diffRendered } from "../diff/changes.ts";
+import type { CapacitySide } from "../diff/capacity.ts";
+import { analyzeDrift, drivingNodePools, type DriftReport, paceOf } from "../drift/drift.ts";
+import { formatDriftMarkdown, formatDriftText } from "../drift/format.ts";
 import { formatJson, formatMarkdown, formatText, GITHUB_COMMENT_LIMIT, type DiffLabels } from "../diff/format.ts";
 import { checkRepository, defaultBase, readRenderedAtRef, readRenderedWorkingTree, resolveCommit } from "../diff/git.ts";
 import { parseCommandArgs } from "../args.ts";
@@ -12,11 +15,13 @@ import { writeFileAtomically } from "../write-file.ts";
 
 export const diffUsage = `Usage: eks-gitops diff [--base REF] [--head REF] [--output text|markdown|json] [--full FILE] [--url URL] [--cluster NAME]...
 
-Compares the committed rendered output (clusters/*/rendered) of two revisions.
+Compares the committed rendered output (clusters/*/rendered) of two revisions, and says for every NodePool and
+EC2NodeClass that changed whether Karpenter replaces existing nodes (drift) and at what pace (disruption budgets).
   --base REF      old side (default: the merge base of HEAD with main)
   --head REF      new side (default: the working tree)
-  --output FMT    text (default), markdown (a pull-request comment, cut at ${GITHUB_COMMENT_LIMIT} characters, with a
-                  "Capacity at HPA max" section per cluster: \`eks-gitops simulate\` of base and head) or json
+  --output FMT    text (default), markdown (a pull-request comment, cut at ${GITHUB_COMMENT_LIMIT} characters, led by
+                  "Node replacement (drift)", with a "Capacity at HPA max" section per cluster: \`eks-gitops
+                  simulate\` of base and head) or json (with \`drift\`)
   --full FILE     also write the complete, uncut output to FILE (the CI artifact)
   --url URL       link to the full diff, shown when the Markdown is cut
   --limit N       Markdown character limit (default ${GITHUB_COMMENT_LIMIT})
@@ -57,24 +62,49 @@ export async function diff(options: DiffOptions): Promise<number> {
   const before = only(readRenderedAtRef(options.root, baseCommit));
   const after = only(options.head !== undefined ? readRenderedAtRef(options.root, options.head) : readRenderedWorkingTree(options.root));
   const d = diffRendered(before, after);
+  const headCommit = options.head !== undefined ? resolveRef(options.root, options.head) : undefined;
+  const drift = await driftReport(options.root, { rendered: before, commit: baseCommit }, { rendered: after, commit: headCommit });
   const capacityModule = options.output === "markdown" && options.capacity !== false ? await import("../diff/capacity.ts") : undefined;
   const capacitySection = await capacityModule?.capacitySection(
     options.root,
     { rendered: before, commit: baseCommit },
-    { rendered: after, commit: options.head !== undefined ? resolveRef(options.root, options.head) : undefined },
+    { rendered: after, commit: headCommit },
   );
   // at most half of a cut comment; all of it in the uncut one
   const capacity = (limit: number) => (capacitySection && capacityModule ? capacityModule.renderCapacitySection(capacitySection, limit === Number.POSITIVE_INFINITY ? limit : Math.floor(limit / 2)) : "");
 
+  // The PR comment leads with what reviewers fear most: will this replace nodes?
+  const driftMd = d.changes.length > 0 ? `\n${formatDriftMarkdown(drift)}` : "";
+  const leadWithDrift = (md: string) => {
+    const nl = md.indexOf("\n");
+    return `${md.slice(0, nl + 1)}${driftMd}\n${md.slice(nl + 1)}`;
+  };
   const render = (limit: number) =>
     options.output === "markdown"
-      ? formatMarkdown(d, labels, { limit: limit - capacity(limit).length, fullDiffUrl: options.url }) + capacity(limit)
+      ? leadWithDrift(formatMarkdown(d, labels, { limit, reserve: capacity(limit).length + driftMd.length + 1, fullDiffUrl: options.url })) + capacity(limit)
       : options.output === "json"
-        ? formatJson(d, labels)
-        : formatText(d, labels, { color: options.color ?? (options.out === undefined && colorEnabled()) });
+        ? formatJson(d, labels, { drift })
+        : formatText(d, labels, { color: options.color ?? (options.out === undefined && colorEnabled()), ...(drift.findings.length > 0 ? { extra: formatDriftText(drift) } : {}) });
   if (options.full !== undefined) writeAtomically(options.full, render(Number.POSITIVE_INFINITY));
   out(render(options.limit ?? GITHUB_COMMENT_LIMIT));
   return EXIT.ok;
+}
+
+/** Drift findings, and for each NodePool that drifts its budgets and simulated NodeClaims (base side: the nodes that exist). */
+async function driftReport(root: string, base: CapacitySide, head: CapacitySide): Promise<DriftReport> {
+  const findings = analyzeDrift(base.rendered, head.rendered);
+  const driving = drivingNodePools(findings);
+  if (driving.size === 0) return { findings, pace: [] };
+  const { nodeClaimsPerPool } = await import("../diff/capacity.ts");
+  const points = ["min", "current", "max"] as const;
+  const perCluster = new Map<string, Awaited<ReturnType<typeof nodeClaimsPerPool>>>();
+  for (const cluster of driving.keys()) perCluster.set(cluster, await nodeClaimsPerPool(root, cluster, base, [head, base], points));
+  const pace = paceOf(findings, head.rendered, (cluster, nodePool) => {
+    const r = perCluster.get(cluster);
+    if (!r || "problem" in r) return [];
+    return points.map((at) => ({ at: at === "min" ? "HPA minimum" : at === "current" ? "current replicas" : "HPA maximum", count: r.counts.get(at)?.get(nodePool) ?? 0 }));
+  });
+  return { findings, pace };
 }
 
 function resolveRef(root: string, ref: string): string {

@@ -186,12 +186,25 @@ describe("bad input", () => {
     expect(run.stderr).toMatch(/^clusters\/eksworkshop\/cluster\.ts:\d+:\d+ Cluster\/eksworkshop invalid nodeGroups\[0\]\.count: must not be negative; got -3 \[overlay:range\]\n/);
   });
 
+  it("runs 1,000,000 and 2147483647 replicas: the pods past the NodePool's limits are one counted group", () => {
+    for (const n of [1_000_000, 2_147_483_647]) {
+      const run = cli(["--cluster", "eksworkshop", "--replicas", `${NGINX}=${n}`]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`${NGINX}-\\d+\\.\\.${NGINX}-${n} \\(\\d+ pods\\)  limit-reached`));
+      expect(run.stdout).toMatch(/NodeClaim\(s\) Karpenter would add, \d+ pod\(s\) that stay Pending\n$/);
+    }
+  });
+
   it("usage errors: exit 2", () => {
     expect(cli(["--cluster", "eksworkshop", "--replicas", "web/web=2"]).stderr).toBe(
       "eks-gitops: --replicas web/web=2: eksworkshop has no workload web/web (have: kube-system/karpenter, nlb-app-karpenter/nginx-deployment, nlb-app-ondemand/nginx-deployment)\n",
     );
     const bad = cli(["--replicas", "nginx=2"]);
     expect([bad.code, bad.stderr]).toEqual([2, "eks-gitops: --replicas must be NAMESPACE/NAME=N with N a whole number, e.g. nlb-app-karpenter/nginx-deployment=12; got 'nginx=2'\n"]);
+    for (const n of ["2147483648", "99999999999999999999"]) {
+      const over = cli(["--cluster", "eksworkshop", "--replicas", `${NGINX}=${n}`]);
+      expect([over.code, over.stderr]).toEqual([2, `eks-gitops: --replicas ${NGINX}: ${n} is above 2147483647, the most replicas a Deployment can have (int32)\n`]);
+    }
     expect(cli(["--at", "peak"]).stderr).toBe("eks-gitops: --at must be one of min, max, current, not 'peak'\n");
     expect(cli(["--from-cluster"]).stderr).toBe("eks-gitops: --from-cluster reads one live cluster: give exactly one --cluster NAME\n");
     expect(cli(["--cluster", "eksworkshop", "--kubeconfig", "k"]).stderr).toBe("eks-gitops: --kubeconfig and --context go with --from-cluster\n");

@@ -199,13 +199,19 @@ function withScenario(report: string, output: "text" | "markdown", lines: readon
   return `${report.slice(0, eol + 1)}${block}${report.slice(eol + 1)}`;
 }
 
-/** `NAMESPACE/NAME=N` entries as a map; a usage error naming the bad entry. */
+/** The largest `spec.replicas` (and HPA maxReplicas) the API server accepts: int32. */
+export const MAX_REPLICAS = 2_147_483_647;
+
+/** `NAMESPACE/NAME=N` entries as a map, N in 0..2147483647; a usage error naming the bad entry. */
 export function parseReplicas(entries: readonly string[]): Map<string, number> {
   const out = new Map<string, number>();
   for (const e of entries) {
     const m = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)=(\d+)$/.exec(e);
     if (!m) throw new UsageError(`--replicas must be NAMESPACE/NAME=N with N a whole number, e.g. nlb-app-karpenter/nginx-deployment=12; got '${e}'`);
-    out.set(`${m[1]}/${m[3]}`, Number(m[5]));
+    // spec.replicas is an int32: the API server refuses anything above 2147483647.
+    const n = m[5]!.length > 10 ? Number.POSITIVE_INFINITY : Number(m[5]);
+    if (n > MAX_REPLICAS) throw new UsageError(`--replicas ${m[1]}/${m[3]}: ${m[5]} is above ${MAX_REPLICAS}, the most replicas a Deployment can have (int32)`);
+    out.set(`${m[1]}/${m[3]}`, n);
   }
   return out;
 }

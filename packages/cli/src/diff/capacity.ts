@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import type { InstanceTypeSnapshot, SimulationResult, SweepResult } from "@eks-gitops/capacity";
 import { CAPACITY_DIR, CLUSTER_FILE, CLUSTERS_DIR, type ClusterConfig, instanceTypesFile, loadCluster, RENDERED_DIR } from "@eks-gitops/config";
-import { buildSimulationInput } from "../capacity/input.ts";
+import { buildSimulationInput, type ReplicaPoint } from "../capacity/input.ts";
 
 export interface CapacitySide {
   /** `clusters/<name>/rendered/...` -> content, as the diff read it. */
@@ -65,7 +65,14 @@ function overlaysAt(root: string, commit: string | undefined): ReadonlySet<strin
   }
 }
 
-async function simulateSide(root: string, name: string, side: CapacitySide, snapshotFrom: readonly CapacitySide[], atCommit: ReadonlySet<string>): Promise<Simulated> {
+async function simulateSide(
+  root: string,
+  name: string,
+  side: CapacitySide,
+  snapshotFrom: readonly CapacitySide[],
+  atCommit: ReadonlySet<string>,
+  at: ReplicaPoint = "max",
+): Promise<Simulated> {
   const prefix = `${CLUSTERS_DIR}/${name}/${RENDERED_DIR}/`;
   const files = new Map([...side.rendered].filter(([p]) => p.startsWith(prefix)).map(([p, c]) => [p.slice(prefix.length), c] as const));
   if (files.size === 0) return {};
@@ -82,11 +89,11 @@ async function simulateSide(root: string, name: string, side: CapacitySide, snap
     const { input, autoscaled } = buildSimulationInput(
       { name, region: config.region, nodeGroups: config.nodeGroups, daemonSets: config.daemonSets, nodePoolOrder: config.nodePools.map((p) => p.name), nodeClassOrder: config.nodeClasses.map((n) => n.name) },
       files,
-      { at: "max" },
+      { at },
     );
     const result = capacity.simulate(input, snapshot);
     const target = autoscaled[0];
-    return { result, ...(target ? { sweep: capacity.sweep(input, snapshot, { workload: target }) } : {}) };
+    return { result, ...(target && at === "max" ? { sweep: capacity.sweep(input, snapshot, { workload: target }) } : {}) };
   } catch (err) {
     return { problem: (err as Error).message.split("\n")[0] ?? String(err) };
   }
@@ -114,13 +121,13 @@ export async function capacitySection(root: string, base: CapacitySide, head: Ca
     if (!b.result && !h.result && !b.problem && !h.problem) continue;
     if (b.problem || h.problem) {
       // a side that could not be simulated would read as an added or removed cluster: say why instead
-      const lines = [`#### ${name}`, ""];
+      const lines = [`### ${name}`, ""];
       if (b.problem === h.problem) lines.push(`> base and head: not simulated: ${h.problem}`);
       else for (const [label, s] of [["base", b], ["head", h]] as const) if (s.problem) lines.push(`> ${label}: not simulated: ${s.problem}`, "");
       clusters.push(`${lines.join("\n").trimEnd()}\n`);
       continue;
     }
-    // compareSimulations starts with the cluster's own `#### <name>` heading; undefined on a side = no such cluster there
+    // compareSimulations starts with the cluster's own `### <name>` heading; undefined on a side = no such cluster there
     clusters.push(`${capacity.compareSimulations(b.result, h.result, { ...(h.sweep ? { headSweep: h.sweep } : {}), cluster: name }).trimEnd()}\n`);
   }
   return { clusters };
@@ -146,4 +153,28 @@ export function renderCapacitySection(section: CapacitySection, budget: number):
     shown++;
   }
   return `${out}${shown < section.clusters.length ? notice(shown) : ""}\n`;
+}
+
+/**
+ * NodeClaims per NodePool of one side of one cluster, simulated with every HPA target at each of `points` (for the
+ * drift report: how many existing NodeClaims a drifting NodePool has). `problem` when the side cannot be simulated.
+ */
+export async function nodeClaimsPerPool(
+  root: string,
+  name: string,
+  side: CapacitySide,
+  snapshotFrom: readonly CapacitySide[],
+  points: readonly ReplicaPoint[],
+): Promise<{ counts: Map<ReplicaPoint, Map<string, number>> } | { problem: string }> {
+  const overlays = overlaysAt(root, side.commit);
+  const counts = new Map<ReplicaPoint, Map<string, number>>();
+  for (const at of points) {
+    const s = await simulateSide(root, name, side, snapshotFrom, overlays, at);
+    if (s.problem) return { problem: s.problem };
+    if (!s.result) return { problem: "no overlay on this side" };
+    const perPool = new Map<string, number>();
+    for (const c of s.result.nodeClaims) perPool.set(c.nodePool, (perPool.get(c.nodePool) ?? 0) + 1);
+    counts.set(at, perPool);
+  }
+  return { counts };
 }

@@ -1,5 +1,6 @@
 // The rendered diff as text (terminal), Markdown (one pull-request comment, cut to GitHub's limit) or JSON.
 import { createColors } from "picocolors";
+import { COMPONENTS } from "@eks-gitops/config";
 import type { ChangeType, ObjectChange, RenderedDiff } from "./changes.ts";
 
 /** GitHub refuses issue and pull-request comments longer than this many characters. */
@@ -26,12 +27,21 @@ function title(c: ObjectChange): string {
   return `${c.kind} ${c.namespace ? `${c.namespace}/` : ""}${c.name}`;
 }
 
-/** Sections in output order: IAM changes first, then one per cluster and component. */
+/** An IAM document (the cluster's `iam` folder): listed under "IAM changes". */
+const isIamDocument = (c: ObjectChange) => c.iam && c.component === COMPONENTS.iam;
+/** A Kubernetes object that names an IAM role (an IRSA annotation): listed under its component, with a call-out. */
+const touchesIamRole = (c: ObjectChange) => c.iam && c.component !== COMPONENTS.iam;
+
+/** Sections in output order: IAM documents first, then one per cluster and component. */
 function sections(d: RenderedDiff): { heading: string; sub: string | undefined; changes: ObjectChange[] }[] {
   const out: { heading: string; sub: string | undefined; changes: ObjectChange[] }[] = [];
-  for (const c of d.changes) {
-    const heading = c.iam ? "IAM changes" : c.cluster;
-    const sub = c.iam ? undefined : c.component;
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const ordered = [...d.changes].sort(
+    (a, b) => Number(isIamDocument(b)) - Number(isIamDocument(a)) || cmp(a.cluster, b.cluster) || cmp(a.component, b.component) || cmp(a.path, b.path),
+  );
+  for (const c of ordered) {
+    const heading = isIamDocument(c) ? "IAM changes" : c.cluster;
+    const sub = isIamDocument(c) ? undefined : c.component;
     const last = out.at(-1);
     if (last && last.heading === heading && last.sub === sub) last.changes.push(c);
     else out.push({ heading, sub, changes: [c] });
@@ -52,7 +62,7 @@ function hunkColour(h: string, c: Colors): Paint {
  * For a terminal: markers, IAM first, hunks of changed objects (and of every IAM change), per-kind
  * counts, a summary line. `color` only for a TTY.
  */
-export function formatText(d: RenderedDiff, labels: DiffLabels, options: { readonly color?: boolean } = {}): string {
+export function formatText(d: RenderedDiff, labels: DiffLabels, options: { readonly color?: boolean; readonly extra?: string } = {}): string {
   const lines = [`Rendered diff: ${labels.base} -> ${labels.head}`];
   if (d.changes.length === 0) return `${lines[0]}\nNo changes to rendered output.\n`;
   let heading: string | undefined;
@@ -64,10 +74,12 @@ export function formatText(d: RenderedDiff, labels: DiffLabels, options: { reado
     if (s.sub) lines.push(`  ${s.sub}`);
     const indent = s.sub ? "    " : "  ";
     for (const ch of s.changes) {
-      lines.push(markerColour[ch.change](`${indent}${MARKERS[ch.change]} ${title(ch)}${ch.iam ? `  (${ch.cluster}/${ch.component})` : ""}`));
+      const where = isIamDocument(ch) ? `  (${ch.cluster}/${ch.component})` : touchesIamRole(ch) ? "  (changes an IAM role: IRSA)" : "";
+      lines.push(markerColour[ch.change](`${indent}${MARKERS[ch.change]} ${title(ch)}${where}`));
       if (ch.change === "changed" || ch.iam) for (const h of ch.hunks) lines.push(hunkColour(h, c)(`${indent}    ${h}`));
     }
   }
+  if (options.extra) lines.push("", options.extra.trimEnd());
   lines.push("", "Per kind:", ...[...d.kinds].map(([k, n]) => `  ${k.padEnd(28)} +${n.added} ~${n.changed} -${n.removed}`));
   lines.push("", `Summary: ${summaryLine(d)}`);
   return `${lines.join("\n")}\n`;
@@ -76,6 +88,8 @@ export function formatText(d: RenderedDiff, labels: DiffLabels, options: { reado
 export interface MarkdownOptions {
   /** Cut the comment at this many characters. @default GITHUB_COMMENT_LIMIT */
   readonly limit?: number;
+  /** Characters of `limit` that other sections of the same comment take (drift, capacity). @default 0 */
+  readonly reserve?: number;
   /** Where the full diff is (the workflow run holding the artifact). @default no link */
   readonly fullDiffUrl?: string;
   /** Name of the artifact holding the full diff. @default "rendered-diff" */
@@ -112,7 +126,7 @@ export function formatMarkdown(d: RenderedDiff, labels: DiffLabels, options: Mar
     lastHeading = s.heading;
     s.changes.forEach((c, i) => {
       const heading = i > 0 ? "" : `${newHeading ? `\n### ${escapeHtml(s.heading)}\n` : ""}${s.sub ? `\n#### \`${s.sub}\`\n` : ""}`;
-      const where = c.iam ? ` <sub>${escapeHtml(c.cluster)} · ${escapeHtml(c.component)}</sub>` : "";
+      const where = isIamDocument(c) ? ` <sub>${escapeHtml(c.cluster)} · ${escapeHtml(c.component)}</sub>` : touchesIamRole(c) ? " <sub>⚠️ changes an IAM role (IRSA)</sub>" : "";
       const body = c.hunks.join("\n");
       const f = fence(body);
       blocks.push(
@@ -127,8 +141,8 @@ export function formatMarkdown(d: RenderedDiff, labels: DiffLabels, options: Mar
       : `the \`${options.artifactName ?? "rendered-diff"}\` artifact of this workflow run (or run \`pnpm diff\` locally)`;
     return `\n> [!WARNING]\n> Cut at ${limit.toLocaleString("en-US")} characters to fit one GitHub comment: ${shown} of ${d.changes.length} changed objects shown. The full diff is in ${where}.\n`;
   };
-  // Reserve room for the longest possible notice before deciding how many blocks fit.
-  const reserve = notice(d.changes.length).length;
+  // Reserve room for the longest possible notice and the comment's other sections before deciding how many blocks fit.
+  const reserve = notice(d.changes.length).length + (options.reserve ?? 0);
   let shown = 0;
   for (const b of blocks) {
     if (out.length + b.length + reserve > limit) break;
@@ -140,9 +154,9 @@ export function formatMarkdown(d: RenderedDiff, labels: DiffLabels, options: Mar
 }
 
 /** For machines: labels, totals, per-kind counts and every change with its hunks. */
-export function formatJson(d: RenderedDiff, labels: DiffLabels): string {
+export function formatJson(d: RenderedDiff, labels: DiffLabels, extra: { readonly drift?: unknown } = {}): string {
   return `${JSON.stringify(
-    { base: labels.base, head: labels.head, totals: d.totals, kinds: Object.fromEntries(d.kinds), clusters: d.clusters, changes: d.changes },
+    { base: labels.base, head: labels.head, totals: d.totals, kinds: Object.fromEntries(d.kinds), clusters: d.clusters, changes: d.changes, ...extra },
     null,
     2,
   )}\n`;
