@@ -6,10 +6,10 @@ import { candidateList, formatSimulation } from "./report.ts";
 import { scaleDown, summarizeWorkload, sweep } from "./scenario.ts";
 import { simulate } from "./simulate.ts";
 import { labInput } from "./testing/lab.ts";
-import { motoSnapshot } from "./testing/moto-data.ts";
+import { labSnapshot } from "./testing/region-snapshot.ts";
 import type { SimulationInput } from "./types.ts";
 
-const snapshot = motoSnapshot();
+const snapshot = labSnapshot();
 const NGINX = "nlb-app-karpenter/nginx-deployment";
 const lab = labInput(12);
 const result = simulate(lab, snapshot);

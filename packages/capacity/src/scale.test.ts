@@ -3,10 +3,10 @@ import { groupPending, MAX_REPLICAS, pendingCount, simulate } from "./scale.ts";
 import { sweep, withReplicas } from "./scenario.ts";
 import { simulate as simulateEach } from "./simulate.ts";
 import { labInput } from "./testing/lab.ts";
-import { motoSnapshot } from "./testing/moto-data.ts";
+import { labSnapshot } from "./testing/region-snapshot.ts";
 import type { SimulationInput } from "./types.ts";
 
-const snapshot = motoSnapshot();
+const snapshot = labSnapshot();
 const NGINX = "nlb-app-karpenter/nginx-deployment";
 // The lab's NodePool has limits (cpu 1000, memory 1000Gi): past a few hundred replicas every further pod stays Pending.
 const lab = labInput(12);

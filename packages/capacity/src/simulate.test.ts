@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { resolveInstanceType } from "./instance-types.ts";
 import { cannotRun, SimulationError, simulate } from "./simulate.ts";
 import { labInput } from "./testing/lab.ts";
-import { motoSnapshot } from "./testing/moto-data.ts";
+import { labSnapshot } from "./testing/region-snapshot.ts";
 import type { NodePoolInput, SimulationInput, WorkloadInput } from "./types.ts";
 
-const snapshot = motoSnapshot();
+const snapshot = labSnapshot();
 const NGINX = "nlb-app-karpenter/nginx-deployment";
 
 function withWorkload(input: SimulationInput, w: WorkloadInput): SimulationInput {
@@ -15,7 +15,7 @@ function withPool(input: SimulationInput, patch: Partial<NodePoolInput>): Simula
   return { ...input, nodePools: [{ ...input.nodePools[0]!, ...patch }] };
 }
 
-describe("the eksworkshop lab at 12 replicas (moto's ap-southeast-1 data)", () => {
+describe("the eksworkshop lab at 12 replicas (the committed ap-southeast-1 snapshot, from moto 5.2.5)", () => {
   const r = simulate(labInput(12), snapshot);
 
   it("runs 9 nginx pods on the 3 t3.2xlarge nodes and leaves 3 Pending for Karpenter", () => {
@@ -45,7 +45,7 @@ describe("the eksworkshop lab at 12 replicas (moto's ap-southeast-1 data)", () =
     const c = r.nodeClaims[0]!;
     expect(c.instanceTypes.slice(0, 5)).toEqual(["c3.2xlarge", "c3.4xlarge", "c3.8xlarge", "c4.2xlarge", "c4.4xlarge"]);
     expect(c.firstCandidates[3]).toEqual({ instanceType: "c4.2xlarge", allocatable: { cpu: "7910m", "ephemeral-storage": "17Gi", memory: "13215Mi", pods: "58" } });
-    // moto 5.2.5 (pinned by .ci/run) serves the same ap-southeast-1 set the lab saw in 2026-09: 349 candidates.
+    // the committed snapshot (moto 5.2.5's data; pnpm e2e checks it) holds the same ap-southeast-1 set the lab saw in 2026-09: 349 candidates.
     expect(c.instanceTypes).toHaveLength(349);
     // The same set, worked out here without the scheduler: the NodePool's requirements, a spot offering, and
     // allocatable >= the NodeClaim's requests (pods + DaemonSets).

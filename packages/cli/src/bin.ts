@@ -39,8 +39,18 @@ function closestCommand(typed: string): string | undefined {
   return near && (typed.startsWith("-") ? near : near.replace(/^--/, ""));
 }
 
+/**
+ * The AWS SDK prints a 7-line NodeVersionSupportWarning on Node < 22 when its first client is made (capacity refresh,
+ * bootstrap). Node 20 is supported here (engines >=20.19), so users have nothing to act on: the SDK's own switch,
+ * read when a client is constructed, turns it off. A value the user set is kept.
+ */
+export function quietDependencyBanners(env: NodeJS.ProcessEnv = process.env): void {
+  env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+}
+
 /** Runs one command line; returns the exit code. Never throws. */
 export async function main(argv: readonly string[]): Promise<number> {
+  quietDependencyBanners();
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h") {
     process.stdout.write(`${usage()}\n`);

@@ -11,6 +11,7 @@ export { typesFromCrd, typesFromOpenApi } from "./schema/sources.ts";
 export { VALUE_ENUM_FIELDS, VALUE_ENUM_SOURCE } from "./schema/value-enum-fields.ts";
 export { ENUM_VALUES, ENUM_VALUES_SOURCE } from "./schema/enum-values.ts";
 export * from "./catalog/index.ts";
+export { CHART_VALUES, type PinnedChartValues } from "./catalog/charts.ts";
 export { lintIamDocuments } from "./iam.ts";
 export type { IamOutcome } from "./iam.ts";
 export { runValidation, defaultPaths, RunUsageError, type Timings } from "./run.ts";

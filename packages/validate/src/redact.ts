@@ -31,7 +31,7 @@ function decoded(value: string): string | undefined {
 }
 
 /** Every secret value of a run's Secrets (the longest first, so that a value containing another is replaced whole). */
-export function secretValues(resources: readonly Pick<ParsedResource, "apiVersion" | "kind" | "object">[]): SecretValue[] {
+export function secretValues(resources: readonly Pick<ParsedResource, "apiVersion" | "kind" | "object" | "pointer">[]): SecretValue[] {
   const out: SecretValue[] = [];
   for (const r of resources) {
     if (!isSecret(r)) continue;
@@ -39,7 +39,7 @@ export function secretValues(resources: readonly Pick<ParsedResource, "apiVersio
       const map = r.object[field];
       if (typeof map !== "object" || map === null || Array.isArray(map)) continue;
       for (const [k, v] of Object.entries(map)) {
-        const pointer = `/${field}/${pointerKey(k)}`;
+        const pointer = `${r.pointer ?? ""}/${field}/${pointerKey(k)}`;
         // a value that is not a string (a number, a list) is shown as JSON by the schema errors
         const text = typeof v === "string" ? v : JSON.stringify(v);
         if (text === undefined || text === "") continue;

@@ -246,7 +246,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       }
       shared.addLayer(`--crd ${options.crd.join(", ")}`, types);
     }
-    shared.addLayer("CRDs among the documents", scan.crdTypes);
+    shared.addLayer("CRDs among the documents", scan.crdTypes, { role: "documents" });
     if (options.fromCluster) shared.pushLayer(await clusterLayer([...scan.kindsByFile.values()].flat().map((k) => k.apiVersion)));
 
     const fetchOptions = { mirror: options.mirror, cacheDir: options.cacheDir, onProgress: options.onProgress };

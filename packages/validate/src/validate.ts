@@ -11,6 +11,8 @@ import { type CelTask, walk, type WalkResult } from "./schema/walk.ts";
 import { withQuoteHint } from "./yaml11.ts";
 import { cloneWithoutNulls } from "./nulls.ts";
 import { crdDocumentFindings, schemaUnusable, unusableFinding } from "./schema/unusable.ts";
+import { apiApprovalFindings, claimedKindFindings } from "./schema/crd-claims.ts";
+import { isCrd } from "./schema/sources.ts";
 import type { CrossObjectChecks, Finding, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
 import { CHECKS, compileSelection } from "./selection.ts";
 import { validateFiles } from "./stream.ts";
@@ -149,11 +151,16 @@ export function validateWithSchema(
   }
 }
 
-/** A CRD among the documents whose schema the API server would refuse gets its problems (anything else is returned as is). */
-export function withCrdProblems(object: Readonly<Record<string, unknown>>, validator: ObjectValidator, outcome: { findings: Finding[]; status: ResourceStatus }): { findings: Finding[]; status: ResourceStatus } {
-  const crdProblems = crdDocumentFindings(object, validator.cel);
+/**
+ * A CRD among the documents whose schema or group the API server would refuse gets its problems, and a warning for
+ * each kind it claims that is built in or already defined (anything else is returned as is).
+ */
+export function withCrdProblems(r: ParsedResource, validator: ObjectValidator, outcome: { findings: Finding[]; status: ResourceStatus }, registry?: SchemaRegistry): { findings: Finding[]; status: ResourceStatus } {
+  if (!isCrd(r.object)) return outcome;
+  const crdProblems = [...apiApprovalFindings(r.object), ...crdDocumentFindings(r.object, validator.cel), ...(registry ? claimedKindFindings(r, registry) : [])];
   if (crdProblems.length === 0) return outcome;
-  return { findings: [...outcome.findings, ...crdProblems], status: outcome.status === "valid" ? "invalid" : outcome.status };
+  const findings = [...outcome.findings, ...crdProblems];
+  return { findings, status: outcome.status === "valid" ? statusOf(findings) : outcome.status };
 }
 
 export function missingSchema(r: Pick<ParsedResource, "apiVersion" | "kind">, registry: SchemaRegistry): Finding {

@@ -3,7 +3,9 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type Moto, startMoto } from "@eks-gitops/bootstrap/testing/moto";
+import { checkMoto, type Moto, startMoto } from "@eks-gitops/bootstrap/testing/moto";
+import { DESCRIBE_FIXTURE_FILE, DESCRIBE_FIXTURE_TYPES, describeFixture } from "@eks-gitops/capacity/testing/describe-fixture";
+import { motoDescribe } from "@eks-gitops/capacity/testing/moto-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../../../..");
@@ -58,6 +60,12 @@ describe("capacity refresh against moto", () => {
     );
     expect(r.code).toBe(0);
     expect(readFileSync(join(tmp, SNAPSHOT), "utf8")).toBe(committed);
+  });
+
+  it("the capacity unit tests' Describe fixture is still what moto serves for its instance types", () => {
+    const fixture = describeFixture();
+    const served = motoDescribe(checkMoto().packageDir, fixture.region, DESCRIBE_FIXTURE_TYPES);
+    expect(fixture, `${DESCRIBE_FIXTURE_FILE} differs from moto's data; rewrite it: pnpm --filter @eks-gitops/capacity exec tsx src/testing/write-describe-fixture.ts <moto package folder>`).toEqual(served);
   });
 
   it("keeps a file whose data did not change, and its date", () => {

@@ -9,7 +9,7 @@ import { COMMENT_MARKER, GITHUB_COMMENT_LIMIT } from "../diff/format.ts";
 import { diff, type DiffOptions } from "./diff.ts";
 
 // Each case runs git or a WebAssembly linter: slow on a loaded machine, and not a timing test.
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 300_000 });
 
 let repo: string;
 const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" };

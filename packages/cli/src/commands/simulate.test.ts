@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // Each case starts the CLI: slow on a loaded machine, and not a timing test.
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 300_000 });
 
 const ROOT = resolve(import.meta.dirname, "../../../..");
 const BIN = join(ROOT, "packages/cli/bin/eks-gitops.js");

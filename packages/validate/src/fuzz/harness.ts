@@ -114,7 +114,7 @@ export async function runCase(c: FuzzCase, env: FuzzEnv): Promise<CaseResult> {
       }
       if (usage) exitCode = 2;
       else {
-        registry.addLayer("documents", typesFromDocuments(docs.resources));
+        registry.addLayer("documents", typesFromDocuments(docs.resources), { role: "documents" });
         report = await validateDocuments(docs, { registry: registry.with([env.catalog]), crossObjectChecks, crossObjectContext: { overlays: {} } }, env.validator);
         for (const f of OUTPUT_FORMATS) outputs[f] = formatReport(report, f);
         exitCode = report.summary.invalid + report.summary.error > 0 ? 1 : 0;
