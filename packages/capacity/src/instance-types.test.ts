@@ -124,6 +124,7 @@ describe("labels", () => {
     expect(l.get("kubernetes.io/os")).toBe("linux");
     expect(l.has("karpenter.k8s.aws/instance-gpu-count")).toBe(true);
     expect(l.get("karpenter.k8s.aws/instance-gpu-count")).toBeUndefined();
-    expect(l.has("karpenter.k8s.aws/instance-network-bandwidth")).toBe(false);
+    // From the provider's generated bandwidth table (aws-tables.generated.ts).
+    expect(l.get("karpenter.k8s.aws/instance-network-bandwidth")).toBe("390");
   });
 });

@@ -76,6 +76,7 @@ function formatText(r: SimulationResult, extras: ReportExtras): string {
       ...r.workloads.map((w) => [w.workload, String(w.replicas), String(w.onExistingNodes), String(w.onNodeClaims + w.pending), String(w.onNodeClaims), String(w.pending)]),
     ]),
   );
+  out.push(...unmodelledLines(r, "  "));
   const groups = [...new Set(r.nodes.map((n) => n.nodeGroup))];
   for (const g of groups) {
     const nodes = r.nodes.filter((n) => n.nodeGroup === g);
@@ -124,10 +125,17 @@ function cell(s: string): string {
   return s.replaceAll("|", "\\|");
 }
 
+/** One line per workload constraint the simulation leaves out (WorkloadResult.unmodelled). */
+function unmodelledLines(r: SimulationResult, indent: string): string[] {
+  return r.workloads.flatMap((w) => (w.unmodelled ?? []).map((u) => `${indent}not modelled: ${w.workload} ${u}`));
+}
+
 function formatMarkdown(r: SimulationResult, extras: ReportExtras): string {
   const out: string[] = [`## Capacity simulation${r.cluster ? `: ${r.cluster}` : ""} (${r.region})`, "", summaryLine(r), ""];
   out.push("| workload | replicas | on node groups | Pending | on new NodeClaims | stay Pending |", "|---|---:|---:|---:|---:|---:|");
   for (const w of r.workloads) out.push(`| ${cell(w.workload)} | ${w.replicas} | ${w.onExistingNodes} | ${w.onNodeClaims + w.pending} | ${w.onNodeClaims} | ${w.pending} |`);
+  const notModelled = unmodelledLines(r, "- ");
+  if (notModelled.length > 0) out.push("", ...notModelled);
   if (r.nodes.length > 0) {
     out.push("", "| node | group | type | zone | cpu | memory | pods |", "|---|---|---|---|---:|---:|---:|");
     for (const n of r.nodes) {

@@ -231,6 +231,26 @@ describe("determinism", () => {
   });
 });
 
+describe("NodePools Karpenter skips", () => {
+  it("skips a NodePool that matches no instance type and leaves its pods pending with the reason", () => {
+    const r = simulate(withPool(labInput(12), { requirements: [{ key: "karpenter.k8s.aws/instance-category", operator: "In", values: ["zz"] }] }), snapshot);
+    expect(r.nodeClaims).toEqual([]);
+    expect(r.pending).toHaveLength(3);
+    expect(r.pending[0]!.reason).toBe("nothing-matches");
+    expect(r.pending[0]!.message).toMatch(/NodePool default matches no instance type of the ap-southeast-1 snapshot \(requirements: .*karpenter\.k8s\.aws\/instance-category In \[zz\].*\(Karpenter skips the NodePool\)/);
+  });
+
+  it("skips a NodePool whose minValues no type set meets, and schedules on the others", () => {
+    const input = withPool(labInput(12), { requirements: [{ key: "karpenter.k8s.aws/instance-family", operator: "In", values: ["c5", "m5"], minValues: 3 }] });
+    const skipped = simulate(input, snapshot);
+    expect(skipped.pending.map((p) => p.message)[0]).toContain("NodePool default: minValues requirement is not met for label karpenter.k8s.aws/instance-family (2 of 3)");
+    const other: NodePoolInput = { name: "other", nodeClass: "default" };
+    const r = simulate({ ...input, nodePools: [...input.nodePools, other] }, snapshot);
+    expect(r.pending).toEqual([]);
+    expect(r.nodeClaims.map((c) => c.nodePool)).toEqual(["other"]);
+  });
+});
+
 describe("input faults name the field (exit 2)", () => {
   const fault = (input: SimulationInput) => {
     try {
@@ -248,12 +268,6 @@ describe("input faults name the field (exit 2)", () => {
       "nodeGroups[0].instanceType: t9.huge is not in the ap-southeast-1 instance-type snapshot",
     );
     expect(fault(withPool(labInput(), { nodeClass: "missing" }))).toBe("nodePools[0].nodeClass: EC2NodeClass missing is not declared (nodeClasses: default)");
-    expect(fault(withPool(labInput(), { requirements: [{ key: "karpenter.k8s.aws/instance-category", operator: "In", values: ["zz"] }] }))).toMatch(
-      /^nodePools\[0\]\.requirements: NodePool default matches no instance type of the ap-southeast-1 snapshot \(requirements: .*karpenter\.k8s\.aws\/instance-category In \[zz\]/,
-    );
-    expect(
-      fault(withPool(labInput(), { requirements: [{ key: "karpenter.k8s.aws/instance-family", operator: "In", values: ["c5", "m5"], minValues: 3 }] })),
-    ).toBe("nodePools[0].requirements: NodePool default: minValues requirement is not met for label karpenter.k8s.aws/instance-family (2 of 3)");
     expect(fault(withWorkload(labInput(), { namespace: "a", name: "b", replicas: 1, requests: { cpu: "two" } }))).toBe(
       'workloads[3].requests: "two" is not a Kubernetes quantity (e.g. 500m, 2, 4G, 153Mi)',
     );

@@ -1,12 +1,14 @@
 // synth's check before it writes: the render, still in memory, through the same validation as `pnpm validate`
 // (schema, defaults, CEL, cross-object, IAM lint), so clusters/*/rendered never holds output validate rejects.
-import { formatReport, validateRender, type DownloadProgress, type OutputFormat } from "@eks-gitops/validate";
+import { formatReport, validateRender, type DownloadProgress, type OutputFormat, type RenderedOverlay } from "@eks-gitops/validate";
 import { findingsInOverlay } from "./overlay-findings.ts";
 import type { RenderedTree, RenderSources } from "./render.ts";
 
 export interface RenderToValidate {
   readonly cluster: string;
   readonly tree: RenderedTree;
+  /** The overlay as synth loaded it (not loaded again for validation). */
+  readonly config?: RenderedOverlay["config"];
   /** With both: findings are reported at the overlay field of `sourceFile` that produced the value. */
   readonly sourceFile?: string;
   readonly sources?: RenderSources;
@@ -30,7 +32,7 @@ export interface SynthValidateOptions {
 
 export async function validateBeforeWrite(renders: readonly RenderToValidate[], options: SynthValidateOptions): Promise<SynthValidation> {
   const report = await validateRender(
-    renders.map((r) => ({ cluster: r.cluster, files: r.tree })),
+    renders.map((r) => ({ cluster: r.cluster, files: r.tree, ...(r.config ? { config: r.config } : {}) })),
     { root: options.root, onProgress: options.onProgress },
   );
   return {

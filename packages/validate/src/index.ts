@@ -2,8 +2,9 @@
 export type * from "./types.ts";
 export { loadDocuments, parseText, expandPaths } from "./reader.ts";
 export type { ReadOptions } from "./reader.ts";
-export { ObjectValidator, validateDocuments, summarize, CEL_SKIPPED_MESSAGE } from "./validate.ts";
-export type { ValidateOptions } from "./validate.ts";
+export { ObjectValidator, summarize, CEL_SKIPPED_MESSAGE } from "./validate.ts";
+export { validateDocuments } from "./validate-documents.ts";
+export type { ValidateOptions } from "./validate-documents.ts";
 export { SchemaRegistry, typesFromPaths, typesFromDocuments, catalogLayer } from "./schema/registry.ts";
 export type { SchemaLayer } from "./schema/registry.ts";
 export type { TypeSchema, Gvk } from "./schema/model.ts";

@@ -101,10 +101,11 @@ describe("outputs", () => {
     expect(min.stdout).toContain(`  ${NGINX}  3         3               0        0                  0\n`);
   });
 
-  it("--output json is one array entry per cluster, with the NodeClaim and the sweep", () => {
+  it("--output json with one --cluster is its SimulationResult, with the NodeClaim and the sweep", () => {
     const run = cli(["--cluster", "eksworkshop", "--output", "json"]);
     expect(run.code).toBe(0);
-    const [doc] = JSON.parse(run.stdout) as Record<string, any>[];
+    const doc = JSON.parse(run.stdout) as Record<string, any>;
+    expect(Array.isArray(doc)).toBe(false);
     expect(doc?.cluster).toBe("eksworkshop");
     expect(doc?.nodeClaims[0].requests).toEqual({ cpu: "6450m", memory: "12160432128", pods: "7" });
     expect(doc?.nodeClaims[0].instanceTypes).toHaveLength(349);
@@ -163,13 +164,14 @@ describe("bad input", () => {
     );
   });
 
-  it("a NodePool whose requirements match no instance type: exit 2 naming the NodePool field", () => {
+  it("a NodePool whose requirements match no instance type is skipped as Karpenter does: its pods can never run (exit 1)", () => {
     const root = overlay((t) => t.replace('values: ["c", "m", "r"]', 'values: ["zz"]'));
     const run = cli(["--cluster", "eksworkshop"], root);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toBe(
-      "clusters/eksworkshop/cluster.ts: nodePools[0].requirements: NodePool default matches no instance type of the ap-southeast-1 snapshot (requirements: intent In [apps], karpenter.k8s.aws/ec2nodeclass In [default], karpenter.k8s.aws/instance-category In [zz], karpenter.k8s.aws/instance-generation Exists >=3, karpenter.k8s.aws/instance-size NotIn [large medium micro nano small], karpenter.sh/capacity-type In [spot], karpenter.sh/nodepool In [default], kubernetes.io/arch In [amd64], kubernetes.io/os In [linux])\nnothing was simulated.\n",
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      "can never run: fits no existing node; NodePool default matches no instance type of the ap-southeast-1 snapshot (requirements: intent In [apps], karpenter.k8s.aws/ec2nodeclass In [default], karpenter.k8s.aws/instance-category In [zz],",
     );
+    expect(run.stderr).toContain("(Karpenter skips the NodePool)\n");
   });
 
   it("a node group instance type the snapshot does not have: exit 2 naming the field", () => {

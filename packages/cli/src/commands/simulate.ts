@@ -20,7 +20,7 @@ arithmetic over the committed instance-type snapshot (clusters/<name>/capacity/i
   --replicas NAMESPACE/NAME=N  run this workload at N replicas (repeatable; wins over --at)
   --at min|max|current         every HPA target at its minReplicas, maxReplicas or rendered spec.replicas (an HPA
                                target renders none: its minReplicas, where the HPA takes it) (default: max)
-  --output FMT                 text (default), json (an array, one entry per cluster) or markdown
+  --output FMT                 text (default), json (one --cluster: its SimulationResult; else an array, one per cluster) or markdown
   --svg FILE                   also write the chart (nodes and Pending pods per replica count) as SVG
   --from-cluster               read the existing nodes (all but Karpenter's) and DaemonSets from the cluster
                                instead of the overlay's nodeGroups and daemonSets (read-only: list nodes, daemonsets)
@@ -169,7 +169,9 @@ export async function simulateClusters(options: SimulateOptions): Promise<number
   if (runs.length === 0) throw new UsageError(`no overlay has an instance-type snapshot; run \`${CAPACITY_REFRESH_COMMAND} --cluster NAME\``);
 
   if (output === "json") {
-    out(`${JSON.stringify(runs.map((r) => JSON.parse(r.text)), null, 2)}\n`);
+    // One --cluster: the SimulationResult itself (as the capacity README promises); several overlays: one entry each.
+    const docs = runs.map((r) => JSON.parse(r.text));
+    out(`${JSON.stringify(options.clusters?.length === 1 ? docs[0] : docs, null, 2)}\n`);
   } else out(runs.map((r) => r.text).join("\n"));
 
   if (options.svg !== undefined) {

@@ -75,7 +75,7 @@ export async function synth(options: SynthOptions): Promise<number> {
     // every render validated before anything is written (also an unchanged one: exit 0 means valid output)
     const validating = performance.now();
     const result = await validateBeforeWrite(
-      rendered.map((r) => ({ cluster: r.config.name, tree: r.tree, sourceFile: r.config.sourceFile, sources: r.sources })),
+      rendered.map((r) => ({ cluster: r.config.name, tree: r.tree, config: r.config, sourceFile: r.config.sourceFile, sources: r.sources })),
       { root: options.root, color: options.color, format: options.format, onProgress: options.onProgress },
     );
     timings.validate = performance.now() - validating;

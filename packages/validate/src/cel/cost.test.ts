@@ -2,7 +2,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { catalogForTests, exampleCrd, registryFromCrdYaml } from "../testing.ts";
 import type { TypeSchema } from "../schema/model.ts";
-import { ObjectValidator, validateDocuments } from "../validate.ts";
+import { ObjectValidator } from "../validate.ts";
+import { validateDocuments } from "../validate-documents.ts";
 import { parseText } from "../reader.ts";
 import { CelEvaluator } from "./evaluate.ts";
 

@@ -9,7 +9,8 @@ import { formatReport, OUTPUT_FORMATS } from "../output/format.ts";
 import { loadDocuments } from "../reader.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromDocuments, typesFromPaths } from "../schema/registry.ts";
 import type { Report } from "../types.ts";
-import { ObjectValidator, validateDocuments } from "../validate.ts";
+import { ObjectValidator } from "../validate.ts";
+import { validateDocuments } from "../validate-documents.ts";
 import type { FuzzCase } from "./cases.ts";
 
 export interface FuzzEnv {
