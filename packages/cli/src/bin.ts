@@ -2,6 +2,7 @@
 // the errors module alone: importing the package index would load the overlay checks (zod) on every start
 import { ConfigError } from "@eks-gitops/config/errors";
 import { closestName } from "./args.ts";
+import { colorEnabled } from "./color.ts";
 import { EXIT, UsageError } from "./exit-codes.ts";
 import { startReadAhead } from "./read-ahead.ts";
 import cliPackage from "../package.json" with { type: "json" };
@@ -84,13 +85,17 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (err) {
-    return reportError(err);
+    return await reportError(err);
   }
 }
 
-function reportError(err: unknown): number {
+async function reportError(err: unknown): Promise<number> {
   if (err instanceof ConfigError) {
-    process.stderr.write(`${err.message}\n${err.problems.length} problem(s) in ${err.file}; nothing was written.\n`);
+    // commands with --output (synth, validate) report a bad overlay in their own format; the rest as text
+    const { formatConfigError } = await import("./overlay-report.ts");
+    const { stdout, stderr } = await formatConfigError(err, "text", colorEnabled(process.stderr));
+    process.stdout.write(stdout);
+    process.stderr.write(stderr);
     return EXIT.usage;
   }
   // Matched by name so that reporting an error does not import the packages that define them.

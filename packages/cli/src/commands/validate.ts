@@ -4,6 +4,7 @@ import { join, resolve, sep } from "node:path";
 import type { Worker } from "node:worker_threads";
 import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
 import { ConfigError } from "@eks-gitops/config/errors";
+import { reportConfigError } from "../overlay-report.ts";
 import {
   CatalogError,
   CHECKS,
@@ -208,7 +209,7 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
       process.stderr.write(`eks-gitops validate: ${err.message}\n`);
       return EXIT.usage;
     }
-    if (err instanceof ConfigError) throw err;
+    if (err instanceof ConfigError) return reportConfigError(err, output, colorEnabled(output === "text" ? process.stderr : process.stdout));
     throw err;
   }
 }
