@@ -31,7 +31,9 @@ export function onDemandPricesFromPriceList(items: readonly unknown[]): PriceInp
   for (const [i, item] of items.entries()) {
     let doc: unknown;
     try {
-      doc = typeof item === "string" ? JSON.parse(item) : item;
+      // The SDK hands each item over as a string, or as a String-like lazy JSON wrapper (smithy LazyJsonString).
+      const isDoc = typeof item === "object" && item !== null && "product" in item;
+      doc = isDoc ? item : JSON.parse(String(item));
     } catch (e) {
       throw new PriceListError(`PriceList[${i}]: not valid JSON: ${(e as Error).message}`);
     }
