@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { InstanceTypeSnapshot, SimulationResult, SweepResult } from "@eks-gitops/capacity";
 import { CAPACITY_DIR, CLUSTER_FILE, CLUSTERS_DIR, type ClusterConfig, instanceTypesFile, loadCluster, RENDERED_DIR } from "@eks-gitops/config";
 import { buildSimulationInput } from "../capacity/input.ts";
+import { type CostAtMinMax, costTable } from "./cost.ts";
 
 export interface CapacitySide {
   /** `clusters/<name>/rendered/...` -> content, as the diff read it. */
@@ -16,6 +17,8 @@ export interface CapacitySide {
 interface Simulated {
   readonly result?: SimulationResult;
   readonly sweep?: SweepResult;
+  /** What the nodes cost at HPA min and max. */
+  readonly cost?: CostAtMinMax;
   /** Why this side could not be simulated. */
   readonly problem?: string;
 }
@@ -79,14 +82,13 @@ async function simulateSide(root: string, name: string, side: CapacitySide, snap
     const text = snapshotFrom.map((s) => readSnapshotText(root, s, snapshotPath)).find((t) => t !== undefined);
     if (text === undefined) return { problem: `no instance-type snapshot ${snapshotPath}` };
     const snapshot: InstanceTypeSnapshot = capacity.parseSnapshot(text, snapshotPath);
-    const { input, autoscaled } = buildSimulationInput(
-      { name, region: config.region, nodeGroups: config.nodeGroups, daemonSets: config.daemonSets, nodePoolOrder: config.nodePools.map((p) => p.name), nodeClassOrder: config.nodeClasses.map((n) => n.name) },
-      files,
-      { at: "max" },
-    );
+    const overlay = { name, region: config.region, nodeGroups: config.nodeGroups, daemonSets: config.daemonSets, nodePoolOrder: config.nodePools.map((p) => p.name), nodeClassOrder: config.nodeClasses.map((n) => n.name) };
+    const { input, autoscaled } = buildSimulationInput(overlay, files, { at: "max" });
     const result = capacity.simulate(input, snapshot);
+    const atMin = capacity.simulate(buildSimulationInput(overlay, files, { at: "min" }).input, snapshot);
+    const cost = { min: capacity.costOf(atMin, snapshot), max: capacity.costOf(result, snapshot) };
     const target = autoscaled[0];
-    return { result, ...(target ? { sweep: capacity.sweep(input, snapshot, { workload: target }) } : {}) };
+    return { result, cost, ...(target ? { sweep: capacity.sweep(input, snapshot, { workload: target }) } : {}) };
   } catch (err) {
     return { problem: (err as Error).message.split("\n")[0] ?? String(err) };
   }
@@ -121,7 +123,8 @@ export async function capacitySection(root: string, base: CapacitySide, head: Ca
       continue;
     }
     // compareSimulations starts with the cluster's own `#### <name>` heading; undefined on a side = no such cluster there
-    clusters.push(`${capacity.compareSimulations(b.result, h.result, { ...(h.sweep ? { headSweep: h.sweep } : {}), cluster: name }).trimEnd()}\n`);
+    const compared = capacity.compareSimulations(b.result, h.result, { ...(h.sweep ? { headSweep: h.sweep } : {}), cluster: name }).trimEnd();
+    clusters.push(`${compared}\n${h.cost ? `\n${costTable(b.cost, h.cost)}` : ""}`);
   }
   return { clusters };
 }
