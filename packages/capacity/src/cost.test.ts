@@ -56,7 +56,8 @@ describe("cost of the eksworkshop lab at 12 replicas", () => {
   it("shows every price beside its source and date in text and markdown", () => {
     const cost = [{ at: "HPA max", report: costOf(r, snapshot) }];
     const text = formatSimulation(r, "text", { cost });
-    expect(text).toMatch(/NodeClaim default-1 +1 x \S+ spot +\$0\.\d{4}\/h +\$\d+\.\d+\/month +Karpenter v1\.14\.1 built-in on-demand table \(us-east-1\), used for ap-southeast-1 .* \(2026-07-06\)/);
+    expect(text).toMatch(/NodeClaim default-1 +1 x \S+ spot +\$0\.\d{4}\/h +\$\d+\.\d+\/month +\[1\]\n/);
+    expect(text).toContain("\n  [1] Karpenter v1.14.1 built-in on-demand table (us-east-1), used for ap-southeast-1 as Karpenter does before it reaches the Pricing API (2026-07-06)\n");
     const md = formatSimulation(r, "markdown", { cost });
     expect(md).toContain("### Cost");
     expect(md).toMatch(/\| node group ng-ondemand \| 3 x t3\.2xlarge on-demand \| \$0\.9984\/h \| \$728\.83\/month \| Karpenter v1\.14\.1/);

@@ -62,10 +62,19 @@ function costLineText(l: CostReport["lines"][number]): string[] {
 function costText(cost: NonNullable<ReportExtras["cost"]>): string[] {
   const out = ["", `Cost (USD; a month is ${HOURS_PER_MONTH} h)`];
   out.push(...table([["AT", "NODES", "PER HOUR", "PER MONTH", "UNPRICED"], ...cost.map((c) => [c.at, String(c.report.lines.reduce((s, l) => s + l.count, 0)), usd(c.report.hourly), usd(c.report.monthly), String(c.report.unpriced.length)])]));
+  // Every price names its source and date: as a numbered note, listed once below.
+  const notes: string[] = [];
+  const note = (l: CostReport["lines"][number]) => {
+    if (!l.quote) return "";
+    const text = `${l.quote.source} (${l.quote.date})`;
+    if (!notes.includes(text)) notes.push(text);
+    return `[${notes.indexOf(text) + 1}]`;
+  };
   for (const c of cost) {
     out.push(`  at ${c.at}:`);
-    out.push(...table(c.report.lines.map(costLineText), "    "));
+    out.push(...table(c.report.lines.map((l) => [...costLineText(l).slice(0, 4), note(l)]), "    "));
   }
+  out.push(...notes.map((n, i) => `  [${i + 1}] ${n}`));
   return out;
 }
 

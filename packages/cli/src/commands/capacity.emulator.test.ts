@@ -145,7 +145,8 @@ describe("capacity refresh against moto", () => {
       const sim = spawnSync(process.execPath, [BIN, "simulate", "--cluster", "eksworkshop", "--root", tmp], { cwd: ROOT, encoding: "utf8" });
       expect(sim.status).toBe(0);
       // the node group at the Pricing API's price, labelled with the snapshot's source and time
-      expect(sim.stdout).toMatch(/node group ng-ondemand +3 x t3\.2xlarge on-demand +\$1\.2672\/h +\$925\.06\/month +moto 5\.2\.5 emulator data: pricing:GetProducts/);
+      expect(sim.stdout).toMatch(/\n {4}node group podsubnet +3 x t3\.2xlarge on-demand +\$1\.2672\/h +\$925\.06\/month +\[1\]\n/);
+      expect(sim.stdout).toContain(`\n  [1] moto 5.2.5 emulator data: pricing:GetProducts (AmazonEC2, Linux, Shared, Used) + ec2:DescribeSpotPriceHistory (Linux/UNIX) (${snapshot.pricesTakenAt})\n`);
     } finally {
       await new Promise((done) => server.close(done));
     }
