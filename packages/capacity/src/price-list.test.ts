@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { KARPENTER_PRICE_TABLE } from "./karpenter-prices.generated.ts";
 import { parseKarpenterPriceTable } from "./karpenter-price-table.ts";
+import { KARPENTER_PRICE_TABLE } from "./karpenter-prices.generated.ts";
 import { onDemandPricesFromPriceList, PriceListError, priceListFilters } from "./price-list.ts";
-import { parseSnapshot, serializeSnapshot, SnapshotError, snapshotFromDescribe } from "./snapshot.ts";
+import { parseSnapshot, SnapshotError, serializeSnapshot, snapshotFromDescribe } from "./snapshot.ts";
 
 /** One `GetProducts` PriceList item, as the Price List documents it (a JSON string). */
 export function priceListItem(instanceType: string, usd: string, unit = "Hrs"): string {

@@ -3,8 +3,8 @@ import { existsSync, readFileSync, } from "node:fs";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 // Static: this module is itself loaded only for `capacity` (bin.ts), and the CLI bundle require()s the SDK.
-import type { PriceInput } from "@eks-gitops/capacity";
 import { EC2Client, paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes, paginateDescribeSpotPriceHistory } from "@aws-sdk/client-ec2";
+import type { PriceInput } from "@eks-gitops/capacity";
 import { CAPACITY_DIR, CAPACITY_REFRESH_COMMAND, CLUSTERS_DIR, instanceTypesFile, listClusters, loadCluster, REGION_PATTERN } from "@eks-gitops/config";
 import { EXIT, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
