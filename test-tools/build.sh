@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Builds (or reuses) the Go test peers: kube-apiserver, etcd, kubeconform, kubectl-validate.
+# Builds (or reuses) the Go test peers: kube-apiserver, etcd, kubeconform, kubectl-validate, karpenter-hash, karpenter-sim.
 # Test tooling only; never part of the product. See test-tools/README.md.
 #
-# Usage: test-tools/build.sh [kube-apiserver] [etcd] [kubeconform] [kubectl-validate]
-#        (no argument = all four)
+# Usage: test-tools/build.sh [kube-apiserver] [etcd] [kubeconform] [kubectl-validate] [karpenter-hash] [karpenter-sim]
+#        (no argument = all six)
 #        test-tools/build.sh --versions    # print "name version" lines, build nothing
 #
 # stdout: the absolute path of each requested binary, one per line, in argument order
@@ -21,6 +21,8 @@ CACHE="${TEST_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eks-gitops/test-tools
 
 KUBE_DIR="$HERE/kube/apiserver"
 ETCD_DIR="$HERE/kube/etcd"
+KARPENTER_HASH_DIR="$HERE/kube/karpenter-hash"
+KSIM_DIR="$HERE/kube/karpenter-sim"
 
 # Versions of the in-repo modules come from their go.mod (single source of truth).
 modver() { # modver <go.mod> <module path>
@@ -28,13 +30,19 @@ modver() { # modver <go.mod> <module path>
 }
 KUBE_VERSION="$(modver "$KUBE_DIR/go.mod" k8s.io/kubernetes)"
 ETCD_VERSION="$(modver "$ETCD_DIR/go.mod" go.etcd.io/etcd/server/v3)"
+# Karpenter's own NodePool.Hash() / EC2NodeClass.Hash(), pinned by its go.mod; the cache key also carries a digest of
+# the peer's own sources, so an edit to main.go rebuilds it.
+KARPENTER_VERSION="$(awk '$1 == "sigs.k8s.io/karpenter" && $2 ~ /^v/ { print $2; exit }' "$KARPENTER_HASH_DIR/go.mod")-$(cat "$KARPENTER_HASH_DIR/main.go" "$KARPENTER_HASH_DIR/go.sum" | sha256sum | cut -c1-8)"
+# karpenter-sim: Karpenter's own scheduler and AWS instance-type provider (packages/capacity's e2e differential).
+# Its version is the Karpenter core version plus a hash of its main.go, so an edited peer is rebuilt.
+KSIM_VERSION="$(modver "$KSIM_DIR/go.mod" sigs.k8s.io/karpenter)-$(cat "$KSIM_DIR/main.go" "$KSIM_DIR/go.sum" | sha256sum | cut -c1-12)"
 # Remote tools are installed by module@version (their go.mod has no replace directives).
 KUBECONFORM_VERSION="v0.7.0"
 # Newest commit the Go module proxy serves (a97ccfa, 2026-01-05; embeds k8s <= 1.35 schemas;
 # needs Go >= 1.25). @latest would resolve to the 2024 tag v0.0.4.
 KUBECTL_VALIDATE_VERSION="v0.0.5-0.20260105161640-a97ccfaca20b"
 
-ALL=(kube-apiserver etcd kubeconform kubectl-validate)
+ALL=(kube-apiserver etcd kubeconform kubectl-validate karpenter-hash karpenter-sim)
 
 log() { printf '[test-tools] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -45,6 +53,8 @@ version_of() {
     etcd) echo "$ETCD_VERSION" ;;
     kubeconform) echo "$KUBECONFORM_VERSION" ;;
     kubectl-validate) echo "$KUBECTL_VALIDATE_VERSION" ;;
+    karpenter-hash) echo "$KARPENTER_VERSION" ;;
+    karpenter-sim) echo "$KSIM_VERSION" ;;
     *) return 1 ;;
   esac
 }
@@ -69,6 +79,12 @@ build_one() { # build_one <name> <output file>
       ;;
     etcd)
       (cd "$ETCD_DIR" && GOWORK=off CGO_ENABLED=0 go build "${GO_BUILD_FLAGS[@]}" -mod=readonly \
+        -ldflags "-s -w" -o "$out" .)
+      ;;
+    karpenter-hash)
+      (cd "$KARPENTER_HASH_DIR" && GOWORK=off GOFLAGS= CGO_ENABLED=0 go build "${GO_BUILD_FLAGS[@]}" -mod=readonly \
+    karpenter-sim)
+      (cd "$KSIM_DIR" && GOWORK=off CGO_ENABLED=0 go build "${GO_BUILD_FLAGS[@]}" -mod=readonly \
         -ldflags "-s -w" -o "$out" .)
       ;;
     kubeconform | kubectl-validate)

@@ -9,7 +9,7 @@ import { GetCallerIdentityCommand } from "@aws-sdk/client-sts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { AwsCallError, createAwsClients } from "./aws.ts";
 
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 300_000 });
 
 const REPO = resolve(import.meta.dirname, "../../..");
 const CLI = join(REPO, "packages/cli/bin/eks-gitops.js");

@@ -1,11 +1,11 @@
 // `pnpm bench`: 10,000 pending pods of mixed shapes against the full ap-southeast-1 instance-type set and 5 NodePools.
-// Instance-type data: moto's copy of the real DescribeInstanceTypes answers (.ci/run installs moto 5.2.5).
+// Instance-type data: the committed ap-southeast-1 snapshot (moto 5.2.5's copy of the real DescribeInstanceTypes answers).
 import { simulate } from "../src/simulate.ts";
 import { labInput } from "../src/testing/lab.ts";
-import { motoSnapshot } from "../src/testing/moto-data.ts";
+import { labSnapshot } from "../src/testing/region-snapshot.ts";
 import type { NodePoolInput, SimulationInput, WorkloadInput } from "../src/types.ts";
 
-const snapshot = motoSnapshot("ap-southeast-1");
+const snapshot = labSnapshot();
 const tolerateAll = [{ operator: "Exists" as const }];
 
 const pools: NodePoolInput[] = [

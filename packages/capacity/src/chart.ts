@@ -30,7 +30,7 @@ export function chartSvg(sweep: SweepResult): string {
   const bottom = 64;
   const plotW = width - left - right;
   const plotH = height - top - bottom;
-  const maxY = niceMax(Math.max(1, ...points.map((p) => Math.max(p.existingNodes + p.nodeClaims, p.pendingBeforeKarpenter, p.pending))));
+  const maxY = niceMax(points.reduce((m, p) => Math.max(m, p.existingNodes + p.nodeClaims, p.pendingBeforeKarpenter, p.pending), 1));
   const slot = plotW / Math.max(points.length, 1);
   const barW = Math.max(2, slot * 0.6);
   const y = (v: number) => top + plotH - (v / maxY) * plotH;
@@ -73,14 +73,16 @@ export function chartSvg(sweep: SweepResult): string {
   const legend: [string, string][] = [
     ["#9db4d6", "node-group nodes"],
     ["#e8a33d", "Karpenter NodeClaims"],
-    ["#c0392b", "Pending before Karpenter"],
+    ["#c0392b", "Pending until Karpenter's nodes join"],
     ...(stays ? ([["#6c3483", "stay Pending"]] as [string, string][]) : []),
   ];
-  legend.forEach(([color, label], i) => {
-    const lx = left + i * 170;
+  // Each entry as wide as its label (about 6.5 px a character at 12 px), so the longer names do not overlap.
+  let lx = 16;
+  for (const [color, label] of legend) {
     out.push(`<rect x="${lx}" y="${height - 18}" width="12" height="12" fill="${color}"/>`);
-    out.push(`<text x="${lx + 18}" y="${height - 8}">${label}</text>`);
-  });
+    out.push(`<text x="${lx + 18}" y="${height - 8}">${escapeXml(label)}</text>`);
+    lx += 18 + Math.ceil(label.length * 6.5) + 14;
+  }
   out.push("</svg>");
   return `${out.join("\n")}\n`;
 }
@@ -91,8 +93,9 @@ export function chartMermaid(sweep: SweepResult): string {
   const nodes = points.map((p) => p.existingNodes + p.nodeClaims);
   const pending = points.map((p) => p.pendingBeforeKarpenter);
   const stays = points.map((p) => p.pending);
-  const maxY = niceMax(Math.max(1, ...nodes, ...pending, ...stays));
-  const title = `${sweep.workload}: nodes (bars), Pending pods (line)`.replaceAll('"', "'");
+  const maxY = niceMax([nodes, pending, stays].reduce((m, list) => list.reduce((x, v) => Math.max(x, v), m), 1));
+  const stay = stays.some((v) => v > 0);
+  const title = `${sweep.workload}: nodes (bars); pods Pending until Karpenter's nodes join (line)${stay ? "; pods that stay Pending (2nd line)" : ""}`.replaceAll('"', "'");
   const lines = [
     "```mermaid",
     "xychart-beta",
@@ -102,7 +105,12 @@ export function chartMermaid(sweep: SweepResult): string {
     `    bar [${nodes.join(", ")}]`,
     `    line [${pending.join(", ")}]`,
   ];
-  if (stays.some((v) => v > 0)) lines.push(`    line [${stays.join(", ")}]`);
+  if (stay) lines.push(`    line [${stays.join(", ")}]`);
   lines.push("```");
+  // xychart-beta draws no legend: say what each series is under the chart.
+  lines.push(
+    "",
+    `Bars: nodes (node-group nodes + Karpenter's NodeClaims). Line: pods Pending until Karpenter's nodes join, then Running${stay ? "; second line: pods that stay Pending (no NodePool can run them)" : ""}.${points.length > 1 && points.some((p, i) => i > 0 && p.replicas !== points[i - 1]!.replicas + 1) ? " Replica counts are sampled where the node count or Pending changes." : ""}`,
+  );
   return lines.join("\n");
 }

@@ -1,7 +1,8 @@
 // The "Capacity at HPA max" block of a pull request comment: base vs head simulation of one cluster, in markdown.
 import { chartMermaid } from "./chart.ts";
-import { formatCpu, formatGiB, parseQuantity } from "./quantity.ts";
+import { parseQuantity } from "./quantity.ts";
 import { candidateList } from "./report.ts";
+import { groupPending, pendingCount, pendingLabel } from "./scale.ts";
 import type { SimulationResult, SweepResult } from "./types.ts";
 
 export interface CompareOptions {
@@ -15,12 +16,33 @@ function signed(n: number): string {
   return n > 0 ? `+${n}` : n < 0 ? `${n}` : "0";
 }
 
-function signedCpu(millis: number): string {
-  return millis === 0 ? "0" : `${millis > 0 ? "+" : "-"}${formatCpu(Math.abs(millis))}`;
+/** Millicores as cores, up to 3 decimals (`6.45`). */
+function cores(millis: number): string {
+  return String(Math.round(millis) / 1000);
 }
 
-function signedGiB(bytes: number): string {
-  return bytes === 0 ? "0" : `${bytes > 0 ? "+" : "-"}${formatGiB(Math.abs(bytes))}`;
+/** Bytes as GiB with one decimal (`11.3`). */
+function gib(bytes: number): string {
+  return (bytes / 2 ** 30).toFixed(1);
+}
+
+function signedWith(delta: number, text: (n: number) => string, unit: string): string {
+  if (text(Math.abs(delta)) === text(0)) return `0 ${unit}`;
+  return `${delta > 0 ? "+" : "-"}${text(Math.abs(delta))} ${unit}`;
+}
+
+const BINARY_UNITS: readonly [string, number][] = [["Ki", 2 ** 10], ["Mi", 2 ** 20], ["Gi", 2 ** 30], ["Ti", 2 ** 40], ["Pi", 2 ** 50]];
+const DECIMAL_UNITS: readonly [string, number][] = [["k", 1e3], ["M", 1e6], ["G", 1e9], ["T", 1e12], ["P", 1e15]];
+
+/** An amount (millicores for cpu, else base units) in the unit the limit is written in: `1000Gi` -> `986.1Gi`, `1000` -> `992`. */
+export function inUnitOf(name: string, limit: string, n: number): string {
+  const value = name === "cpu" ? n / 1000 : n;
+  const m = /^[+-]?[\d.]+(?:[eE][+-]?\d+)?([a-zA-Z]*)$/.exec(limit.trim());
+  const suffix = m?.[1] ?? "";
+  if (name === "cpu" && suffix === "m") return `${Math.round(n)}m`;
+  const unit = [...BINARY_UNITS, ...DECIMAL_UNITS].find(([s]) => s === suffix);
+  const scaled = unit ? value / unit[1] : value;
+  return `${Number.isInteger(scaled) ? scaled : Number(scaled.toFixed(1))}${unit ? unit[0] : ""}`;
 }
 
 function countBy<T>(items: readonly T[], key: (t: T) => string): Map<string, number> {
@@ -37,11 +59,11 @@ function amount(name: string, text: string | undefined): number | undefined {
 /**
  * Markdown comparing base and head at HPA max: nodes Karpenter would add (per NodePool), NodePool limit headroom,
  * Pending pods, and the head's chart. `undefined` = the cluster does not exist on that side. The block starts with a
- * `####` heading naming the cluster; the caller adds the section heading.
+ * `###` heading naming the cluster; the caller adds the `##` section heading.
  */
 export function compareSimulations(base: SimulationResult | undefined, head: SimulationResult | undefined, options: CompareOptions = {}): string {
   const cluster = head?.cluster ?? base?.cluster ?? options.cluster ?? "cluster";
-  const out: string[] = [`#### ${cluster}`, ""];
+  const out: string[] = [`### ${cluster}`, ""];
   if (!head) {
     out.push(`Removed in this change (base: ${base!.nodes.length} node-group node(s), ${base!.nodeClaims.length} NodeClaim(s) at HPA max).`);
     return `${out.join("\n")}\n`;
@@ -63,16 +85,16 @@ export function compareSimulations(base: SimulationResult | undefined, head: Sim
   const cpuRow = (r: SimulationResult | undefined) => sum(r, "cpu");
   const baseCpu = cpuRow(base);
   const headCpu = cpuRow(head)!;
-  rows.push(["CPU requested on NodeClaims", baseCpu === undefined ? "-" : formatCpu(baseCpu), formatCpu(headCpu), baseCpu === undefined ? "new" : signedCpu(headCpu - baseCpu)]);
+  rows.push(["CPU requested on NodeClaims (cores)", baseCpu === undefined ? "-" : cores(baseCpu), cores(headCpu), baseCpu === undefined ? "new" : signedWith(headCpu - baseCpu, cores, "cores")]);
   const baseMem = sum(base, "memory");
   const headMem = sum(head, "memory")!;
-  rows.push(["memory requested on NodeClaims", baseMem === undefined ? "-" : formatGiB(baseMem), formatGiB(headMem), baseMem === undefined ? "new" : signedGiB(headMem - baseMem)]);
-  row("pods that stay Pending", base?.pending.length, head.pending.length);
-  const changed = rows.some((r) => r[3] !== "0");
+  rows.push(["memory requested on NodeClaims (GiB)", baseMem === undefined ? "-" : gib(baseMem), gib(headMem), baseMem === undefined ? "new" : signedWith(headMem - baseMem, gib, "GiB")]);
+  row("pods that stay Pending", base ? pendingCount(base) : undefined, pendingCount(head));
+  const changed = rows.some((r) => !/^0( |$)/.test(r[3]!));
   out.push(
     changed
-      ? `At HPA max Karpenter would add **${head.nodeClaims.length}** NodeClaim(s) (base ${base ? base.nodeClaims.length : "-"}); **${head.pending.length}** pod(s) would stay Pending (base ${base ? base.pending.length : "-"}).`
-      : `No capacity change at HPA max: ${head.nodes.length} node-group node(s), ${head.nodeClaims.length} NodeClaim(s), ${head.pending.length} pod(s) Pending.`,
+      ? `At HPA max Karpenter would add **${head.nodeClaims.length}** NodeClaim(s) (base ${base ? base.nodeClaims.length : "-"}); **${pendingCount(head)}** pod(s) would stay Pending (base ${base ? pendingCount(base) : "-"}).`
+      : `No capacity change at HPA max: ${head.nodes.length} node-group node(s), ${head.nodeClaims.length} NodeClaim(s), ${pendingCount(head)} pod(s) Pending.`,
     "",
     "| | base | head | change |",
     "|---|---:|---:|---:|",
@@ -94,10 +116,13 @@ export function compareSimulations(base: SimulationResult | undefined, head: Sim
   for (const p of head.nodePools) {
     const b = base?.nodePools.find((x) => x.name === p.name);
     for (const name of Object.keys(p.limits).sort()) {
-      const h = p.headroom[name]!;
-      const bh = b?.headroom[name];
-      const delta = bh !== undefined && amount(name, bh) !== amount(name, h) ? " (changed)" : "";
-      headroom.push(`| \`${p.name}\` | ${name} | ${p.limits[name]} | ${bh ?? "-"} | ${h}${delta} |`);
+      const limit = p.limits[name]!;
+      const h = amount(name, p.headroom[name])!;
+      const bhText = b?.headroom[name];
+      const bh = amount(name, bhText);
+      const fmt = (n: number) => (name === "nodes" ? String(n) : inUnitOf(name, limit, n));
+      const delta = bh !== undefined && bh !== h ? ` (${h > bh ? "+" : "-"}${fmt(Math.abs(h - bh))})` : "";
+      headroom.push(`| \`${p.name}\` | ${name} | ${limit} | ${bh === undefined ? "-" : fmt(bh)} | ${fmt(h)}${delta} |`);
     }
   }
   if (headroom.length > 0) {
@@ -111,14 +136,14 @@ export function compareSimulations(base: SimulationResult | undefined, head: Sim
     );
   }
   if (head.nodeClaims.length > 0) {
-    out.push("", "| NodeClaim (head) | requests | candidates |", "|---|---|---|");
+    out.push("", "| NodeClaim (head) | CPU (cores) | memory (GiB) | pods | candidates |", "|---|---:|---:|---:|---|");
     for (const c of head.nodeClaims) {
-      out.push(`| ${c.name} | ${Object.entries(c.requests).map(([k, v]) => `${k} ${v}`).join(", ")} | ${c.instanceTypes.length}: ${candidateList(c.instanceTypes)} |`);
+      out.push(`| ${c.name} | ${cores(amount("cpu", c.requests.cpu) ?? 0)} | ${gib(amount("memory", c.requests.memory) ?? 0)} | ${c.requests.pods ?? "0"} | ${c.instanceTypes.length}: ${candidateList(c.instanceTypes)} |`);
     }
   }
   if (head.pending.length > 0) {
     out.push("", "| Pending pod (head) | reason | why |", "|---|---|---|");
-    for (const p of head.pending) out.push(`| ${p.pod} | ${p.reason} | ${p.message.replaceAll("|", "\\|")} |`);
+    for (const p of groupPending(head.pending)) out.push(`| ${pendingLabel(p)} | ${p.reason} | ${p.message.replaceAll("|", "\\|")} |`);
   }
   if (options.headSweep) out.push("", chartMermaid(options.headSweep));
   return `${out.join("\n")}\n`;

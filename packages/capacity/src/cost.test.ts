@@ -4,9 +4,9 @@ import { KARPENTER_PRICE_TABLE } from "./karpenter-prices.generated.ts";
 import { formatSimulation } from "./report.ts";
 import { simulate } from "./simulate.ts";
 import { labInput } from "./testing/lab.ts";
-import { motoSnapshot } from "./testing/moto-data.ts";
+import { labSnapshot } from "./testing/region-snapshot.ts";
 
-const snapshot = motoSnapshot();
+const snapshot = labSnapshot();
 
 describe("cost of the eksworkshop lab at 12 replicas", () => {
   const r = simulate(labInput(12), snapshot);

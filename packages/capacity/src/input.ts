@@ -32,6 +32,8 @@ export interface PodShape {
   readonly onePerNode: boolean;
   /** maxSkew of a DoNotSchedule zone spread over the workload's pods. */
   readonly zoneSpread?: number;
+  /** maxSkew of a DoNotSchedule hostname spread over the workload's pods. */
+  readonly hostnameSpread?: number;
 }
 
 export interface Pod {
@@ -100,6 +102,9 @@ export function prepare(input: SimulationInput, snapshot: InstanceTypeSnapshot):
     if (w.zoneSpread && !(Number.isInteger(w.zoneSpread.maxSkew) && w.zoneSpread.maxSkew >= 1)) {
       throw new SimulationError(`${path}.zoneSpread.maxSkew`, `must be a whole number of at least 1 (got ${w.zoneSpread.maxSkew})`);
     }
+    if (w.hostnameSpread && !(Number.isInteger(w.hostnameSpread.maxSkew) && w.hostnameSpread.maxSkew >= 1)) {
+      throw new SimulationError(`${path}.hostnameSpread.maxSkew`, `must be a whole number of at least 1 (got ${w.hostnameSpread.maxSkew})`);
+    }
     const shape: PodShape = {
       id: shapes.length,
       workload,
@@ -111,6 +116,7 @@ export function prepare(input: SimulationInput, snapshot: InstanceTypeSnapshot):
       tolerations: w.tolerations ?? [],
       onePerNode: w.onePerNode === true,
       ...(w.zoneSpread ? { zoneSpread: w.zoneSpread.maxSkew } : {}),
+      ...(w.hostnameSpread ? { hostnameSpread: w.hostnameSpread.maxSkew } : {}),
     };
     shapes.push(shape);
     for (let r = 0; r < w.replicas; r++) pods.push({ name: `${workload}-${r + 1}`, shape, order: pods.length });

@@ -10,7 +10,7 @@ import {
   podCapacity,
   resolveInstanceType,
 } from "./instance-types.ts";
-import { motoSnapshot } from "./testing/moto-data.ts";
+import { labSnapshot } from "./testing/region-snapshot.ts";
 import type { InstanceTypeInfo } from "./types.ts";
 
 const MiB = 2 ** 20;
@@ -100,8 +100,8 @@ describe("allocatable = capacity - kubeReserved - systemReserved - eviction thre
     expect(r.capacity["ephemeral-storage"]).toBe(950e9);
   });
 
-  it("t3.2xlarge from moto's real data: 7910m allocatable CPU", () => {
-    const t3 = motoSnapshot().instanceTypes.find((t) => t.name === "t3.2xlarge")!;
+  it("t3.2xlarge from the committed ap-southeast-1 snapshot (moto 5.2.5's real data): 7910m allocatable CPU", () => {
+    const t3 = labSnapshot().instanceTypes.find((t) => t.name === "t3.2xlarge")!;
     expect(describeInstanceType(t3).allocatable).toEqual({ cpu: "7910m", "ephemeral-storage": "17Gi", memory: "29317Mi", pods: "58" });
   });
 });
@@ -124,6 +124,7 @@ describe("labels", () => {
     expect(l.get("kubernetes.io/os")).toBe("linux");
     expect(l.has("karpenter.k8s.aws/instance-gpu-count")).toBe(true);
     expect(l.get("karpenter.k8s.aws/instance-gpu-count")).toBeUndefined();
-    expect(l.has("karpenter.k8s.aws/instance-network-bandwidth")).toBe(false);
+    // From the provider's generated bandwidth table (aws-tables.generated.ts).
+    expect(l.get("karpenter.k8s.aws/instance-network-bandwidth")).toBe("390");
   });
 });

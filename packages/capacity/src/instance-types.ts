@@ -1,6 +1,7 @@
 // Karpenter's view of one instance type under one EC2NodeClass: capacity, overhead, allocatable and labels.
 // Rewritten from aws/karpenter-provider-aws pkg/providers/instancetype/types.go (computeCapacity, memory, pods,
 // ENILimitedPods, ephemeralStorage, kubeReservedResources, systemReservedResources, evictionThreshold, computeRequirements).
+import { awsTables } from "./aws-tables.ts";
 import { formatBytes, formatCpu, parsePercentage, parseQuantity } from "./quantity.ts";
 import type { EC2NodeClassInput, InstanceTypeInfo, KubeletInput, ResourceList } from "./types.ts";
 
@@ -16,6 +17,10 @@ export const VM_MEMORY_OVERHEAD_PERCENT = 0.075;
 export const RESERVED_ENIS = 0;
 /** amifamily.DefaultEBS.VolumeSize (aws/karpenter-provider-aws pkg/providers/amifamily/resolver.go). */
 export const DEFAULT_ROOT_VOLUME = "20Gi";
+/** The Windows AMIs' default root volume (amifamily/windows.go DefaultBlockDeviceMappings: /dev/sda1 50Gi). */
+export const WINDOWS_ROOT_VOLUME = "50Gi";
+/** `node.kubernetes.io/windows-build` per Windows AMI family (pkg/apis/v1/labels.go Windows20xxBuild). */
+export const WINDOWS_BUILDS: Readonly<Record<string, string>> = { Windows2019: "10.0.17763", Windows2022: "10.0.20348", Windows2025: "10.0.26100" };
 
 /** Per-AMI-family switches (aws/karpenter-provider-aws pkg/providers/amifamily: resolver.go DefaultFamily, bottlerocket.go, windows.go FeatureFlags). */
 interface FamilyFlags {
@@ -75,10 +80,11 @@ export function memoryCapacity(info: InstanceTypeInfo): number {
   return bytes - overheadMiB * MiB;
 }
 
-/** The instance store with RAID0, else the root volume, else 20Gi (types.go ephemeralStorage). */
+/** The instance store with RAID0, else the root volume, else the AMI family's default: 50Gi on Windows, 20Gi on the others (types.go ephemeralStorage). */
 export function ephemeralStorageCapacity(info: InstanceTypeInfo, nodeClass: EC2NodeClassInput | undefined): number {
   if (nodeClass?.instanceStorePolicy === "RAID0" && info.instanceStorageGB !== undefined) return info.instanceStorageGB * 1e9;
-  return parseQuantity(nodeClass?.rootVolumeSize ?? DEFAULT_ROOT_VOLUME);
+  const fallback = familyFlags(nodeClass?.amiFamily).windows ? WINDOWS_ROOT_VOLUME : DEFAULT_ROOT_VOLUME;
+  return parseQuantity(nodeClass?.rootVolumeSize ?? fallback);
 }
 
 /** CPU kube-reserved: 6 % of the first core, 1 % of the second, 0.5 % of cores 3-4, 0.25 % of the rest (types.go kubeReservedResources, from Bottlerocket). */
@@ -121,6 +127,11 @@ export function resolveInstanceType(info: InstanceTypeInfo, nodeClass?: EC2NodeC
   const storage = ephemeralStorageCapacity(info, nodeClass);
   const capacity: Amounts = { cpu: info.vcpu * 1000, memory, "ephemeral-storage": storage, pods };
   for (const [name, n] of Object.entries(info.extendedResources ?? {})) capacity[name] = n;
+  // Security groups for pods: branch ENIs of trunking-capable types (types.go awsPodENI, from the VPC resource
+  // controller's limits table); Windows nodes count secondary IPv4 addresses (types.go privateIPv4Address).
+  const table = awsTables()[info.name];
+  if (table?.branchInterfaces) capacity["vpc.amazonaws.com/pod-eni"] = table.branchInterfaces;
+  if (flags.windows && info.architecture === "amd64" && table?.ipv4PerInterface) capacity["vpc.amazonaws.com/PrivateIPv4Address"] = table.ipv4PerInterface - 1;
 
   // Memory kube-reserved counts ENI-limited pods (reserved ENIs 0) on AL2/AL2023 even when maxPods is set.
   const podsForMemory = flags.usesEniLimitedMemoryOverhead ? eniLimitedPods(info, 0) : pods;
@@ -136,11 +147,12 @@ export function resolveInstanceType(info: InstanceTypeInfo, nodeClass?: EC2NodeC
   if (hard["memory.available"] !== undefined) evictionThreshold.memory = evictionSignal(memory, hard["memory.available"]);
   if (hard["nodefs.available"] !== undefined) evictionThreshold["ephemeral-storage"] = evictionSignal(storage, hard["nodefs.available"]);
 
-  // allocatable = capacity - (kubeReserved + systemReserved + evictionThreshold), per resource (karpenter pkg/cloudprovider/types.go computeAllocatable).
+  // allocatable = capacity - (kubeReserved + systemReserved + evictionThreshold), per resource (karpenter pkg/cloudprovider/types.go
+  // computeAllocatable); a negative result is kept, as upstream (a1.large with 8Gi systemReserved: memory -5386534912).
   const allocatable: Amounts = {};
   for (const [name, cap] of Object.entries(capacity)) {
     const overhead = (kubeReserved[name] ?? 0) + (systemReserved[name] ?? 0) + (evictionThreshold[name] ?? 0);
-    allocatable[name] = Math.max(cap - overhead, 0);
+    allocatable[name] = cap - overhead;
   }
   return { info, capacity, kubeReserved, systemReserved, evictionThreshold, allocatable };
 }
@@ -169,8 +181,8 @@ export function categoryAndGeneration(name: string): { category: string; generat
 /**
  * The single-valued labels an instance type defines (types.go computeRequirements); `undefined` = the type defines
  * the key with DoesNotExist. Zone and capacity type come from the offerings; tenancy is `default` or `dedicated`.
- * Not modelled: `instance-network-bandwidth` (upstream reads a generated table) and `topology.k8s.aws/zone-id`:
- * those keys are left undefined so requirements on them are not checked.
+ * `instance-network-bandwidth` comes from the provider's generated table (aws-tables.ts). Not modelled:
+ * `topology.k8s.aws/zone-id` (from the subnets): left undefined so requirements on it are not checked.
  */
 export function instanceTypeLabels(info: InstanceTypeInfo, region: string, amiFamily?: string): Map<string, string | undefined> {
   const labels = new Map<string, string | undefined>();
@@ -180,12 +192,14 @@ export function instanceTypeLabels(info: InstanceTypeInfo, region: string, amiFa
   set("kubernetes.io/arch", info.architecture);
   set("kubernetes.io/os", windows ? (info.architecture === "amd64" ? "windows" : undefined) : "linux");
   set("topology.kubernetes.io/region", region);
-  set("node.kubernetes.io/windows-build", undefined);
+  set("node.kubernetes.io/windows-build", windows ? WINDOWS_BUILDS[amiFamily ?? ""] : undefined);
   set("karpenter.k8s.aws/instance-cpu", String(info.vcpu));
   set("karpenter.k8s.aws/instance-cpu-manufacturer", info.cpuManufacturer);
-  set("karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz", info.cpuSustainedClockSpeedMhz?.toString());
+  // Upstream inserts round(GHz x 1000) whenever ProcessorInfo exists: "0" for types EC2 gives no clock speed.
+  set("karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz", String(info.cpuSustainedClockSpeedMhz ?? 0));
   set("karpenter.k8s.aws/instance-memory", String(info.memoryMiB));
   set("karpenter.k8s.aws/instance-ebs-bandwidth", info.ebsBandwidthMbps?.toString());
+  set("karpenter.k8s.aws/instance-network-bandwidth", awsTables()[info.name]?.networkBandwidthMbps?.toString());
   const cg = categoryAndGeneration(info.name);
   set("karpenter.k8s.aws/instance-category", cg?.category);
   set("karpenter.k8s.aws/instance-generation", cg?.generation);
@@ -203,7 +217,6 @@ export function instanceTypeLabels(info: InstanceTypeInfo, region: string, amiFa
   set("karpenter.k8s.aws/instance-accelerator-count", info.accelerator?.count.toString());
   set("karpenter.k8s.aws/instance-hypervisor", info.hypervisor);
   set("karpenter.k8s.aws/instance-encryption-in-transit-supported", String(info.encryptionInTransitSupported === true));
-  set("karpenter.k8s.aws/nitro-sandbox", String(info.nitroEnclavesSupported === true));
   set("karpenter.k8s.aws/capacity-reservation-id", undefined);
   set("karpenter.k8s.aws/capacity-reservation-type", undefined);
   set("karpenter.k8s.aws/capacity-reservation-interruptible", undefined);

@@ -4,10 +4,10 @@ import { resolveInstanceType } from "./instance-types.ts";
 import { parseQuantity } from "./quantity.ts";
 import { simulate } from "./simulate.ts";
 import { labInput } from "./testing/lab.ts";
-import { motoSnapshot } from "./testing/moto-data.ts";
+import { labSnapshot } from "./testing/region-snapshot.ts";
 import type { NodePoolInput, SimulationInput, WorkloadInput } from "./types.ts";
 
-const snapshot = motoSnapshot();
+const snapshot = labSnapshot();
 const allocatable = new Map(snapshot.instanceTypes.map((t) => [t.name, resolveInstanceType(t).allocatable]));
 
 function rng(seed: number): () => number {

@@ -1,15 +1,15 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { chartMermaid, chartSvg } from "./chart.ts";
-import { compareSimulations } from "./compare.ts";
+import { compareSimulations, inUnitOf } from "./compare.ts";
 import { candidateList, formatSimulation } from "./report.ts";
 import { scaleDown, summarizeWorkload, sweep } from "./scenario.ts";
 import { simulate } from "./simulate.ts";
 import { labInput } from "./testing/lab.ts";
-import { motoSnapshot } from "./testing/moto-data.ts";
+import { labSnapshot } from "./testing/region-snapshot.ts";
 import type { SimulationInput } from "./types.ts";
 
-const snapshot = motoSnapshot();
+const snapshot = labSnapshot();
 const NGINX = "nlb-app-karpenter/nginx-deployment";
 const lab = labInput(12);
 const result = simulate(lab, snapshot);
@@ -123,12 +123,14 @@ describe("charts", () => {
       [
         "```mermaid",
         "xychart-beta",
-        '    title "nlb-app-karpenter/nginx-deployment: nodes (bars), Pending pods (line)"',
+        "    title \"nlb-app-karpenter/nginx-deployment: nodes (bars); pods Pending until Karpenter's nodes join (line)\"",
         '    x-axis "replicas" [3, 4, 5, 6, 7, 8, 9, 10, 11, 12]',
         '    y-axis "count" 0 --> 5',
         "    bar [3, 3, 3, 3, 3, 3, 3, 4, 4, 4]",
         "    line [0, 0, 0, 0, 0, 0, 0, 1, 2, 3]",
         "```",
+        "",
+        "Bars: nodes (node-group nodes + Karpenter's NodeClaims). Line: pods Pending until Karpenter's nodes join, then Running.",
       ].join("\n"),
     );
   });
@@ -156,13 +158,14 @@ describe("compareSimulations", () => {
   it("shows what raising maxReplicas from 12 to 40 costs", () => {
     const head = simulate(labInput(40), snapshot);
     const md = compareSimulations(result, head);
-    expect(md.startsWith("#### eksworkshop\n\nAt HPA max Karpenter would add **1** NodeClaim(s) (base 1); **0** pod(s) would stay Pending (base 0).\n")).toBe(true);
+    expect(md.startsWith("### eksworkshop\n\nAt HPA max Karpenter would add **1** NodeClaim(s) (base 1); **0** pod(s) would stay Pending (base 0).\n")).toBe(true);
     expect(md).toContain("| NodeClaims Karpenter would add | 1 | 1 | 0 |");
-    expect(md).toContain("| CPU requested on NodeClaims | 6450m | 62450m | +56 |");
+    expect(md).toContain("| CPU requested on NodeClaims (cores) | 6.45 | 62.45 | +56 cores |");
     expect(md).toContain("| workload | base replicas | head replicas |\n|---|---:|---:|\n| nlb-app-karpenter/nginx-deployment | 12 | 40 |\n");
-    expect(md).toContain("| memory requested on NodeClaims | 11.3Gi | 115.6Gi | +104.3Gi |");
-    // The smallest candidate for 31 pods (62450m) has 64 vCPU.
-    expect(md).toContain("| `default` | cpu | 1000 | 992 | 936 (changed) |");
+    expect(md).toContain("| memory requested on NodeClaims (GiB) | 11.3 | 115.6 | +104.3 GiB |");
+    // The smallest candidate for 31 pods (62450m) has 64 vCPU; headroom is in the limit's unit.
+    expect(md).toContain("| `default` | cpu | 1000 | 992 | 936 (-56) |");
+    expect(md).toMatch(/\| `default` \| memory \| 1000Gi \| 986\.1Gi \| [\d.]+Gi \(-[\d.]+Gi\) \|/);
   });
 
   it("says when nothing changes, and handles a cluster added or removed", () => {
@@ -170,6 +173,16 @@ describe("compareSimulations", () => {
     expect(compareSimulations(result, result)).not.toContain("base replicas");
     expect(compareSimulations(undefined, result, { headSweep: labSweep })).toContain("| NodeClaims Karpenter would add | - | 1 | new |");
     expect(compareSimulations(undefined, result, { headSweep: labSweep })).toContain("xychart-beta");
-    expect(compareSimulations(result, undefined)).toBe("#### eksworkshop\n\nRemoved in this change (base: 3 node-group node(s), 1 NodeClaim(s) at HPA max).\n");
+    expect(compareSimulations(result, undefined)).toBe("### eksworkshop\n\nRemoved in this change (base: 3 node-group node(s), 1 NodeClaim(s) at HPA max).\n");
+  });
+});
+
+describe("inUnitOf", () => {
+  it("writes an amount in the unit its limit is written in", () => {
+    expect(inUnitOf("cpu", "1000", 992_000)).toBe("992");
+    expect(inUnitOf("cpu", "1500m", 992_500)).toBe("992500m");
+    expect(inUnitOf("memory", "1000Gi", 1009792 * 2 ** 20)).toBe("986.1Gi");
+    expect(inUnitOf("memory", "400G", 3e11)).toBe("300G");
+    expect(inUnitOf("memory", "1099511627776", 2 ** 39)).toBe("549755813888");
   });
 });

@@ -2,7 +2,13 @@
 import { chartMermaid } from "./chart.ts";
 import { formatGiB, parseQuantity } from "./quantity.ts";
 import { type CostReport, HOURS_PER_MONTH } from "./cost.ts";
-import type { ConsolidationNote, NodeClaimResult, SimulationResult, SweepResult } from "./types.ts";
+import { groupPending, pendingCount, pendingLabel } from "./scale.ts";
+import type { ConsolidationNote, NodeClaimResult, PendingPod, SimulationResult, SweepResult } from "./types.ts";
+
+/** Pending entries as listed: one per pod, or, for a long list, one per run of identical pods. */
+function listedPending(r: SimulationResult): PendingPod[] {
+  return r.pending.length > 20 ? groupPending(r.pending) : [...r.pending];
+}
 
 export type ReportFormat = "text" | "json" | "markdown";
 
@@ -103,7 +109,7 @@ function claimLines(c: NodeClaimResult, pricesLabel: string): string[] {
 
 function summaryLine(r: SimulationResult): string {
   const nodes = r.nodes.length;
-  return `${nodes} existing node(s), ${r.nodeClaims.length} NodeClaim(s) Karpenter would add, ${r.pending.length} pod(s) that stay Pending`;
+  return `${nodes} existing node(s), ${r.nodeClaims.length} NodeClaim(s) Karpenter would add, ${pendingCount(r)} pod(s) that stay Pending`;
 }
 
 function formatText(r: SimulationResult, extras: ReportExtras): string {
@@ -115,6 +121,7 @@ function formatText(r: SimulationResult, extras: ReportExtras): string {
       ...r.workloads.map((w) => [w.workload, String(w.replicas), String(w.onExistingNodes), String(w.onNodeClaims + w.pending), String(w.onNodeClaims), String(w.pending)]),
     ]),
   );
+  out.push(...unmodelledLines(r, "  "));
   const groups = [...new Set(r.nodes.map((n) => n.nodeGroup))];
   for (const g of groups) {
     const nodes = r.nodes.filter((n) => n.nodeGroup === g);
@@ -140,8 +147,8 @@ function formatText(r: SimulationResult, extras: ReportExtras): string {
     out.push("", `NodePool ${p.name} (weight ${p.weight}, ${limits}; ${p.consolidationPolicy} after ${p.consolidateAfter}): ${claims.length} NodeClaim(s)`);
     for (const c of claims) out.push(...claimLines(c, extras.pricesLabel ?? "source not recorded").map((l) => `  ${l}`));
   }
-  out.push("", `Pending: ${r.pending.length}`);
-  if (r.pending.length > 0) out.push(...table([["POD", "REASON", "WHY"], ...r.pending.map((p) => [p.pod, p.reason, p.message])]));
+  out.push("", `Pending: ${pendingCount(r)}`);
+  if (r.pending.length > 0) out.push(...table([["POD", "REASON", "WHY"], ...listedPending(r).map((p) => [pendingLabel(p), p.reason, p.message])]));
   if (extras.consolidation && extras.consolidation.length > 0) {
     out.push("", "Consolidation after scale-down");
     for (const c of extras.consolidation) out.push(`  ${c.message}`);
@@ -164,10 +171,17 @@ function cell(s: string): string {
   return s.replaceAll("|", "\\|");
 }
 
+/** One line per workload constraint the simulation leaves out (WorkloadResult.unmodelled). */
+function unmodelledLines(r: SimulationResult, indent: string): string[] {
+  return r.workloads.flatMap((w) => (w.unmodelled ?? []).map((u) => `${indent}not modelled: ${w.workload} ${u}`));
+}
+
 function formatMarkdown(r: SimulationResult, extras: ReportExtras): string {
   const out: string[] = [`## Capacity simulation${r.cluster ? `: ${r.cluster}` : ""} (${r.region})`, "", summaryLine(r), ""];
   out.push("| workload | replicas | on node groups | Pending | on new NodeClaims | stay Pending |", "|---|---:|---:|---:|---:|---:|");
   for (const w of r.workloads) out.push(`| ${cell(w.workload)} | ${w.replicas} | ${w.onExistingNodes} | ${w.onNodeClaims + w.pending} | ${w.onNodeClaims} | ${w.pending} |`);
+  const notModelled = unmodelledLines(r, "- ");
+  if (notModelled.length > 0) out.push("", ...notModelled);
   if (r.nodes.length > 0) {
     out.push("", "| node | group | type | zone | cpu | memory | pods |", "|---|---|---|---|---:|---:|---:|");
     for (const n of r.nodes) {
@@ -192,7 +206,7 @@ function formatMarkdown(r: SimulationResult, extras: ReportExtras): string {
   }
   if (r.pending.length > 0) {
     out.push("", "### Pending pods", "", "| pod | reason | why |", "|---|---|---|");
-    for (const p of r.pending) out.push(`| ${cell(p.pod)} | ${p.reason} | ${cell(p.message)} |`);
+    for (const p of listedPending(r)) out.push(`| ${cell(pendingLabel(p))} | ${p.reason} | ${cell(p.message)} |`);
   }
   if (extras.cost && extras.cost.length > 0) out.push(...costMarkdown(extras.cost));
   if (extras.consolidation && extras.consolidation.length > 0) {

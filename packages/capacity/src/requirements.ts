@@ -17,7 +17,6 @@ export const WELL_KNOWN_LABELS: ReadonlySet<string> = new Set([
   "karpenter.k8s.aws/capacity-reservation-interruptible",
   "karpenter.k8s.aws/instance-hypervisor",
   "karpenter.k8s.aws/instance-encryption-in-transit-supported",
-  "karpenter.k8s.aws/nitro-sandbox",
   "karpenter.k8s.aws/instance-category",
   "karpenter.k8s.aws/instance-capability-flex",
   "karpenter.k8s.aws/instance-family",

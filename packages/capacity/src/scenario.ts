@@ -1,5 +1,6 @@
 // Scenarios over one input: a replica sweep (min..max of an HPA) and what consolidation does after a scale-down.
-import { SimulationError, simulate } from "./simulate.ts";
+import { pendingCount, simulate } from "./scale.ts";
+import { SimulationError } from "./simulate.ts";
 import type { ConsolidationNote, InstanceTypeSnapshot, SimulationInput, SimulationResult, SweepPoint, SweepResult, WorkloadInput } from "./types.ts";
 
 function findWorkload(input: SimulationInput, workload: string): number {
@@ -27,7 +28,15 @@ export interface SweepOptions {
   readonly to?: number;
 }
 
-/** Nodes and Pending pods for every replica count from `from` to `to`. */
+/** At most this many replica counts are simulated by a sweep (the minimum, the maximum and the change points). */
+export const MAX_SWEEP_POINTS = 40;
+
+/**
+ * Nodes and Pending pods from `from` to `to` replicas: every count of a range shorter than MAX_SWEEP_POINTS; else
+ * sampled: the minimum, the maximum and, found by bisection, every
+ * count where the node count (node groups + NodeClaims) or the count of pods that stay Pending changes (the last count
+ * before the change and the first after), as long as MAX_SWEEP_POINTS allows; the widest ranges are split first.
+ */
 export function sweep(input: SimulationInput, snapshot: InstanceTypeSnapshot, options: SweepOptions): SweepResult {
   const w = input.workloads[findWorkload(input, options.workload)]!;
   const from = options.from ?? w.hpa?.minReplicas ?? w.replicas;
@@ -35,19 +44,47 @@ export function sweep(input: SimulationInput, snapshot: InstanceTypeSnapshot, op
   if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to < from) {
     throw new SimulationError("sweep", `replica range ${from}..${to} must be whole numbers with 0 <= from <= to`);
   }
-  const points: SweepPoint[] = [];
-  for (let n = from; n <= to; n++) {
-    const r = simulate(withReplicas(input, options.workload, n), snapshot);
-    const wr = r.workloads.find((x) => x.workload === options.workload)!;
-    points.push({
-      replicas: n,
-      existingNodes: r.nodes.length,
-      nodeClaims: r.nodeClaims.length,
-      pendingBeforeKarpenter: wr.onNodeClaims + wr.pending,
-      pending: r.pending.length,
-    });
+  const points = new Map<number, SweepPoint>();
+  /** Replicas of the swept workload that run (node groups or NodeClaims), per simulated count. */
+  const running = new Map<number, number>();
+  const at = (n: number): SweepPoint => {
+    let p = points.get(n);
+    if (!p) {
+      const r = simulate(withReplicas(input, options.workload, n), snapshot);
+      const wr = r.workloads.find((x) => x.workload === options.workload)!;
+      p = { replicas: n, existingNodes: r.nodes.length, nodeClaims: r.nodeClaims.length, pendingBeforeKarpenter: wr.onNodeClaims + wr.pending, pending: pendingCount(r) };
+      points.set(n, p);
+      running.set(n, wr.onExistingNodes + wr.onNodeClaims);
+    }
+    return p;
+  };
+  // Past saturation every replica adds one Pending pod: that is a straight line, not a change; whether pods stay Pending
+  // at all is.
+  const same = (a: SweepPoint, b: SweepPoint) => a.existingNodes + a.nodeClaims === b.existingNodes + b.nodeClaims && a.pending > 0 === b.pending > 0 && (a.pending === 0 || b.replicas - a.replicas === b.pending - a.pending);
+  // A short range is walked count by count; a long one sampled at its ends and bisected where the ends differ, widest
+  // range first, until each change sits between neighbouring counts or the budget is spent.
+  if (to - from < MAX_SWEEP_POINTS) for (let n = from; n <= to; n++) at(n);
+  at(from);
+  const top = at(to);
+  // Where the swept workload saturates at `to`: replicas past the ones placed there stay Pending, so [placed + 1, to]
+  // is one straight line; sampling its start spares the bisection ~log2(to) points.
+  const placed = running.get(to)!;
+  const ranges: [number, number][] = [];
+  if (top.pending > 0 && placed + 1 > from && placed + 1 < to) {
+    at(placed);
+    at(placed + 1);
+    ranges.push([from, placed], [placed, placed + 1], [placed + 1, to]);
+  } else if (from < to) ranges.push([from, to]);
+  while (ranges.length > 0 && points.size < MAX_SWEEP_POINTS) {
+    ranges.sort((a, b) => b[1] - b[0] - (a[1] - a[0]) || a[0] - b[0]);
+    const [a, b] = ranges.shift()!;
+    if (b - a <= 1 || same(at(a), at(b))) continue;
+    const mid = a + Math.floor((b - a) / 2);
+    at(mid);
+    ranges.push([a, mid], [mid, b]);
   }
-  return { ...(input.cluster !== undefined ? { cluster: input.cluster } : {}), workload: options.workload, points };
+  const sorted = [...points.values()].sort((a, b) => a.replicas - b.replicas);
+  return { ...(input.cluster !== undefined ? { cluster: input.cluster } : {}), workload: options.workload, points: sorted };
 }
 
 export interface ScaleDownOptions {
@@ -66,8 +103,9 @@ export function scaleDown(input: SimulationInput, snapshot: InstanceTypeSnapshot
   if (!(options.to < options.from)) throw new SimulationError("scaleDown", `to (${options.to}) must be less than from (${options.from})`);
   const before = simulate(withReplicas(input, options.workload, options.from), snapshot);
   const after = simulate(withReplicas(input, options.workload, options.to), snapshot);
-  const removed = new Set<string>();
-  for (let k = options.to + 1; k <= options.from; k++) removed.add(`${options.workload}-${k}`);
+  // The pods the scale-down deletes: `<workload>-<k>` with k above `to` (a number test: `from` can be 2147483647).
+  const prefix = `${options.workload}-`;
+  const removed = { has: (p: string) => p.startsWith(prefix) && /^\d+$/.test(p.slice(prefix.length)) && Number(p.slice(prefix.length)) > options.to };
   const left = before.nodeClaims.filter((c) => c.pods.some((p) => !removed.has(p))).length;
   // Consolidation packs what is left onto as few nodes as a fresh simulation needs.
   let spare = Math.max(0, left - after.nodeClaims.length);

@@ -1,6 +1,9 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseSnapshot, serializeSnapshot, SnapshotError, snapshotFromDescribe, type Ec2InstanceTypeInfo } from "./snapshot.ts";
-import { motoSnapshot } from "./testing/moto-data.ts";
+import { DESCRIBE_FIXTURE_TYPES, describeFixture } from "./testing/describe-fixture.ts";
+import { LAB_SNAPSHOT_FILE, labSnapshot } from "./testing/region-snapshot.ts";
 
 const c4: Ec2InstanceTypeInfo = {
   InstanceType: "c4.2xlarge",
@@ -72,10 +75,13 @@ describe("snapshotFromDescribe", () => {
     ).toThrow(new SnapshotError("offering c4.2xlarge in ap-southeast-1a is not in region us-east-1"));
   });
 
-  it("reads moto's real ap-southeast-1 data", () => {
-    const s = motoSnapshot();
+  it("turns moto's real ap-southeast-1 answers (the committed Describe fixture) into the committed snapshot's entries", () => {
+    const fixture = describeFixture();
+    const s = snapshotFromDescribe({ region: fixture.region, instanceTypes: [...fixture.instanceTypes], offerings: [...fixture.offerings] });
+    expect(s.instanceTypes.map((t) => t.name)).toEqual([...DESCRIBE_FIXTURE_TYPES].sort());
     expect(s.zones).toEqual(["ap-southeast-1a", "ap-southeast-1b", "ap-southeast-1c"]);
-    expect(s.instanceTypes.length).toBeGreaterThan(700);
+    const committed = new Map(labSnapshot().instanceTypes.map((t) => [t.name, t]));
+    for (const t of s.instanceTypes) expect(t, t.name).toEqual(committed.get(t.name));
     expect(s.instanceTypes.find((t) => t.name === "t3.2xlarge")).toMatchObject({ vcpu: 8, memoryMiB: 32768, maxNetworkInterfaces: 4, ipv4PerInterface: 15 });
   });
 });
@@ -117,10 +123,10 @@ describe("serializeSnapshot / parseSnapshot", () => {
   });
 });
 
-describe("the whole moto snapshot", () => {
-  it("survives serialize -> parse -> serialize byte for byte (GPUs, accelerators, extended resources included)", () => {
-    const s = motoSnapshot();
-    const text = serializeSnapshot(s);
+describe("the whole committed snapshot", () => {
+  it("survives parse -> serialize byte for byte (GPUs, accelerators, extended resources included)", () => {
+    const text = readFileSync(join(import.meta.dirname, "../../..", LAB_SNAPSHOT_FILE), "utf8");
+    expect(serializeSnapshot(labSnapshot())).toBe(text);
     expect(serializeSnapshot(parseSnapshot(text, "x.json"))).toBe(text);
     const parsed = new Map(parseSnapshot(text, "x.json").instanceTypes.map((t) => [t.name, t]));
     expect(parsed.get("g4dn.xlarge")).toMatchObject({ gpu: { name: "t4", manufacturer: "nvidia", count: 1, memoryMiB: 16384 }, extendedResources: { "nvidia.com/gpu": 1 } });

@@ -157,6 +157,17 @@ export interface WorkloadInput {
    * the workload's own pods (the Karpenter chart sets maxSkew 1). ScheduleAnyway constraints are preferences: leave them out.
    */
   readonly zoneSpread?: { readonly maxSkew: number };
+  /**
+   * A `topologySpreadConstraints` entry on `kubernetes.io/hostname` with `whenUnsatisfiable: DoNotSchedule` over the
+   * workload's own pods: kube-scheduler keeps count + 1 - min <= maxSkew over the node-group nodes the pod may use;
+   * Karpenter always counts a new NodeClaim as a domain with 0 pods, so at most maxSkew replicas share a NodeClaim.
+   */
+  readonly hostnameSpread?: { readonly maxSkew: number };
+  /**
+   * Scheduling constraints of the pod template the simulation does not model (e.g. `topologySpreadConstraints[1]: ScheduleAnyway`,
+   * `affinity.podAffinity`), one sentence each: reported on the workload's result, never silently dropped.
+   */
+  readonly unmodelled?: readonly string[];
   /** Pods of a higher priority are placed first; @default 0. */
   readonly priority?: number;
 }
@@ -231,13 +242,15 @@ export type PendingReason =
   | "too-big";
 
 export interface PendingPod {
-  /** `namespace/name-N`. */
+  /** `namespace/name-N`; for a group of identical pods, `namespace/name-N..namespace/name-M`. */
   readonly pod: string;
   /** `namespace/name` of the workload. */
   readonly workload: string;
   readonly reason: PendingReason;
   /** One sentence a person can act on. */
   readonly message: string;
+  /** Pods in this entry, when it stands for a group of identical pods that stay Pending for the same reason. @default 1 */
+  readonly count?: number;
 }
 
 /** A node of a managed node group, with what landed on it. */
@@ -308,6 +321,8 @@ export interface WorkloadResult {
   readonly onNodeClaims: number;
   /** Stay Pending: see `SimulationResult.pending` for why. */
   readonly pending: number;
+  /** Constraints of the pod template left out of the model (from `WorkloadInput.unmodelled`): the numbers may be off. */
+  readonly unmodelled?: readonly string[];
 }
 
 export interface SimulationResult {

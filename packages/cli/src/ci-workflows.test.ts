@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import { COMMENT_MARKER } from "./diff/format.ts";
 
 // Each case runs git or a WebAssembly linter: slow on a loaded machine, and not a timing test.
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 300_000 });
 
 interface LintResult {
   readonly message: string;

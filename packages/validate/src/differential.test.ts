@@ -12,7 +12,7 @@ import { catalogLayer, SchemaRegistry } from "./schema/registry.ts";
 import { readHeader } from "./testing/fixture-header.ts";
 import { writeKubectlValidateSchemas } from "./testing/kube-schemas.ts";
 import { findTool, howToBuild, offline } from "./testing/test-tools.ts";
-import { validateDocuments } from "./validate.ts";
+import { validateDocuments } from "./validate-documents.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 const KUBECTL_VALIDATE = findTool("kubectl-validate");

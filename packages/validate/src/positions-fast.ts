@@ -1,8 +1,11 @@
 // A line scanner that finds where a JSON Pointer points in block-style YAML without parsing the document:
 // rendered manifests are block YAML, and parsing each invalid document again with `yaml` only to locate its
 // findings cost more than validating it. Anything the scanner is not sure of (flow collections, quoted or
-// complex keys, anchors, aliases, tags, tabs on the path) returns undefined and positions.ts asks `yaml`.
+// complex keys, anchors, aliases, tags, tabs on the path) returns undefined and positions.ts asks `yaml`; a flow
+// collection on the path is handed to the flow scanner (positions-flow.ts).
 // positions-fast.test.ts compares both on every finding of the fixtures and on every path of the bench corpus.
+
+import { flowOffsetFrom } from "./positions-flow.ts";
 
 interface Line {
   /** Offset of the line's first character in the text. */
@@ -92,7 +95,9 @@ export function fastOffset(text: string, from: number, to: number, pointer: stri
         offset = (lines[next] as Line).start + firstCol;
       } else {
         const c = col + 1 + pad;
-        if (/^[&*!{[|>"']/.test(line.text.slice(c))) return undefined;
+        // an item in flow style (`- {name: a}`): the flow scanner reads the rest of the path
+        if (/^[{[]/.test(line.text.slice(c))) return last ? line.start + c : flowOffsetFrom(text, line.start + c, to, segments.slice(at + 1), line.start + c);
+        if (/^[&*!|>"']/.test(line.text.slice(c))) return undefined;
         lo = found;
         hi = end;
         firstIndent = firstCol = c;
@@ -103,6 +108,7 @@ export function fastOffset(text: string, from: number, to: number, pointer: stri
     // a mapping: keys are lines at the node's indentation
     let found = -1;
     let value = "";
+    let valueCol = 0;
     for (let i = lo; i < hi; i++) {
       const l = lines[i] as Line;
       if (l.indent < 0) continue;
@@ -110,12 +116,15 @@ export function fastOffset(text: string, from: number, to: number, pointer: stri
       if (col < firstIndent) break;
       if (col !== firstIndent) continue;
       const c = l.text.slice(col);
-      if (c.startsWith("- ") || c === "-") break;
-      const m = KEY.exec(c.replace(/[ \t]+#.*$/, ""));
+      // a sequence at the key's indentation is the value of the key before it
+      if (c.startsWith("- ") || c === "-") continue;
+      const stripped = c.replace(/[ \t]+#.*$/, "");
+      const m = KEY.exec(stripped);
       if (!m) return undefined;
       if (m[1] === key) {
         found = i;
         value = (m[2] ?? "").trim();
+        valueCol = stripped.length - (m[2] ?? "").trimStart().length;
         break;
       }
     }
@@ -126,7 +135,9 @@ export function fastOffset(text: string, from: number, to: number, pointer: stri
     if (value !== "") {
       // a value on the key's line: a scalar ends the walk; below anything else is for `yaml` to read
       if (last) return offset;
-      if (/^[&*!{[]/.test(value)) return undefined;
+      // a value in flow style (`labels: {a: b}`, `args: [x]`): the flow scanner reads the rest of the path
+      if (/^[{[]/.test(value)) return flowOffsetFrom(text, line.start + col + valueCol, to, segments.slice(at + 1), offset);
+      if (/^[&*!]/.test(value)) return undefined;
       if (/^[|>]/.test(value)) return offset;
       lo = found;
       hi = found + 1;

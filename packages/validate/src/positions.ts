@@ -1,12 +1,14 @@
 // Line and column of findings: each finding's JSON Pointer mapped back to the YAML/JSON node it names.
 //
 // Positions are only needed for documents that have findings, so the fast reader (js-yaml, no positions)
-// stays as it is and only those documents are re-read here with `yaml`, whose nodes carry source ranges.
+// stays as it is; a line scanner (block YAML, positions-fast.ts) or a character scanner (JSON and flow style,
+// positions-flow.ts) finds most paths, and only what they are unsure of is re-read here with `yaml`.
 // A file is cut into documents at its `---` / `...` marker lines first, so a file of a hundred documents
 // with one finding parses one document, not a hundred.
 import type { Document, Node as YamlNode } from "yaml";
 import type { Finding, ResourceResult } from "./types.ts";
 import { fastOffset } from "./positions-fast.ts";
+import { flowOffset, flowTopString, isFlowDocument } from "./positions-flow.ts";
 import { yamlLib } from "./yaml-lib.ts";
 
 /** 1-based line and column, as editors, SARIF and GitHub annotations count them. */
@@ -147,16 +149,16 @@ export function locateFindings(text: string, results: readonly ResourceResult[])
     if (r.findings.length === 0 || r.findings.every((f) => f.line !== undefined)) return r;
     spans ??= documentSpans(text);
     let parsed: { doc: Document; base: number } | undefined | null = null;
-    // whether the fast scanner may read this document: decided once for all its findings
-    let fastReadable: boolean | undefined;
+    // which scanner may read this document (block or flow), if any: decided once for all its findings
+    let fastReadable: Scanner | undefined;
     const findings = r.findings.map((f): Finding => {
       if (f.line !== undefined) return f;
       const quoted = MESSAGE_POSITION.exec(f.message);
       if (quoted && f.rule.startsWith("parse:")) return { ...f, line: Number(quoted[1]), column: Number(quoted[2]) };
       const span = (spans as Span[])[r.index];
-      if (span && parsed === null) fastReadable ??= isDocumentOf(text, span, r);
+      if (span && parsed === null) fastReadable ??= scannerFor(text, span, r);
       if (span && parsed === null && fastReadable) {
-        const fast = fastOffset(text, span.start, span.end, f.path);
+        const fast = (fastReadable === "flow" ? flowOffset : fastOffset)(text, span.start, span.end, f.path);
         if (fast !== undefined) return { ...f, ...positionAt(text, fast, span.start, span.line) };
       }
       if (parsed === null) {
@@ -182,6 +184,17 @@ export function locateFindings(text: string, results: readonly ResourceResult[])
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+type Scanner = "block" | "flow" | false;
+
+/** The scanner that may read a span: the flow one for JSON and flow style, the block one for a block document of this resource. */
+function scannerFor(text: string, span: Span, r: ResourceResult): Scanner {
+  if (isFlowDocument(text, span.start, span.end)) {
+    const top = (key: string) => flowTopString(text, span.start, span.end, key);
+    return Boolean(r.kind && r.apiVersion) && top("kind") === r.kind && top("apiVersion") === r.apiVersion && "flow";
+  }
+  return isDocumentOf(text, span, r) && "block";
+}
 
 /** Whether a span is the block-YAML document of this resource (its kind and apiVersion at the top level), so the fast scanner may read it. */
 function isDocumentOf(text: string, span: Span, r: ResourceResult): boolean {

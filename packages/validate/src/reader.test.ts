@@ -61,7 +61,7 @@ describe("parseText", () => {
   });
 
   it("reads anchors and aliases like yaml does", () => {
-    const text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nx: &base {k: [v, {w: 1}]}\ndata: *base\n---\napiVersion: v1\nkind: List\nitems: [&i {a: 1}, *i, *i]\n";
+    const text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nx: &base {k: [v, {w: 1}]}\ndata: *base\n---\napiVersion: v1\nkind: Basket\nitems: [&i {a: 1}, *i, *i]\n";
     const { resources, unreadable } = parse(text);
     expect(unreadable).toEqual([]);
     expect(resources.map((r) => r.object)).toEqual(parseAllDocuments(text).map((d) => d.toJS()));

@@ -73,26 +73,52 @@ function readFileChecked(path: string, maxBytes: number, stdin?: () => string): 
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
-/** Sorts one parsed document into a resource or an unreadable document (not an object, no apiVersion/kind). */
-function classify(value: unknown, file: string, index: number, resources: ParsedResource[], unreadable: UnreadableDocument[]): void {
-  if (value === null || value === undefined) return; // an empty document, as between `---` separators
+/**
+ * Whether a document is a list kubectl expands into its items: `kind: List` or a typed list (`RoleList`,
+ * `ConfigMapList`...) with an `items` array. kubectl's unstructured decoder takes any object with `items` for a
+ * list (k8s.io/apimachinery v0.36.5 pkg/apis/meta/v1/unstructured/helpers.go, decode); the kind's `List` suffix
+ * is required here as well, so that an object of another kind with a top-level `items` field stays an object.
+ */
+const isList = (obj: Record<string, unknown>, kind: string | undefined): boolean => kind?.endsWith("List") === true && Array.isArray(obj.items);
+
+/**
+ * Sorts one parsed document into a resource or an unreadable document (not an object, no apiVersion/kind); a list
+ * becomes one resource per item, each with `pointer` `/items/N` (where its findings are in the document).
+ */
+function classify(value: unknown, file: string, index: number, resources: ParsedResource[], unreadable: UnreadableDocument[], item?: { pointer: string; apiVersion?: string; kind?: string }): void {
+  const at = item?.pointer ?? "";
+  const pointed = item ? { pointer: item.pointer } : {};
+  if (value === null || value === undefined) {
+    // an empty document, as between `---` separators; a null list item is an object kubectl cannot decode
+    if (item) unreadable.push({ file, index, findings: [{ severity: "error", path: at, message: "list item is null, not a Kubernetes object", rule: "parse:not-an-object" }] });
+    return;
+  }
   if (typeof value !== "object" || Array.isArray(value)) {
     const what = Array.isArray(value) ? "a list" : `a ${typeof value}`;
-    unreadable.push(parseError(file, index, "parse:not-an-object", `document is ${what}, not a Kubernetes object`));
+    unreadable.push({ file, index, findings: [{ severity: "error", path: at, message: `${item ? "list item" : "document"} is ${what}, not a Kubernetes object`, rule: "parse:not-an-object" }] });
     return;
   }
   const obj = value as Record<string, unknown>;
   const meta = (typeof obj.metadata === "object" && obj.metadata !== null ? obj.metadata : {}) as Record<string, unknown>;
-  const apiVersion = str(obj.apiVersion);
-  const kind = str(obj.kind);
+  let apiVersion = str(obj.apiVersion);
+  let kind = str(obj.kind);
+  // an item of a typed list without apiVersion and kind is of the list's kind without `List` (helpers.go, decodeToList)
+  if (item && obj.apiVersion === undefined && obj.kind === undefined && item.kind !== "List") {
+    apiVersion = item.apiVersion;
+    kind = item.kind?.slice(0, -"List".length);
+  }
+  if (apiVersion && isList(obj, kind)) {
+    for (const [i, v] of (obj.items as unknown[]).entries()) classify(v, file, index, resources, unreadable, { pointer: `${at}/items/${i}`, apiVersion, kind });
+    return;
+  }
   const ident = { apiVersion, kind, name: str(meta.name), namespace: str(meta.namespace) };
   const missing = [apiVersion ? undefined : "apiVersion", kind ? undefined : "kind"].filter((m): m is string => m !== undefined);
   if (missing.length > 0) {
-    const findings: Finding[] = missing.map((m) => ({ severity: "error", path: `/${m}`, message: `missing ${m}: every Kubernetes object needs apiVersion and kind (as a non-empty string)`, rule: "parse:missing-type" }));
+    const findings: Finding[] = missing.map((m) => ({ severity: "error", path: `${at}/${m}`, message: `missing ${m}: every Kubernetes object needs apiVersion and kind (as a non-empty string)`, rule: "parse:missing-type" }));
     unreadable.push({ file, index, ...ident, findings });
     return;
   }
-  resources.push({ file, index, apiVersion: apiVersion as string, kind: kind as string, name: ident.name ?? "", namespace: ident.namespace ?? "", object: obj });
+  resources.push({ file, index, ...pointed, apiVersion: apiVersion as string, kind: kind as string, name: ident.name ?? "", namespace: ident.namespace ?? "", object: obj });
 }
 
 /**

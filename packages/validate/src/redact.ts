@@ -16,6 +16,9 @@ const isSecret = (r: { apiVersion?: string; kind?: string }) => r.kind === "Secr
 interface SecretValue {
   readonly text: string;
   readonly marker: string;
+  /** The value as JSON shows it (`"text"`), and its marker quoted: worked out once, not per finding. */
+  readonly quoted: string;
+  readonly quotedMarker: string;
   /** JSON Pointer of the field holding it. */
   readonly pointer: string;
 }
@@ -30,8 +33,13 @@ function decoded(value: string): string | undefined {
   return text.length > 0 && !text.includes("\ufffd") ? text : undefined;
 }
 
+function secretValue(text: string, pointer: string): SecretValue {
+  const m = marker(text);
+  return { text, marker: m, pointer, quoted: JSON.stringify(text), quotedMarker: `"${m}"` };
+}
+
 /** Every secret value of a run's Secrets (the longest first, so that a value containing another is replaced whole). */
-export function secretValues(resources: readonly Pick<ParsedResource, "apiVersion" | "kind" | "object">[]): SecretValue[] {
+export function secretValues(resources: readonly Pick<ParsedResource, "apiVersion" | "kind" | "object" | "pointer">[]): SecretValue[] {
   const out: SecretValue[] = [];
   for (const r of resources) {
     if (!isSecret(r)) continue;
@@ -39,13 +47,13 @@ export function secretValues(resources: readonly Pick<ParsedResource, "apiVersio
       const map = r.object[field];
       if (typeof map !== "object" || map === null || Array.isArray(map)) continue;
       for (const [k, v] of Object.entries(map)) {
-        const pointer = `/${field}/${pointerKey(k)}`;
+        const pointer = `${r.pointer ?? ""}/${field}/${pointerKey(k)}`;
         // a value that is not a string (a number, a list) is shown as JSON by the schema errors
         const text = typeof v === "string" ? v : JSON.stringify(v);
         if (text === undefined || text === "") continue;
-        out.push({ text, marker: marker(text), pointer });
+        out.push(secretValue(text, pointer));
         const plain = field === "data" && typeof v === "string" ? decoded(v) : undefined;
-        if (plain && plain !== text) out.push({ text: plain, marker: marker(plain), pointer });
+        if (plain && plain !== text) out.push(secretValue(plain, pointer));
       }
     }
   }
@@ -55,8 +63,9 @@ export function secretValues(resources: readonly Pick<ParsedResource, "apiVersio
 function redactText(s: string, values: readonly SecretValue[], pointer: string, own: boolean): string {
   let out = s;
   for (const v of values) {
-    const quoted = JSON.stringify(v.text);
-    if (out.includes(quoted)) out = out.split(quoted).join(`"${v.marker}"`);
+    // neither the value nor its quoted form fits in a shorter text (the markers replacing values may make it longer)
+    if (v.text.length > out.length) continue;
+    if (out.includes(v.quoted)) out = out.split(v.quoted).join(v.quotedMarker);
     const raw = own ? v.text.length >= MIN_RAW_LENGTH || pointer === v.pointer || pointer.startsWith(`${v.pointer}/`) : v.text.length >= MIN_RAW_LENGTH_ELSEWHERE;
     if (raw && out.includes(v.text)) out = out.split(v.text).join(v.marker);
   }

@@ -13,7 +13,7 @@ import { DEFAULT_MAX_FILE_BYTES, loadDocuments, parseText, type ReadOptions } fr
 import { missingRenderedOutput } from "./missing-output.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";
 import { CONFIG_FILE } from "./config-file.ts";
-import { scanDocuments, scanFiles } from "./scan.ts";
+import { type ScanResult, scanDocuments, scanFiles } from "./scan.ts";
 import { CHECKS, type CompiledSelection, compileSelection, fileFilter, type Selection, SelectionError } from "./selection.ts";
 import type { Worker } from "node:worker_threads";
 import { validateFiles } from "./stream.ts";
@@ -59,6 +59,8 @@ export interface RunOptions {
   readonly strict?: boolean;
   /** Findings accepted with a reason (`.eks-gitops.yaml` `validate.acknowledge`): reported as acknowledged, counted as nothing. */
   readonly acknowledge?: readonly Acknowledgement[];
+  /** Overlays the caller already loaded (synth's), by name: used as they are instead of loading each `cluster.ts` again. */
+  readonly loadedOverlays?: ReadonlyMap<string, LoadedOverlay>;
   /** A worker started with startReadAheadWorker (see read-ahead.ts), handed the files to read ahead; without it every file is read on the calling thread. */
   readonly readAheadWorker?: Worker;
 }
@@ -69,6 +71,13 @@ export type Timings = { readonly phase: string; readonly ms: number }[];
 /** A problem with the command line or the repository (exit 2), not with the validated documents. */
 export class RunUsageError extends Error {
   override name = "RunUsageError";
+}
+
+/** What validation needs of a loaded overlay (a ClusterConfig has it). */
+export interface LoadedOverlay {
+  readonly name: string;
+  readonly kubernetesVersion: string;
+  readonly karpenter: { readonly version: string };
 }
 
 interface OverlayFacts {
@@ -132,6 +141,30 @@ function overlayContext(root: string, files: readonly string[], overlays: readon
 /** The text of what readRegularFile read (never a FIFO or device: reading one would wait), or undefined. */
 const textOf = (read: ReturnType<typeof readRegularFile>) => (Buffer.isBuffer(read) ? read.toString("utf8") : undefined);
 
+/** What the select stage settles before anything is read: the files, the problems met finding them, and how paths are shown. */
+interface Selected {
+  readonly root: string;
+  /** Shown paths are relative to it. */
+  readonly cwd: string;
+  readonly selection: CompiledSelection;
+  /** Regular files to read (and `-` for stdin), filtered. */
+  readonly files: string[];
+  /** Paths that cannot be read and overlays without rendered output: one error each. */
+  readonly unreadable: UnreadableDocument[];
+  readonly maxFileBytes: number;
+  /** The text of stdin, read once (empty when it could not be read). */
+  readonly stdin: () => string;
+  /** A path as reports show it. */
+  readonly show: (file: string) => string;
+}
+
+/** What the catalog stage gives the stream: a registry per resource, and the layers used (for the report). */
+interface Catalog {
+  readonly registryFor: (r: ParsedResource) => SchemaRegistry | Promise<SchemaRegistry>;
+  readonly chartValues: unknown;
+  readonly layers: () => string[];
+}
+
 /** Loads, validates and reports. Throws RunUsageError for bad options, CatalogError/ClusterSchemaError when schemas cannot be had. */
 export async function runValidation(options: RunOptions): Promise<{ report: Report; files: string[]; layers: string[]; timings: Timings; readAhead: { files: number; fromWorker: number; nativeAhead: number } }> {
   const timings: Timings = [];
@@ -141,6 +174,39 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     timings.push({ phase: name, ms: now - mark });
     mark = now;
   };
+  const selected = select(options);
+  const { cwd, files, selection, stdin } = selected;
+  // the worker starts reading now, while the main thread scans the files and loads their schemas
+  // with the pinned catalog, the worker also runs the native checks of built-in objects ahead (native-ahead.ts)
+  const nativeAhead = options.catalog !== false && selection.checks.has("native");
+  const readAhead = new ReadAhead(files, { ...options.read, cwd, readStdin: stdin }, options.readAheadWorker, nativeAhead ? (options.cacheDir ?? defaultCacheDir()) : undefined);
+  try {
+    const scan = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes: selected.maxFileBytes, text: stdin, show: selected.show });
+    phase("scan");
+    const overlays = await loadOverlays(options, selected);
+    // a file given inside an overlay's rendered folder: the overlay's other files are context for the cross-object
+    // checks (an HPA's target, a NodePool's EC2NodeClass), never reported on themselves
+    const context =
+      selection.checks.has("cross-object") && options.paths?.length
+        ? overlayContext(selected.root, files, Object.keys(overlays.facts), { ...options.read, cwd, maxFileBytes: selected.maxFileBytes })
+        : undefined;
+    phase("overlays");
+    if (nativeAhead) readAhead.nativeVersions(files.map((f) => (f === "-" ? null : overlays.versionsOf(selected.show(f)).versions)));
+    const catalog = await loadCatalog(options, selected, scan, overlays);
+    phase("schemas");
+    const validator = options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() });
+    const report = await stream(options, selected, catalog, overlays, validator, readAhead, context);
+    phase("validate");
+    validator.compiler.saveCodeCache();
+    phase("code cache");
+    return { report, files, layers: catalog.layers(), timings, readAhead: { files: files.length, fromWorker: readAhead.fromWorker, nativeAhead: readAhead.nativeAhead } };
+  } finally {
+    readAhead.close();
+  }
+}
+
+/** The select stage: checks the options and works out which files are read (nothing is parsed yet). */
+function select(options: RunOptions): Selected {
   const root = resolve(options.root);
   // shown paths are relative to the repository root: stable in CI and what GitHub annotations need
   const cwd = options.read?.cwd ?? root;
@@ -150,39 +216,26 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   if (paths.length === 0 && !options.documents && missing.length === 0) throw new RunUsageError(`nothing to validate: no paths given and no ${CLUSTERS_DIR}/*/${RENDERED_DIR} under ${root}; run \`pnpm synth\` first or pass files`);
   for (const p of paths) if (p !== "-" && !existsSync(p)) throw new RunUsageError(`no such file or folder: ${p}`);
   if (options.base) checkRef(root, options.base);
-  let selection: CompiledSelection;
-  let keep: (path: string) => boolean;
-  try {
-    const checks = options.selection?.checks ?? [...CHECKS];
-    selection = compileSelection({
-      ...options.selection,
-      checks: checks.filter((c) => !(c === "iam" && options.iamLint === false) && !(c === "cross-object" && options.crossObjectChecks === false)),
-    });
-    keep = fileFilter(options.selection?.ignoreFilenamePatterns ?? [], cwd);
-  } catch (err) {
-    if (err instanceof SelectionError) throw new RunUsageError(err.message);
-    throw err;
-  }
+  const { selection, keep } = compileRunSelection(options, cwd);
 
   const maxFileBytes = options.read?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  // stdin cannot be read twice: its text is kept for the scan, the reader and the positions of its findings
-  // (real stdin is read up to the byte limit, never more; a test's text is checked against it by the reader)
-  let stdinRead: string | UnreadableDocument | undefined;
-  const readStdin = (): string | UnreadableDocument => {
-    if (stdinRead === undefined) {
-      const read = options.read?.readStdin ? options.read.readStdin() : readStdinLimited(maxFileBytes);
-      stdinRead = typeof read === "string" ? read : Buffer.isBuffer(read) ? read.toString("utf8") : { file: "-", index: 0, findings: [{ severity: "error", path: "", message: read.message, rule: read.rule }] };
-    }
-    return stdinRead;
-  };
+  const readStdin = stdinReader(options, maxFileBytes);
   const stdin = () => {
     const read = readStdin();
     return typeof read === "string" ? read : "";
   };
+  // worked out once per file: the scan, the overlays and the catalog each ask for every file's
+  const shown = new Map<string, string>();
   const show = (file: string) => {
     if (file === "-") return file;
-    const rel = relative(cwd, resolve(file));
-    return (rel === "" || rel.startsWith("..") || isAbsolute(rel) ? resolve(file) : rel).split(sep).join("/");
+    let s = shown.get(file);
+    if (s === undefined) {
+      const abs = resolve(file);
+      const rel = relative(cwd, abs);
+      s = (rel === "" || rel.startsWith("..") || isAbsolute(rel) ? abs : rel).split(sep).join("/");
+      shown.set(file, s);
+    }
+    return s;
   };
   // paths that cannot be read (permissions, dangling or looping links, FIFOs): one error each, the rest is validated
   const collected = collectPaths(paths);
@@ -199,127 +252,174 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       files = files.filter((f) => f !== "-");
     }
   }
-  // the worker starts reading now, while the main thread scans the files and loads their schemas
-  // with the pinned catalog, the worker also runs the native checks of built-in objects ahead (native-ahead.ts)
-  const nativeAhead = options.catalog !== false && selection.checks.has("native");
-  const readAhead = new ReadAhead(files, { ...options.read, cwd, readStdin: stdin }, options.readAheadWorker, nativeAhead ? (options.cacheDir ?? defaultCacheDir()) : undefined);
+  return { root, cwd, selection, files, unreadable, maxFileBytes, stdin, show };
+}
+
+/** `--checks`, `--skip`, `--reject`... compiled, and the `--ignore-filename-pattern` filter; a bad one is a usage error. */
+function compileRunSelection(options: RunOptions, cwd: string): { selection: CompiledSelection; keep: (path: string) => boolean } {
   try {
-    const scan = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes, text: stdin, show });
-    phase("scan");
-
-    const facts: Record<string, OverlayFacts> = {};
-    const overlayOfFile = (file: string) => overlayOf(root, cwd, file);
-    const shownFiles = [...files.map(show), ...(options.documents ? [...options.documents.resources, ...options.documents.unreadable, ...options.documents.iam].map((d) => d.file) : [])];
-    for (const name of new Set(shownFiles.map(overlayOfFile))) {
-      if (name === undefined) continue;
-      const config = await loadCluster(root, name);
-      facts[name] = { clusterName: config.name, kubernetesVersion: config.kubernetesVersion, karpenterVersion: config.karpenter.version };
-    }
-    // a file given inside an overlay's rendered folder: the overlay's other files are context for the cross-object
-    // checks (an HPA's target, a NodePool's EC2NodeClass), never reported on themselves
-    const context = selection.checks.has("cross-object") && options.paths?.length ? overlayContext(root, files, Object.keys(facts), { ...options.read, cwd, maxFileBytes }) : undefined;
-    phase("overlays");
-    // catalog versions follow each file's overlay; worked out once per file (shown path: what resources carry)
-    const versionsByFile = new Map<string, { versions: CatalogVersions; key: string }>();
-    const versionsOf = (file: string) => {
-      let v = versionsByFile.get(file);
-      if (!v) {
-        const f = facts[overlayOfFile(file) ?? ""];
-        const versions = f ? { ...options.versions, kubernetes: f.kubernetesVersion, karpenter: f.karpenterVersion } : (options.versions ?? {});
-        v = { versions, key: JSON.stringify(versions) };
-        versionsByFile.set(file, v);
-      }
-      return v;
-    };
-
-    if (nativeAhead) readAhead.nativeVersions(files.map((f) => (f === "-" ? null : versionsOf(show(f)).versions)));
-    const shared = new SchemaRegistry();
-    if (options.crd && options.crd.length > 0) {
-      for (const p of options.crd) if (!existsSync(p)) throw new RunUsageError(`--crd ${p}: no such file or folder`);
-      let types: ReturnType<typeof typesFromPaths>;
-      try {
-        types = typesFromPaths(options.crd);
-      } catch (err) {
-        // an unreadable, binary, unparsable or cyclic --crd file is a bad option, named in the message
-        const message = (err as Error)?.message ?? String(err);
-        throw new RunUsageError(message.startsWith("--crd ") ? message : `--crd ${message}`);
-      }
-      shared.addLayer(`--crd ${options.crd.join(", ")}`, types);
-    }
-    shared.addLayer("CRDs among the documents", scan.crdTypes);
-    if (options.fromCluster) shared.pushLayer(await clusterLayer([...scan.kindsByFile.values()].flat().map((k) => k.apiVersion)));
-
-    const fetchOptions = { mirror: options.mirror, cacheDir: options.cacheDir, onProgress: options.onProgress };
-    const registries = new Map<string, { registry: SchemaRegistry; versions: CatalogVersions; asked: Set<string> }>();
-    const kindKey = (apiVersion: string, kind: string) => `${apiVersion}\u0000${kind}`;
-    if (options.catalog !== false) {
-      // the kinds each set of versions may be asked for: catalog files defining none of them are not read
-      const wanted = new Map<string, { versions: CatalogVersions; kinds: Map<string, { apiVersion: string; kind: string }> }>();
-      for (const [file, kinds] of scan.kindsByFile) {
-        const { versions, key } = versionsOf(show(file));
-        let entry = wanted.get(key);
-        if (!entry) {
-          entry = { versions, kinds: new Map() };
-          wanted.set(key, entry);
-        }
-        for (const k of kinds) entry.kinds.set(kindKey(k.apiVersion, k.kind), k);
-      }
-      for (const [key, { versions, kinds }] of wanted) {
-        const layer: SchemaLayer = await catalogLayer(versions, fetchOptions, kinds.values());
-        registries.set(key, { registry: shared.with([layer]), versions, asked: new Set(kinds.keys()) });
-      }
-    }
-    const registryFor = (r: ParsedResource): SchemaRegistry | Promise<SchemaRegistry> => {
-      if (options.catalog === false) return shared;
-      const { versions, key } = versionsOf(r.file);
-      let entry = registries.get(key);
-      if (!entry) {
-        entry = { registry: shared.with([]), versions, asked: new Set() };
-        registries.set(key, entry);
-      }
-      // a kind the scan did not see (flow-style YAML, unusual quoting): its catalog files are read now
-      const k = kindKey(r.apiVersion, r.kind);
-      if (entry.asked.has(k)) return entry.registry;
-      entry.asked.add(k);
-      if (entry.registry.lookup(r.apiVersion, r.kind)) return entry.registry;
-      const { registry } = entry;
-      return catalogLayer(versions, fetchOptions, [{ apiVersion: r.apiVersion, kind: r.kind }]).then((layer) => registry.pushLayer(layer));
-    };
-
-    // the Karpenter Application's helm values are checked against the pinned chart values.yaml
-    const chartValues = options.catalog !== false && selection.checks.has("cross-object") && scan.charts.has("karpenter") ? await loadChartValues(fetchOptions) : undefined;
-
-    phase("schemas");
-    const checks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? crossObjectChecks);
-    const validator = options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() });
-    const notChecked = new Set<string>();
-    const streamed = await validateFiles({
-      files,
-      ...(options.documents ? { documents: options.documents } : {}),
-      unreadable,
-      read: { ...options.read, cwd, readStdin: stdin },
-      selection,
-      registryFor,
-      previous: options.base ? previousFrom(root, cwd, options.base) : undefined,
-      crossObjectChecks: checks,
-      ...(context ? { crossObjectOnly: context } : {}),
-      crossObjectContext: { overlays: facts, notChecked: (what: string) => notChecked.add(what), ...(chartValues ? { chartValues } : {}) },
-      validator,
-      readAhead,
-      // in-memory documents are located in their own text, never in a file of the same name on disk
-      readText: options.documents ? (file) => options.texts?.get(file) : (file) => (file === "-" ? stdin() : textOf(readRegularFile(resolve(cwd, file), maxFileBytes))),
+    const checks = options.selection?.checks ?? [...CHECKS];
+    const selection = compileSelection({
+      ...options.selection,
+      checks: checks.filter((c) => !(c === "iam" && options.iamLint === false) && !(c === "cross-object" && options.crossObjectChecks === false)),
     });
-    const report = applyLevels({ ...streamed, ...(notChecked.size > 0 ? { notChecked: [...notChecked].sort() } : {}) }, {
-      strict: options.strict,
-      acknowledge: options.acknowledge,
-      fileKey: (file) => (file === "-" ? file : relative(root, resolve(cwd, file)).split(sep).join("/")),
-    });
-    phase("validate");
-    validator.compiler.saveCodeCache();
-    phase("code cache");
-    const layers = [...new Set([...[...registries.values()].map((e) => e.registry), shared].flatMap((r) => r.layers.map((l) => l.name)))];
-    return { report, files, layers, timings, readAhead: { files: files.length, fromWorker: readAhead.fromWorker, nativeAhead: readAhead.nativeAhead } };
-  } finally {
-    readAhead.close();
+    return { selection, keep: fileFilter(options.selection?.ignoreFilenamePatterns ?? [], cwd) };
+  } catch (err) {
+    if (err instanceof SelectionError) throw new RunUsageError(err.message);
+    throw err;
   }
+}
+
+/**
+ * stdin cannot be read twice: its text is kept for the scan, the reader and the positions of its findings
+ * (real stdin is read up to the byte limit, never more; a test's text is checked against it by the reader).
+ */
+function stdinReader(options: RunOptions, maxFileBytes: number): () => string | UnreadableDocument {
+  let stdinRead: string | UnreadableDocument | undefined;
+  return () => {
+    if (stdinRead === undefined) {
+      const read = options.read?.readStdin ? options.read.readStdin() : readStdinLimited(maxFileBytes);
+      stdinRead = typeof read === "string" ? read : Buffer.isBuffer(read) ? read.toString("utf8") : { file: "-", index: 0, findings: [{ severity: "error", path: "", message: read.message, rule: read.rule }] };
+    }
+    return stdinRead;
+  };
+}
+
+/** The overlays the files lie in: their facts (for the cross-object checks) and the catalog versions of each file. */
+interface Overlays {
+  readonly facts: Record<string, OverlayFacts>;
+  readonly versionsOf: (file: string) => { versions: CatalogVersions; key: string };
+}
+
+/** Loads each overlay a file lies in, once. */
+async function loadOverlays(options: RunOptions, selected: Selected): Promise<Overlays> {
+  const { root, cwd, files, show } = selected;
+  const facts: Record<string, OverlayFacts> = {};
+  // once per file, like show(): asked again by versionsOf
+  const overlays = new Map<string, string | undefined>();
+  const overlayOfFile = (file: string) => {
+    if (!overlays.has(file)) overlays.set(file, overlayOf(root, cwd, file));
+    return overlays.get(file);
+  };
+  const shownFiles = [...files.map(show), ...(options.documents ? [...options.documents.resources, ...options.documents.unreadable, ...options.documents.iam].map((d) => d.file) : [])];
+  for (const name of new Set(shownFiles.map(overlayOfFile))) {
+    if (name === undefined) continue;
+    const config = options.loadedOverlays?.get(name) ?? (await loadCluster(root, name));
+    facts[name] = { clusterName: config.name, kubernetesVersion: config.kubernetesVersion, karpenterVersion: config.karpenter.version };
+  }
+  // catalog versions follow each file's overlay; worked out once per file (shown path: what resources carry)
+  const versionsByFile = new Map<string, { versions: CatalogVersions; key: string }>();
+  const versionsOf = (file: string) => {
+    let v = versionsByFile.get(file);
+    if (!v) {
+      const f = facts[overlayOfFile(file) ?? ""];
+      const versions = f ? { ...options.versions, kubernetes: f.kubernetesVersion, karpenter: f.karpenterVersion } : (options.versions ?? {});
+      v = { versions, key: JSON.stringify(versions) };
+      versionsByFile.set(file, v);
+    }
+    return v;
+  };
+  return { facts, versionsOf };
+}
+
+/** The `--crd` layer, or a usage error naming the file that cannot be used. */
+function crdTypes(crd: readonly string[]): ReturnType<typeof typesFromPaths> {
+  for (const p of crd) if (!existsSync(p)) throw new RunUsageError(`--crd ${p}: no such file or folder`);
+  try {
+    return typesFromPaths(crd);
+  } catch (err) {
+    // an unreadable, binary, unparsable or cyclic --crd file is a bad option, named in the message
+    const message = (err as Error)?.message ?? String(err);
+    throw new RunUsageError(message.startsWith("--crd ") ? message : `--crd ${message}`);
+  }
+}
+
+/** The catalog stage: schema layers in priority order (--crd, CRDs among the documents, cluster, pinned catalog), read for the kinds the scan saw. */
+async function loadCatalog(options: RunOptions, selected: Selected, scan: ScanResult, overlays: Overlays): Promise<Catalog> {
+  const { show, selection } = selected;
+  const { versionsOf } = overlays;
+  const shared = new SchemaRegistry();
+  if (options.crd && options.crd.length > 0) shared.addLayer(`--crd ${options.crd.join(", ")}`, crdTypes(options.crd));
+  shared.addLayer("CRDs among the documents", scan.crdTypes, { role: "documents" });
+  if (options.fromCluster) shared.pushLayer(await clusterLayer([...scan.kindsByFile.values()].flat().map((k) => k.apiVersion)));
+
+  const fetchOptions = { mirror: options.mirror, cacheDir: options.cacheDir, onProgress: options.onProgress };
+  const registries = new Map<string, { registry: SchemaRegistry; versions: CatalogVersions; asked: Set<string> }>();
+  const kindKey = (apiVersion: string, kind: string) => `${apiVersion}\u0000${kind}`;
+  if (options.catalog !== false) {
+    // the kinds each set of versions may be asked for: catalog files defining none of them are not read
+    const wanted = new Map<string, { versions: CatalogVersions; kinds: Map<string, { apiVersion: string; kind: string }> }>();
+    for (const [file, kinds] of scan.kindsByFile) {
+      const { versions, key } = versionsOf(show(file));
+      let entry = wanted.get(key);
+      if (!entry) {
+        entry = { versions, kinds: new Map() };
+        wanted.set(key, entry);
+      }
+      for (const k of kinds) entry.kinds.set(kindKey(k.apiVersion, k.kind), k);
+    }
+    for (const [key, { versions, kinds }] of wanted) {
+      const layer: SchemaLayer = await catalogLayer(versions, fetchOptions, kinds.values());
+      registries.set(key, { registry: shared.with([layer]), versions, asked: new Set(kinds.keys()) });
+    }
+  }
+  const registryFor = (r: ParsedResource): SchemaRegistry | Promise<SchemaRegistry> => {
+    if (options.catalog === false) return shared;
+    const { versions, key } = versionsOf(r.file);
+    let entry = registries.get(key);
+    if (!entry) {
+      entry = { registry: shared.with([]), versions, asked: new Set() };
+      registries.set(key, entry);
+    }
+    // a kind the scan did not see (flow-style YAML, unusual quoting): its catalog files are read now
+    const k = kindKey(r.apiVersion, r.kind);
+    if (entry.asked.has(k)) return entry.registry;
+    entry.asked.add(k);
+    if (entry.registry.lookup(r.apiVersion, r.kind)) return entry.registry;
+    const { registry } = entry;
+    return catalogLayer(versions, fetchOptions, [{ apiVersion: r.apiVersion, kind: r.kind }]).then((layer) => registry.pushLayer(layer));
+  };
+
+  // the Karpenter Application's helm values are checked against the pinned chart values.yaml
+  const chartValues = options.catalog !== false && selection.checks.has("cross-object") && scan.charts.has("karpenter") ? await loadChartValues(fetchOptions) : undefined;
+  const layers = () => [...new Set([...[...registries.values()].map((e) => e.registry), shared].flatMap((r) => r.layers.map((l) => l.name)))];
+  return { registryFor, chartValues, layers };
+}
+
+/** The stream stage: every file read, validated and located in turn (stream.ts), then the cross-object checks. */
+async function stream(
+  options: RunOptions,
+  selected: Selected,
+  catalog: Catalog,
+  overlays: Overlays,
+  validator: ObjectValidator,
+  readAhead: ReadAhead,
+  /** An overlay's rendered files that were not given, read for the cross-object checks only. */
+  context: LoadedDocuments | undefined,
+): Promise<Report> {
+  const { root, cwd, files, stdin, maxFileBytes } = selected;
+  const checks = options.crossObjectChecks === false ? undefined : (options.crossObjectChecks ?? crossObjectChecks);
+  const notChecked = new Set<string>();
+  const streamed = await validateFiles({
+    files,
+    ...(options.documents ? { documents: options.documents } : {}),
+    unreadable: selected.unreadable,
+    read: { ...options.read, cwd, readStdin: stdin },
+    selection: selected.selection,
+    registryFor: catalog.registryFor,
+    previous: options.base ? previousFrom(root, cwd, options.base) : undefined,
+    crossObjectChecks: checks,
+    ...(context ? { crossObjectOnly: context } : {}),
+    crossObjectContext: { overlays: overlays.facts, notChecked: (what: string) => notChecked.add(what), ...(catalog.chartValues ? { chartValues: catalog.chartValues } : {}) },
+    validator,
+    readAhead,
+    // in-memory documents are located in their own text, never in a file of the same name on disk
+    readText: options.documents ? (file) => options.texts?.get(file) : (file) => (file === "-" ? stdin() : textOf(readRegularFile(resolve(cwd, file), maxFileBytes))),
+  });
+  // warning or error per rule, `--strict`, acknowledged findings (levels.ts)
+  return applyLevels({ ...streamed, ...(notChecked.size > 0 ? { notChecked: [...notChecked].sort() } : {}) }, {
+    strict: options.strict,
+    acknowledge: options.acknowledge,
+    fileKey: (file) => (file === "-" ? file : relative(root, resolve(cwd, file)).split(sep).join("/")),
+  });
 }

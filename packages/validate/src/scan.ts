@@ -3,7 +3,7 @@
 // (so the catalog reads only the files defining them) — without keeping any document.
 import { readRegularFile } from "./hostile/fs.ts";
 import { parseText } from "./reader.ts";
-import { isCrd, typesFromCrd } from "./schema/sources.ts";
+import { documentSource, isCrd, typesFromCrd } from "./schema/sources.ts";
 import type { TypeSchema } from "./schema/model.ts";
 import type { LoadedDocuments } from "./types.ts";
 
@@ -70,7 +70,7 @@ export function scanFiles(files: readonly string[], options: { readonly maxFileB
     kindsByFile.set(file, pairs);
     if (text.includes("chart")) for (const c of all(CHART, text)) charts.add(c);
     if (kinds.has("CustomResourceDefinition")) {
-      for (const r of parseText({ file: options.show(file), text }).resources) if (isCrd(r.object)) crdTypes.push(...typesFromCrd(r.object, `document ${r.file}#${r.index}`));
+      for (const r of parseText({ file: options.show(file), text }).resources) if (isCrd(r.object)) crdTypes.push(...typesFromCrd(r.object, documentSource(r)));
     }
   }
   return { crdTypes, kindsByFile, charts };
@@ -85,7 +85,7 @@ export function scanDocuments(docs: LoadedDocuments): ScanResult {
     const kinds = kindsByFile.get(r.file) ?? [];
     if (!kinds.some((k) => k.apiVersion === r.apiVersion && k.kind === r.kind)) kinds.push({ apiVersion: r.apiVersion, kind: r.kind });
     kindsByFile.set(r.file, kinds);
-    if (isCrd(r.object)) crdTypes.push(...typesFromCrd(r.object, `document ${r.file}#${r.index}`));
+    if (isCrd(r.object)) crdTypes.push(...typesFromCrd(r.object, documentSource(r)));
     const json = JSON.stringify(r.object);
     if (json.includes("chart")) for (const c of all(CHART, json)) charts.add(c);
   }

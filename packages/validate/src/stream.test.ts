@@ -10,7 +10,7 @@ import { loadDocuments } from "./reader.ts";
 import { runValidation } from "./run.ts";
 import { catalogLayer, SchemaRegistry } from "./schema/registry.ts";
 import type { ResourceResult } from "./types.ts";
-import { validateDocuments } from "./validate.ts";
+import { validateDocuments } from "./validate-documents.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));

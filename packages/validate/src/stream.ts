@@ -37,7 +37,7 @@ export interface StreamOptions {
   readonly readText: (file: string) => string | undefined;
 }
 
-const resultOf = (d: { file: string; index: number; apiVersion?: string; kind?: string; name?: string; namespace?: string }, status: ResourceStatus, findings: Finding[]): ResourceResult => ({
+const resultOf = (d: { file: string; index: number; pointer?: string; apiVersion?: string; kind?: string; name?: string; namespace?: string }, status: ResourceStatus, findings: Finding[]): ResourceResult => ({
   file: d.file,
   index: d.index,
   apiVersion: d.apiVersion ?? "",
@@ -45,7 +45,8 @@ const resultOf = (d: { file: string; index: number; apiVersion?: string; kind?: 
   name: d.name ?? "",
   namespace: d.namespace ?? "",
   status,
-  findings,
+  // an item of a list: its findings point into the document (`/items/N/...`), where they are located
+  findings: d.pointer ? findings.map((f) => ({ ...f, path: `${d.pointer}${f.path}` })) : findings,
 });
 
 /** The findings of every result that has none. */
@@ -151,7 +152,7 @@ function validateWith(r: ParsedResource, registry: SchemaRegistry, stages: Valid
   }
   const outcome = validateWithSchema(validator, r.object, type, registry, options.previous?.(r), stages, ahead);
   // a CRD document the API server would refuse: part of what the schema stage reports
-  const { findings, status } = stages.schema ? withCrdProblems(r.object, validator, outcome) : outcome;
+  const { findings, status } = stages.schema ? withCrdProblems(r, validator, outcome, registry) : outcome;
   return resultOf(r, status, findings);
 }
 

@@ -35,6 +35,12 @@ export interface DocumentSource {
   readonly file: string;
   /** 0-based index of the document within the file. */
   readonly index: number;
+  /**
+   * Where the object is inside its document when it is an item of a list (`kind: List`, `RoleList`...):
+   * `/items/N` (`/items/N/items/M` for a list in a list). Findings are relative to the object; their `path` in
+   * a result is prefixed with this. Absent for a document that is itself the object.
+   */
+  readonly pointer?: string;
 }
 
 /** A document that parsed into an object with apiVersion and kind (input of schema and cross-object checks). */

@@ -1,5 +1,6 @@
 // validateRender: a render still in memory gets the checks of the committed files (overlay versions, CEL, cross-object, IAM).
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateRender } from "./validate-render.ts";
@@ -44,6 +45,22 @@ describe("validateRender", () => {
       `${file} /spec: Invalid value: "object": only 'limits.nodes' is supported on static NodePools`,
       `${file} /spec/template/spec/nodeClassRef/name: NodePool default refers to EC2NodeClass 'default', which is not rendered in this overlay (rendered: none)`,
     ]);
+  }, 60_000);
+});
+
+describe("validateRender with overlays already loaded", () => {
+  it("uses the overlay it is given instead of loading cluster.ts again", async () => {
+    const root = mkdtempSync(join(tmpdir(), "eks-gitops-render-"));
+    try {
+      // no clusters/<name>/cluster.ts under this root: loading it would fail with "no such overlay"
+      const files = new Map([["app/v1_configmap_app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  namespace: default\ndata:\n  a: b\n"]]);
+      const config = { name: "given", kubernetesVersion: "1.36", karpenter: { version: "1.14.1" } };
+      const report = await validateRender([{ cluster: "given", files, config }], { root });
+      expect(report.summary).toMatchObject({ resources: 1, valid: 1 });
+      await expect(validateRender([{ cluster: "given", files }], { root })).rejects.toThrow(/no such overlay/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   }, 60_000);
 });
 

@@ -2,16 +2,18 @@
 // before writing it): the same pipeline as runValidation, with documents instead of files.
 import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
 import { iamKindOf, parseText } from "./reader.ts";
-import { type RunOptions, runValidation } from "./run.ts";
+import { type LoadedOverlay, type RunOptions, runValidation } from "./run.ts";
 import type { IamDocument, LoadedDocuments, ParsedResource, Report, UnreadableDocument } from "./types.ts";
 
 /** One overlay's render: file paths under its rendered/ folder (`iam/index.json`) and their text. */
 export interface RenderedOverlay {
   readonly cluster: string;
   readonly files: ReadonlyMap<string, string>;
+  /** The overlay as the caller loaded it: validation then does not load `cluster.ts` again. */
+  readonly config?: LoadedOverlay;
 }
 
-export type ValidateRenderOptions = Omit<RunOptions, "paths" | "documents" | "texts" | "base" | "read">;
+export type ValidateRenderOptions = Omit<RunOptions, "paths" | "documents" | "texts" | "base" | "read" | "loadedOverlays">;
 
 /**
  * Parses each overlay's files as if they were `clusters/<name>/rendered/<path>` under `root` (so the overlay's
@@ -38,5 +40,7 @@ export async function validateRender(overlays: readonly RenderedOverlay[], optio
     }
   }
   const documents: LoadedDocuments = { resources, unreadable, iam };
-  return (await runValidation({ ...options, documents, texts })).report;
+  const loadedOverlays = new Map(overlays.flatMap((o) => (o.config ? [[o.cluster, o.config] as const] : [])));
+  // every overlay in one run: one catalog and one set of compiled validators for all of them
+  return (await runValidation({ ...options, documents, texts, loadedOverlays })).report;
 }

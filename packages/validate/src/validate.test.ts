@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { parseText } from "./reader.ts";
 import { exampleCrd, registryFromCrdYaml } from "./testing.ts";
 import type { Finding } from "./types.ts";
-import { CEL_SKIPPED_MESSAGE, ObjectValidator, validateDocuments } from "./validate.ts";
+import { CEL_SKIPPED_MESSAGE, ObjectValidator } from "./validate.ts";
+import { validateDocuments } from "./validate-documents.ts";
 
 const CRD = `
 apiVersion: apiextensions.k8s.io/v1

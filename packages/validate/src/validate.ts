@@ -1,4 +1,4 @@
-// validateDocuments(): every document through schema lookup, defaulting, OpenAPI validation and CEL; then cross-object checks.
+// ObjectValidator: one object through schema lookup, defaulting, OpenAPI validation, native checks and CEL (validate-documents.ts and stream.ts run it over many).
 import { CelEvaluator } from "./cel/evaluate.ts";
 import { type CompilerOptions, SchemaCompiler } from "./schema/compile.ts";
 import { nativeFindings, undecodable, withoutSuperseded } from "./native/index.ts";
@@ -11,25 +11,11 @@ import { type CelTask, walk, type WalkResult } from "./schema/walk.ts";
 import { withQuoteHint } from "./yaml11.ts";
 import { cloneWithoutNulls } from "./nulls.ts";
 import { crdDocumentFindings, schemaUnusable, unusableFinding } from "./schema/unusable.ts";
-import type { CrossObjectChecks, Finding, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
-import { CHECKS, compileSelection } from "./selection.ts";
-import { validateFiles } from "./stream.ts";
+import { apiApprovalFindings, claimedKindFindings } from "./schema/crd-claims.ts";
+import { isCrd } from "./schema/sources.ts";
+import type { Finding, ParsedResource, ResourceResult, ResourceStatus, Summary } from "./types.ts";
 
 export const CEL_SKIPPED_MESSAGE = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
-
-export interface ValidateOptions {
-  /** Where schemas come from; a function lets each overlay use its own catalog versions. */
-  readonly registry: SchemaRegistry | ((resource: ParsedResource) => SchemaRegistry);
-  /** The previously committed version of a resource, for `oldSelf` rules (`--base`). */
-  readonly previous?: (resource: ParsedResource) => Record<string, unknown> | undefined;
-  readonly crossObjectChecks?: CrossObjectChecks;
-  /** Extra context handed to the cross-object checks (e.g. overlay facts). */
-  readonly crossObjectContext?: Record<string, unknown>;
-  /** Lint IAM documents with the policies package. @default true */
-  readonly iamLint?: boolean;
-  /** Run the native stage (the API server's Go validation of built-in kinds and ObjectMeta; src/native/). @default true */
-  readonly native?: boolean;
-}
 
 const identity = (n: SchemaNode) => n;
 
@@ -149,11 +135,16 @@ export function validateWithSchema(
   }
 }
 
-/** A CRD among the documents whose schema the API server would refuse gets its problems (anything else is returned as is). */
-export function withCrdProblems(object: Readonly<Record<string, unknown>>, validator: ObjectValidator, outcome: { findings: Finding[]; status: ResourceStatus }): { findings: Finding[]; status: ResourceStatus } {
-  const crdProblems = crdDocumentFindings(object, validator.cel);
+/**
+ * A CRD among the documents whose schema or group the API server would refuse gets its problems, and a warning for
+ * each kind it claims that is built in or already defined (anything else is returned as is).
+ */
+export function withCrdProblems(r: ParsedResource, validator: ObjectValidator, outcome: { findings: Finding[]; status: ResourceStatus }, registry?: SchemaRegistry): { findings: Finding[]; status: ResourceStatus } {
+  if (!isCrd(r.object)) return outcome;
+  const crdProblems = [...apiApprovalFindings(r.object), ...crdDocumentFindings(r.object, validator.cel), ...(registry ? claimedKindFindings(r, registry) : [])];
   if (crdProblems.length === 0) return outcome;
-  return { findings: [...outcome.findings, ...crdProblems], status: outcome.status === "valid" ? "invalid" : outcome.status };
+  const findings = [...outcome.findings, ...crdProblems];
+  return { findings, status: outcome.status === "valid" ? statusOf(findings) : outcome.status };
 }
 
 export function missingSchema(r: Pick<ParsedResource, "apiVersion" | "kind">, registry: SchemaRegistry): Finding {
@@ -171,28 +162,4 @@ export const statusOf = (findings: readonly Finding[]): ResourceStatus => (findi
 export function summarize(resources: readonly ResourceResult[]): Summary {
   const count = (s: ResourceStatus) => resources.filter((r) => r.status === s).length;
   return { resources: resources.length, valid: count("valid"), invalid: count("invalid"), error: count("error"), skipped: count("skipped") };
-}
-
-/**
- * Validates documents already in memory and returns the report (results sorted by file, then index): the
- * streaming pipeline of runValidation (stream.ts) over one in-memory batch, so both give the same results.
- * Findings get no line and column (there is no text to locate them in).
- */
-export async function validateDocuments(docs: LoadedDocuments, options: ValidateOptions, validator = new ObjectValidator()): Promise<Report> {
-  const registryFor = typeof options.registry === "function" ? options.registry : () => options.registry as SchemaRegistry;
-  const checks = CHECKS.filter(
-    (c) => !(c === "native" && options.native === false) && !(c === "iam" && options.iamLint === false) && !(c === "cross-object" && !options.crossObjectChecks),
-  );
-  return validateFiles({
-    files: [],
-    documents: docs,
-    read: { cwd: process.cwd() },
-    selection: compileSelection({ checks }),
-    registryFor,
-    ...(options.previous ? { previous: options.previous } : {}),
-    ...(options.crossObjectChecks ? { crossObjectChecks: options.crossObjectChecks } : {}),
-    ...(options.crossObjectContext ? { crossObjectContext: options.crossObjectContext } : {}),
-    validator,
-    readText: () => undefined,
-  });
 }

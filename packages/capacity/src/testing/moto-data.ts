@@ -1,45 +1,37 @@
-// Test helper: the real EC2 instance-type data moto serves (read from the installed moto package; never committed).
-import { execFileSync } from "node:child_process";
+// e2e-only helper: the EC2 instance-type data an installed moto package serves (pnpm e2e checks the committed
+// snapshot and describe-fixture.ap-southeast-1.json against it). Unit tests never call this: they read those files.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { snapshotFromDescribe, type Ec2InstanceTypeInfo, type Ec2InstanceTypeOffering } from "../snapshot.ts";
-import type { InstanceTypeSnapshot } from "../types.ts";
-
-let motoDir: string | undefined;
-
-/** The directory of the installed moto package (`.ci/run` installs moto; the tests require it). */
-export function motoResources(): string {
-  motoDir ??= execFileSync("python3", ["-c", "import moto, os; print(os.path.dirname(moto.__file__))"], { encoding: "utf8" }).trim();
-  return join(motoDir, "ec2", "resources");
-}
+import type { Ec2InstanceTypeInfo, Ec2InstanceTypeOffering } from "../snapshot.ts";
+import type { DescribeFixture } from "./describe-fixture.ts";
 
 function readGzJson(path: string): unknown {
   return JSON.parse(gunzipSync(readFileSync(path)).toString("utf8"));
 }
 
-/** DescribeInstanceTypes items (every type moto knows). */
-export function motoInstanceTypes(): Ec2InstanceTypeInfo[] {
-  return Object.values(readGzJson(join(motoResources(), "instance_types.json.gz")) as Record<string, Ec2InstanceTypeInfo>);
+/** DescribeInstanceTypes items (every type moto knows), from the `moto` package folder (checkMoto().packageDir). */
+export function motoInstanceTypes(motoPackageDir: string): Ec2InstanceTypeInfo[] {
+  return Object.values(readGzJson(join(motoPackageDir, "ec2", "resources", "instance_types.json.gz")) as Record<string, Ec2InstanceTypeInfo>);
 }
 
 /** DescribeInstanceTypeOfferings items of a region with LocationType availability-zone. */
-export function motoOfferings(region: string): Ec2InstanceTypeOffering[] {
-  const items = readGzJson(join(motoResources(), "instance_type_offerings", "availability-zone", `${region}.json.gz`)) as {
-    InstanceType: string;
-    Location: string;
-  }[];
+export function motoOfferings(motoPackageDir: string, region: string): Ec2InstanceTypeOffering[] {
+  const file = join(motoPackageDir, "ec2", "resources", "instance_type_offerings", "availability-zone", `${region}.json.gz`);
+  const items = readGzJson(file) as { InstanceType: string; Location: string }[];
   return items.map((o) => ({ ...o, LocationType: "availability-zone" }));
 }
 
-const cache = new Map<string, InstanceTypeSnapshot>();
-
-/** The snapshot `eks-gitops capacity refresh` would write against moto for a region. */
-export function motoSnapshot(region = "ap-southeast-1"): InstanceTypeSnapshot {
-  let s = cache.get(region);
-  if (!s) {
-    s = snapshotFromDescribe({ region, instanceTypes: motoInstanceTypes(), offerings: motoOfferings(region), source: "moto" });
-    cache.set(region, s);
-  }
-  return s;
+/** What moto serves for the given instance types in a region, in the order describe-fixture.ap-southeast-1.json keeps. */
+export function motoDescribe(motoPackageDir: string, region: string, types: readonly string[]): DescribeFixture {
+  const want = new Set(types);
+  return {
+    region,
+    instanceTypes: motoInstanceTypes(motoPackageDir)
+      .filter((t) => want.has(t.InstanceType ?? ""))
+      .sort((a, b) => (a.InstanceType ?? "").localeCompare(b.InstanceType ?? "")),
+    offerings: motoOfferings(motoPackageDir, region)
+      .filter((o) => want.has(o.InstanceType ?? ""))
+      .sort((a, b) => (a.InstanceType ?? "").localeCompare(b.InstanceType ?? "") || (a.Location ?? "").localeCompare(b.Location ?? "")),
+  };
 }

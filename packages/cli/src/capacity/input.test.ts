@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import awsCn from "../../../../clusters/aws-cn/cluster.ts";
 import eksworkshop from "../../../../clusters/eksworkshop/cluster.ts";
 import { renderCluster } from "../render.ts";
-import { buildSimulationInput, type UnrenderedCapacity } from "./input.ts";
+import { buildSimulationInput, schedulingConstraintsOf, type UnrenderedCapacity } from "./input.ts";
 
 const config = checkCluster(eksworkshop, "clusters/eksworkshop/cluster.ts");
 const files = renderCluster(config);
@@ -169,5 +169,44 @@ describe("buildSimulationInput details", () => {
   it("adds quantities exactly (100m + 200m is 300m, not 301m)", () => {
     const w = only(yaml("      containers:\n        - resources:\n            requests:\n              cpu: 100m\n              memory: 1Gi\n        - resources:\n            requests:\n              cpu: 200m\n              memory: 1M\n"));
     expect(w?.requests).toEqual({ cpu: "300m", memory: String(2 ** 30 + 1e6) });
+  });
+});
+
+describe("schedulingConstraintsOf", () => {
+  const labels = { app: "a" };
+  const own = { matchLabels: { app: "a" } };
+
+  it("models one zone and one hostname spread and one-per-node anti-affinity over the pod's own labels", () => {
+    const spec = {
+      topologySpreadConstraints: [
+        { maxSkew: 1, topologyKey: "topology.kubernetes.io/zone", whenUnsatisfiable: "DoNotSchedule", labelSelector: own },
+        { maxSkew: 2, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "DoNotSchedule", labelSelector: own },
+      ],
+      affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: "kubernetes.io/hostname", labelSelector: own }] } },
+    };
+    expect(schedulingConstraintsOf(spec, labels)).toEqual({ zoneSpread: { maxSkew: 1 }, hostnameSpread: { maxSkew: 2 }, onePerNode: true });
+  });
+
+  it("names every constraint it does not model instead of dropping it", () => {
+    const spec = {
+      topologySpreadConstraints: [
+        { maxSkew: 1, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "ScheduleAnyway", labelSelector: own },
+        { maxSkew: 1, topologyKey: "topology.kubernetes.io/zone", labelSelector: own, minDomains: 3, matchLabelKeys: ["pod-template-hash"] },
+        { maxSkew: 1, topologyKey: "topology.k8s.aws/zone-id", labelSelector: { matchLabels: { app: "other" } } },
+      ],
+      affinity: {
+        podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: "kubernetes.io/hostname", labelSelector: { matchLabels: { app: "db" } } }] },
+        nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: {} }] },
+      },
+    };
+    expect(schedulingConstraintsOf(spec, labels)).toEqual({
+      unmodelled: [
+        "topologySpreadConstraints[0] (kubernetes.io/hostname): whenUnsatisfiable ScheduleAnyway",
+        "topologySpreadConstraints[1] (topology.kubernetes.io/zone): minDomains 3, matchLabelKeys",
+        "topologySpreadConstraints[2] (topology.k8s.aws/zone-id): topologyKey topology.k8s.aws/zone-id, a labelSelector other than the pod's own matchLabels",
+        "affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution",
+        "affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution (a preference)",
+      ],
+    });
   });
 });

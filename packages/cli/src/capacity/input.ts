@@ -149,6 +149,55 @@ function spreadOrNothing(spread: { maxSkew: number } | undefined): { zoneSpread?
   return spread ? { zoneSpread: spread } : {};
 }
 
+function selectsOwnPods(selector: Obj | undefined, labels: Obj): boolean {
+  const match = (selector?.matchLabels ?? {}) as Obj;
+  return (
+    Object.keys(match).length > 0 &&
+    (selector?.matchExpressions ?? []).length === 0 &&
+    Object.entries(match).every(([k, v]) => labels[k] === v)
+  );
+}
+
+/**
+ * The pod template's spread and (anti-)affinity constraints as the simulation models them: one-per-node anti-affinity,
+ * one zone and one hostname spread (DoNotSchedule, over the workload's own pods, default policies). Everything else is
+ * named in `unmodelled`, which the report shows on the workload: never silently dropped.
+ */
+export function schedulingConstraintsOf(
+  spec: Obj,
+  labels: Obj,
+): { onePerNode?: true; zoneSpread?: { maxSkew: number }; hostnameSpread?: { maxSkew: number }; unmodelled?: string[] } {
+  const out: { onePerNode?: true; zoneSpread?: { maxSkew: number }; hostnameSpread?: { maxSkew: number }; unmodelled?: string[] } = {};
+  const unmodelled: string[] = [];
+  ((spec.topologySpreadConstraints ?? []) as Obj[]).forEach((c, i) => {
+    const at = `topologySpreadConstraints[${i}]`;
+    const when = c.whenUnsatisfiable ?? "DoNotSchedule";
+    const problems: string[] = [];
+    if (when !== "DoNotSchedule") problems.push(`whenUnsatisfiable ${when}`);
+    if (c.topologyKey !== "topology.kubernetes.io/zone" && c.topologyKey !== "kubernetes.io/hostname") problems.push(`topologyKey ${c.topologyKey}`);
+    if (!selectsOwnPods(c.labelSelector, labels)) problems.push("a labelSelector other than the pod's own matchLabels");
+    if (c.minDomains !== undefined) problems.push(`minDomains ${c.minDomains}`);
+    if ((c.nodeAffinityPolicy ?? "Honor") !== "Honor") problems.push(`nodeAffinityPolicy ${c.nodeAffinityPolicy}`);
+    if ((c.nodeTaintsPolicy ?? "Ignore") !== "Ignore") problems.push(`nodeTaintsPolicy ${c.nodeTaintsPolicy}`);
+    if ((c.matchLabelKeys ?? []).length > 0) problems.push("matchLabelKeys");
+    const field = c.topologyKey === "kubernetes.io/hostname" ? "hostnameSpread" : "zoneSpread";
+    if (problems.length === 0 && out[field]) problems.push(`a second spread on ${c.topologyKey}`);
+    if (problems.length > 0) unmodelled.push(`${at} (${c.topologyKey}): ${problems.join(", ")}`);
+    else out[field] = { maxSkew: Number(c.maxSkew) };
+  });
+  const affinity = (spec.affinity ?? {}) as Obj;
+  ((affinity.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) as Obj[]).forEach((t, i) => {
+    if (t.topologyKey === "kubernetes.io/hostname" && selectsOwnPods(t.labelSelector, labels) && !t.namespaceSelector && !(t.matchLabelKeys ?? []).length) out.onePerNode = true;
+    else unmodelled.push(`affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[${i}] (topologyKey ${t.topologyKey})`);
+  });
+  if ((affinity.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).length > 0) unmodelled.push("affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution");
+  for (const kind of ["podAffinity", "podAntiAffinity", "nodeAffinity"]) {
+    if ((affinity[kind]?.preferredDuringSchedulingIgnoredDuringExecution ?? []).length > 0) unmodelled.push(`affinity.${kind}.preferredDuringSchedulingIgnoredDuringExecution (a preference)`);
+  }
+  if (unmodelled.length > 0) out.unmodelled = unmodelled;
+  return out;
+}
+
 /** Where the Karpenter chart is installed: its Helm values and namespace, from an Application or an ApplicationSet element. */
 function karpenterChart(objects: readonly Obj[]): { values: Obj; namespace: string } | undefined {
   for (const o of objects) {
@@ -280,8 +329,7 @@ export function buildSimulationInput(unrendered: UnrenderedCapacity, files: Read
       ...(spec.nodeSelector ? { nodeSelector: spec.nodeSelector } : {}),
       ...(requiredTerms(spec) ? { requiredNodeAffinity: requiredTerms(spec) } : {}),
       ...(spec.tolerations ? { tolerations: spec.tolerations } : {}),
-      ...(onePerNode(spec, o.spec?.template?.metadata?.labels ?? {}) ? { onePerNode: true } : {}),
-      ...spreadOrNothing(zoneSpreadOf(spec, o.spec?.template?.metadata?.labels ?? {})),
+      ...schedulingConstraintsOf(spec, o.spec?.template?.metadata?.labels ?? {}),
     });
   }
 

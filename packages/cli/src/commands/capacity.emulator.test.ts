@@ -5,7 +5,9 @@ import type { AddressInfo } from "node:net";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type Moto, startMoto } from "@eks-gitops/bootstrap/testing/moto";
+import { checkMoto, type Moto, startMoto } from "@eks-gitops/bootstrap/testing/moto";
+import { DESCRIBE_FIXTURE_FILE, DESCRIBE_FIXTURE_TYPES, describeFixture } from "@eks-gitops/capacity/testing/describe-fixture";
+import { motoDescribe } from "@eks-gitops/capacity/testing/moto-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../../../..");
@@ -75,6 +77,12 @@ describe("capacity refresh against moto", () => {
     );
     expect(r.code).toBe(0);
     expect(readFileSync(join(tmp, SNAPSHOT), "utf8")).toBe(committed);
+  });
+
+  it("the capacity unit tests' Describe fixture is still what moto serves for its instance types", () => {
+    const fixture = describeFixture();
+    const served = motoDescribe(checkMoto().packageDir, fixture.region, DESCRIBE_FIXTURE_TYPES);
+    expect(fixture, `${DESCRIBE_FIXTURE_FILE} differs from moto's data; rewrite it: pnpm --filter @eks-gitops/capacity exec tsx src/testing/write-describe-fixture.ts <moto package folder>`).toEqual(served);
   });
 
   it("keeps a file whose data did not change, and its date", () => {
@@ -158,12 +166,12 @@ describe("capacity refresh against moto", () => {
     expect(r.code).toBe(2);
   });
 
-  it("a region the endpoint does not serve: exit 3, nothing written", () => {
+  it("a region the endpoint does not serve: exit 4 (an external service's answer, not our fault), nothing written", () => {
     const r = cli(["capacity", "refresh", "--cluster", "aws-cn"], tmp);
     expect(r.stderr).toBe(
       "eks-gitops capacity refresh: EC2 answered no instance-type offerings for region cn-northwest-1 (1395 instance types): is the region served at this endpoint? nothing was written\n",
     );
-    expect(r.code).toBe(3);
+    expect(r.code).toBe(4);
     expect(existsSync(join(tmp, "clusters/aws-cn/capacity"))).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // Each case starts the CLI: slow on a loaded machine, and not a timing test.
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 300_000 });
 
 const ROOT = resolve(import.meta.dirname, "../../../..");
 const BIN = join(ROOT, "packages/cli/bin/eks-gitops.js");
@@ -101,10 +101,11 @@ describe("outputs", () => {
     expect(min.stdout).toContain(`  ${NGINX}  3         3               0        0                  0\n`);
   });
 
-  it("--output json is one array entry per cluster, with the NodeClaim and the sweep", () => {
+  it("--output json with one --cluster is its SimulationResult, with the NodeClaim and the sweep", () => {
     const run = cli(["--cluster", "eksworkshop", "--output", "json"]);
     expect(run.code).toBe(0);
-    const [doc] = JSON.parse(run.stdout) as Record<string, any>[];
+    const doc = JSON.parse(run.stdout) as Record<string, any>;
+    expect(Array.isArray(doc)).toBe(false);
     expect(doc?.cluster).toBe("eksworkshop");
     expect(doc?.nodeClaims[0].requests).toEqual({ cpu: "6450m", memory: "12160432128", pods: "7" });
     expect(doc?.nodeClaims[0].instanceTypes).toHaveLength(349);
@@ -163,13 +164,14 @@ describe("bad input", () => {
     );
   });
 
-  it("a NodePool whose requirements match no instance type: exit 2 naming the NodePool field", () => {
+  it("a NodePool whose requirements match no instance type is skipped as Karpenter does: its pods can never run (exit 1)", () => {
     const root = overlay((t) => t.replace('values: ["c", "m", "r"]', 'values: ["zz"]'));
     const run = cli(["--cluster", "eksworkshop"], root);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toBe(
-      "clusters/eksworkshop/cluster.ts: nodePools[0].requirements: NodePool default matches no instance type of the ap-southeast-1 snapshot (requirements: intent In [apps], karpenter.k8s.aws/ec2nodeclass In [default], karpenter.k8s.aws/instance-category In [zz], karpenter.k8s.aws/instance-generation Exists >=3, karpenter.k8s.aws/instance-size NotIn [large medium micro nano small], karpenter.sh/capacity-type In [spot], karpenter.sh/nodepool In [default], kubernetes.io/arch In [amd64], kubernetes.io/os In [linux])\nnothing was simulated.\n",
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      "can never run: fits no existing node; NodePool default matches no instance type of the ap-southeast-1 snapshot (requirements: intent In [apps], karpenter.k8s.aws/ec2nodeclass In [default], karpenter.k8s.aws/instance-category In [zz],",
     );
+    expect(run.stderr).toContain("(Karpenter skips the NodePool)\n");
   });
 
   it("a node group instance type the snapshot does not have: exit 2 naming the field", () => {
@@ -183,7 +185,16 @@ describe("bad input", () => {
     const root = overlay((t) => t.replace("count: 3", "count: -3"));
     const run = cli(["--cluster", "eksworkshop"], root);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("clusters/eksworkshop/cluster.ts: nodeGroups[0].count: must not be negative\n");
+    expect(run.stderr).toMatch(/^clusters\/eksworkshop\/cluster\.ts:\d+:\d+ Cluster\/eksworkshop invalid nodeGroups\[0\]\.count: must not be negative; got -3 \[overlay:range\]\n/);
+  });
+
+  it("runs 1,000,000 and 2147483647 replicas: the pods past the NodePool's limits are one counted group", () => {
+    for (const n of [1_000_000, 2_147_483_647]) {
+      const run = cli(["--cluster", "eksworkshop", "--replicas", `${NGINX}=${n}`]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`${NGINX}-\\d+\\.\\.${NGINX}-${n} \\(\\d+ pods\\)  limit-reached`));
+      expect(run.stdout).toMatch(/NodeClaim\(s\) Karpenter would add, \d+ pod\(s\) that stay Pending\n$/);
+    }
   });
 
   it("usage errors: exit 2", () => {
@@ -192,6 +203,10 @@ describe("bad input", () => {
     );
     const bad = cli(["--replicas", "nginx=2"]);
     expect([bad.code, bad.stderr]).toEqual([2, "eks-gitops: --replicas must be NAMESPACE/NAME=N with N a whole number, e.g. nlb-app-karpenter/nginx-deployment=12; got 'nginx=2'\n"]);
+    for (const n of ["2147483648", "99999999999999999999"]) {
+      const over = cli(["--cluster", "eksworkshop", "--replicas", `${NGINX}=${n}`]);
+      expect([over.code, over.stderr]).toEqual([2, `eks-gitops: --replicas ${NGINX}: ${n} is above 2147483647, the most replicas a Deployment can have (int32)\n`]);
+    }
     expect(cli(["--at", "peak"]).stderr).toBe("eks-gitops: --at must be one of min, max, current, not 'peak'\n");
     expect(cli(["--from-cluster"]).stderr).toBe("eks-gitops: --from-cluster reads one live cluster: give exactly one --cluster NAME\n");
     expect(cli(["--cluster", "eksworkshop", "--kubeconfig", "k"]).stderr).toBe("eks-gitops: --kubeconfig and --context go with --from-cluster\n");

@@ -1,11 +1,15 @@
 // The "Capacity at HPA max" section of the pull-request comment: the capacity simulation of base and head, compared.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { InstanceTypeSnapshot, SimulationResult, SweepResult } from "@eks-gitops/capacity";
 import { CAPACITY_DIR, CLUSTER_FILE, CLUSTERS_DIR, type ClusterConfig, instanceTypesFile, loadCluster, RENDERED_DIR } from "@eks-gitops/config";
-import { buildSimulationInput } from "../capacity/input.ts";
+import { buildSimulationInput, type ReplicaPoint } from "../capacity/input.ts";
+import { makeTempFolder } from "../temp-folder.ts";
 import { type CostAtMinMax, costTable } from "./cost.ts";
+
+/** Name start of the folders an overlay of another commit is loaded from: `clusters/.capacity-<commit>-<pid>/`. */
+export const CAPACITY_TEMP_PREFIX = ".capacity-";
 
 export interface CapacitySide {
   /** `clusters/<name>/rendered/...` -> content, as the diff read it. */
@@ -41,13 +45,14 @@ async function loadOverlayAt(root: string, side: CapacitySide, name: string, atC
   if (!atCommit.has(path)) return undefined;
   const text = show(root, side.commit, path);
   if (text === undefined) return undefined;
-  const tmpRoot = join(root, CLUSTERS_DIR, `.capacity-${side.commit.slice(0, 12)}-${process.pid}`);
+  // removed on SIGINT/SIGTERM too; what a killed run left is swept by the next diff (../temp-folder.ts)
+  const tmp = await makeTempFolder(join(root, CLUSTERS_DIR), `${CAPACITY_TEMP_PREFIX}${side.commit.slice(0, 12)}`, "diff");
   try {
-    mkdirSync(join(tmpRoot, CLUSTERS_DIR, name), { recursive: true });
-    writeFileSync(join(tmpRoot, path), text);
-    return await loadCluster(tmpRoot, name);
+    mkdirSync(join(tmp.path, CLUSTERS_DIR, name), { recursive: true });
+    writeFileSync(join(tmp.path, path), text);
+    return await loadCluster(tmp.path, name);
   } finally {
-    rmSync(tmpRoot, { recursive: true, force: true });
+    tmp.remove();
   }
 }
 
@@ -68,7 +73,14 @@ function overlaysAt(root: string, commit: string | undefined): ReadonlySet<strin
   }
 }
 
-async function simulateSide(root: string, name: string, side: CapacitySide, snapshotFrom: readonly CapacitySide[], atCommit: ReadonlySet<string>): Promise<Simulated> {
+async function simulateSide(
+  root: string,
+  name: string,
+  side: CapacitySide,
+  snapshotFrom: readonly CapacitySide[],
+  atCommit: ReadonlySet<string>,
+  at: ReplicaPoint = "max",
+): Promise<Simulated> {
   const prefix = `${CLUSTERS_DIR}/${name}/${RENDERED_DIR}/`;
   const files = new Map([...side.rendered].filter(([p]) => p.startsWith(prefix)).map(([p, c]) => [p.slice(prefix.length), c] as const));
   if (files.size === 0) return {};
@@ -83,12 +95,13 @@ async function simulateSide(root: string, name: string, side: CapacitySide, snap
     if (text === undefined) return { problem: `no instance-type snapshot ${snapshotPath}` };
     const snapshot: InstanceTypeSnapshot = capacity.parseSnapshot(text, snapshotPath);
     const overlay = { name, region: config.region, nodeGroups: config.nodeGroups, daemonSets: config.daemonSets, nodePoolOrder: config.nodePools.map((p) => p.name), nodeClassOrder: config.nodeClasses.map((n) => n.name) };
-    const { input, autoscaled } = buildSimulationInput(overlay, files, { at: "max" });
+    const { input, autoscaled } = buildSimulationInput(overlay, files, { at });
     const result = capacity.simulate(input, snapshot);
-    const atMin = capacity.simulate(buildSimulationInput(overlay, files, { at: "min" }).input, snapshot);
-    const cost = { min: capacity.costOf(atMin, snapshot), max: capacity.costOf(result, snapshot) };
+    // The cost rows of the comment (HPA min and max), with the max-side simulation only.
+    const cost =
+      at === "max" ? { min: capacity.costOf(capacity.simulate(buildSimulationInput(overlay, files, { at: "min" }).input, snapshot), snapshot), max: capacity.costOf(result, snapshot) } : undefined;
     const target = autoscaled[0];
-    return { result, cost, ...(target ? { sweep: capacity.sweep(input, snapshot, { workload: target }) } : {}) };
+    return { result, ...(cost ? { cost } : {}), ...(target && at === "max" ? { sweep: capacity.sweep(input, snapshot, { workload: target }) } : {}) };
   } catch (err) {
     return { problem: (err as Error).message.split("\n")[0] ?? String(err) };
   }
@@ -116,13 +129,13 @@ export async function capacitySection(root: string, base: CapacitySide, head: Ca
     if (!b.result && !h.result && !b.problem && !h.problem) continue;
     if (b.problem || h.problem) {
       // a side that could not be simulated would read as an added or removed cluster: say why instead
-      const lines = [`#### ${name}`, ""];
+      const lines = [`### ${name}`, ""];
       if (b.problem === h.problem) lines.push(`> base and head: not simulated: ${h.problem}`);
       else for (const [label, s] of [["base", b], ["head", h]] as const) if (s.problem) lines.push(`> ${label}: not simulated: ${s.problem}`, "");
       clusters.push(`${lines.join("\n").trimEnd()}\n`);
       continue;
     }
-    // compareSimulations starts with the cluster's own `#### <name>` heading; undefined on a side = no such cluster there
+    // compareSimulations starts with the cluster's own `### <name>` heading; undefined on a side = no such cluster there
     const compared = capacity.compareSimulations(b.result, h.result, { ...(h.sweep ? { headSweep: h.sweep } : {}), cluster: name }).trimEnd();
     clusters.push(`${compared}\n${h.cost ? `\n${costTable(b.cost, h.cost)}` : ""}`);
   }
@@ -149,4 +162,28 @@ export function renderCapacitySection(section: CapacitySection, budget: number):
     shown++;
   }
   return `${out}${shown < section.clusters.length ? notice(shown) : ""}\n`;
+}
+
+/**
+ * NodeClaims per NodePool of one side of one cluster, simulated with every HPA target at each of `points` (for the
+ * drift report: how many existing NodeClaims a drifting NodePool has). `problem` when the side cannot be simulated.
+ */
+export async function nodeClaimsPerPool(
+  root: string,
+  name: string,
+  side: CapacitySide,
+  snapshotFrom: readonly CapacitySide[],
+  points: readonly ReplicaPoint[],
+): Promise<{ counts: Map<ReplicaPoint, Map<string, number>> } | { problem: string }> {
+  const overlays = overlaysAt(root, side.commit);
+  const counts = new Map<ReplicaPoint, Map<string, number>>();
+  for (const at of points) {
+    const s = await simulateSide(root, name, side, snapshotFrom, overlays, at);
+    if (s.problem) return { problem: s.problem };
+    if (!s.result) return { problem: "no overlay on this side" };
+    const perPool = new Map<string, number>();
+    for (const c of s.result.nodeClaims) perPool.set(c.nodePool, (perPool.get(c.nodePool) ?? 0) + 1);
+    counts.set(at, perPool);
+  }
+  return { counts };
 }

@@ -1,5 +1,5 @@
-// Valid objects of the built-in kinds that the rendered output does not contain (the other kinds issue 11's native
-// checks cover), written for the mutation corpus: each is accepted by kube-apiserver 1.36.5 as it is (checked by
+// Valid objects of the built-in kinds that the rendered output does not contain (the other kinds issue 11's and
+// issue 23's native checks cover), written for the mutation corpus: each is accepted by kube-apiserver 1.36.5 as it is (checked by
 // differential.e2e.ts before mutating). Namespaced ones live in the `mutations` namespace.
 import type { KubernetesObject } from "@kubernetes/client-node";
 import type { MutationBase } from "./generate.ts";
@@ -147,6 +147,63 @@ const OBJECTS: readonly Record<string, unknown>[] = [
   { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "worker-config", namespace: ns }, data: { "app.properties": "mode=batch", LOG_LEVEL: "info" } },
   { apiVersion: "v1", kind: "Secret", metadata: { name: "worker-secret", namespace: ns }, type: "Opaque", stringData: { token: "not-a-real-token" } },
   { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "worker", namespace: ns }, automountServiceAccountToken: false },
+  // issue 23
+  {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingWebhookConfiguration",
+    metadata: { name: "mutations-policy" },
+    webhooks: [
+      {
+        name: "check.pods.mutations.example.com",
+        admissionReviewVersions: ["v1"],
+        sideEffects: "None",
+        timeoutSeconds: 5,
+        failurePolicy: "Ignore",
+        matchPolicy: "Equivalent",
+        namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system"] }] },
+        clientConfig: { service: { name: "hooks", namespace: ns, path: "/validate/pods", port: 8443 } },
+        rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"], scope: "Namespaced" }],
+      },
+    ],
+  },
+  {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "MutatingWebhookConfiguration",
+    metadata: { name: "mutations-injector" },
+    webhooks: [
+      {
+        name: "inject.sidecar.mutations.example.com",
+        admissionReviewVersions: ["v1"],
+        sideEffects: "NoneOnDryRun",
+        timeoutSeconds: 10,
+        failurePolicy: "Fail",
+        reinvocationPolicy: "Never",
+        clientConfig: { service: { name: "injector", namespace: ns, path: "/mutate", port: 443 } },
+        rules: [{ operations: ["CREATE"], apiGroups: ["apps"], apiVersions: ["v1"], resources: ["deployments"] }],
+      },
+    ],
+  },
+  {
+    apiVersion: "networking.k8s.io/v1",
+    kind: "IngressClass",
+    metadata: { name: "mutations-external" },
+    spec: { controller: "example.com/ingress-controller", parameters: { apiGroup: "k8s.example.com", kind: "IngressParameters", name: "external", scope: "Namespace", namespace: ns } },
+  },
+  {
+    apiVersion: "node.k8s.io/v1",
+    kind: "RuntimeClass",
+    metadata: { name: "mutations-gvisor" },
+    handler: "runsc",
+    overhead: { podFixed: { cpu: "250m", memory: "64Mi" } },
+    scheduling: { nodeSelector: { sandbox: "gvisor" }, tolerations: [{ key: "sandbox", operator: "Equal", value: "gvisor", effect: "NoSchedule" }] },
+  },
+  { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "leader", namespace: ns }, spec: { holderIdentity: "worker-0", leaseDurationSeconds: 15, leaseTransitions: 2 } },
+  {
+    apiVersion: "storage.k8s.io/v1",
+    kind: "CSIDriver",
+    metadata: { name: "mutations.csi.example.com" },
+    spec: { attachRequired: false, podInfoOnMount: true, fsGroupPolicy: "File", tokenRequests: [{ audience: "vault", expirationSeconds: 3600 }], volumeLifecycleModes: ["Persistent", "Ephemeral"] },
+  },
 ];
 
 /** The bases, as mutation input (`file` names the kind: there is no rendered file behind them). */

@@ -21,6 +21,13 @@ export const BUILTIN_KINDS = [
   "ConfigMap",
   "Secret",
   "ServiceAccount",
+  // issue 23: admission, networking, node, coordination and storage kinds
+  "ValidatingWebhookConfiguration",
+  "MutatingWebhookConfiguration",
+  "IngressClass",
+  "RuntimeClass",
+  "Lease",
+  "CSIDriver",
 ] as const;
 export type BuiltinKind = (typeof BUILTIN_KINDS)[number];
 
@@ -112,6 +119,25 @@ export const BUILTIN_ENUM_FIELDS: Record<BuiltinKind, readonly EnumField[]> = {
   ConfigMap: [],
   Secret: [],
   ServiceAccount: [],
+  ValidatingWebhookConfiguration: [
+    { path: ["webhooks", 0, "failurePolicy"], values: ["Fail", "Ignore"] },
+    { path: ["webhooks", 0, "matchPolicy"], values: ["Equivalent", "Exact"] },
+    { path: ["webhooks", 0, "sideEffects"], values: ["None", "NoneOnDryRun"] },
+    { path: ["webhooks", 0, "rules", 0, "scope"], values: ["*", "Cluster", "Namespaced"] },
+    { path: ["webhooks", 0, "rules", 0, "operations", 0], values: ["*", "CONNECT", "CREATE", "DELETE", "UPDATE"] },
+  ],
+  MutatingWebhookConfiguration: [
+    { path: ["webhooks", 0, "failurePolicy"], values: ["Fail", "Ignore"] },
+    { path: ["webhooks", 0, "sideEffects"], values: ["None", "NoneOnDryRun"] },
+    { path: ["webhooks", 0, "reinvocationPolicy"], values: ["IfNeeded", "Never"] },
+  ],
+  IngressClass: [{ path: ["spec", "parameters", "scope"], values: ["Cluster", "Namespace"] }],
+  RuntimeClass: [{ path: ["scheduling", "tolerations", 0, "effect"], values: ["NoExecute", "NoSchedule", "PreferNoSchedule"] }],
+  Lease: [],
+  CSIDriver: [
+    { path: ["spec", "fsGroupPolicy"], values: ["File", "None", "ReadWriteOnceWithFSType"] },
+    { path: ["spec", "volumeLifecycleModes", 0], values: ["Ephemeral", "Persistent"] },
+  ],
 };
 
 export const BUILTIN_NUMERIC_FIELDS: Record<BuiltinKind, readonly NumericField[]> = {
@@ -150,7 +176,40 @@ export const BUILTIN_NUMERIC_FIELDS: Record<BuiltinKind, readonly NumericField[]
   ConfigMap: [],
   Secret: [],
   ServiceAccount: [],
+  ValidatingWebhookConfiguration: [{ path: ["webhooks", 0, "timeoutSeconds"], min: 1, max: 30, integer: true }],
+  MutatingWebhookConfiguration: [
+    { path: ["webhooks", 0, "timeoutSeconds"], min: 1, max: 30, integer: true },
+    { path: ["webhooks", 0, "clientConfig", "service", "port"], min: 1, max: 65535, integer: true },
+  ],
+  IngressClass: [],
+  RuntimeClass: [],
+  Lease: [
+    { path: ["spec", "leaseDurationSeconds"], min: 1, integer: true },
+    { path: ["spec", "leaseTransitions"], min: 0, integer: true },
+  ],
+  CSIDriver: [{ path: ["spec", "tokenRequests", 0, "expirationSeconds"], min: 600, max: 2 ** 32, integer: true }],
 };
+
+/** Webhook edits the API server rejects (validateWebhook), shared by both configuration kinds. */
+const webhookRejected: RuleEdit[] = [
+  set("webhook name of two segments", ["webhooks", 0, "name"], "hooks.example"),
+  edit("duplicate webhook name", (o) => push(o, ["webhooks"], structuredClone(getAt(o, ["webhooks", 0]) as Json))),
+  set("sideEffects Some", ["webhooks", 0, "sideEffects"], "Some"),
+  edit("sideEffects missing", (o) => deleteAt(o, ["webhooks", 0, "sideEffects"])),
+  set("timeout 31", ["webhooks", 0, "timeoutSeconds"], 31),
+  set("admission review version v2 only", ["webhooks", 0, "admissionReviewVersions"], ["v2"]),
+  set("duplicate admission review version", ["webhooks", 0, "admissionReviewVersions"], ["v1", "v1"]),
+  set("url and service", ["webhooks", 0, "clientConfig", "url"], "https://hooks.example.com/x"),
+  set("url over http", ["webhooks", 0, "clientConfig"], { url: "http://hooks.example.com/x" }),
+  set("url with a fragment", ["webhooks", 0, "clientConfig"], { url: "https://hooks.example.com/x#y" }),
+  set("no client config", ["webhooks", 0, "clientConfig"], {}),
+  set("operations * with CREATE", ["webhooks", 0, "rules", 0, "operations"], ["*", "CREATE"]),
+  set("resources */* with pods", ["webhooks", 0, "rules", 0, "resources"], ["*/*", "pods"]),
+  set("no apiVersions", ["webhooks", 0, "rules", 0, "apiVersions"], []),
+  set("duplicate match condition names", ["webhooks", 0, "matchConditions"], [{ name: "a", expression: "true" }, { name: "a", expression: "true" }]),
+  set("blank match condition", ["webhooks", 0, "matchConditions"], [{ name: "a", expression: "  " }]),
+  set("namespaceSelector operator Maybe", ["webhooks", 0, "namespaceSelector"], { matchExpressions: [{ key: "a", operator: "Maybe" }] }),
+];
 
 export const BUILTIN_RULE_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = {
   Job: [
@@ -319,6 +378,38 @@ export const BUILTIN_RULE_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = {
     set("annotation key invalid", ["metadata", "annotations", "bad key!"], "x"),
     set("finalizer not qualified", ["metadata", "finalizers"], ["bad finalizer"]),
   ],
+  ValidatingWebhookConfiguration: webhookRejected,
+  MutatingWebhookConfiguration: [
+    ...webhookRejected,
+    set("reinvocationPolicy Always", ["webhooks", 0, "reinvocationPolicy"], "Always"),
+    set("service path without a leading slash", ["webhooks", 0, "clientConfig", "service", "path"], "mutate"),
+    set("service path with an empty segment", ["webhooks", 0, "clientConfig", "service", "path"], "/a//b"),
+    edit("service without namespace", (o) => deleteAt(o, ["webhooks", 0, "clientConfig", "service", "namespace"])),
+  ],
+  IngressClass: [
+    set("controller without a domain", ["spec", "controller"], "nginx"),
+    set("controller with an empty path", ["spec", "controller"], "example.com/"),
+    set("parameters apiGroup not a subdomain", ["spec", "parameters", "apiGroup"], "Example.COM"),
+    set("parameters kind with a slash", ["spec", "parameters", "kind"], "a/b"),
+    set("parameters name ..", ["spec", "parameters", "name"], ".."),
+    edit("Namespace scope without namespace", (o) => deleteAt(o, ["spec", "parameters", "namespace"])),
+    edit("Cluster scope with a namespace", (o) => setAt(o, ["spec", "parameters", "scope"], "Cluster")),
+    set("parameters namespace not a DNS label", ["spec", "parameters", "namespace"], "Ingress_NS"),
+  ],
+  RuntimeClass: [
+    set("handler not a DNS label", ["handler"], "Run_Sc"),
+    set("handler empty", ["handler"], ""),
+    set("negative overhead", ["overhead", "podFixed", "cpu"], "-1"),
+    set("node selector key not qualified", ["scheduling", "nodeSelector"], { "bad key!": "x" }),
+    edit("duplicate toleration", (o) => push(o, ["scheduling", "tolerations"], structuredClone(getAt(o, ["scheduling", "tolerations", 0]) as Json))),
+    set("toleration Exists with a value", ["scheduling", "tolerations"], [{ key: "k", operator: "Exists", value: "v" }]),
+  ],
+  Lease: [set("lease duration 0", ["spec", "leaseDurationSeconds"], 0), set("negative transitions", ["spec", "leaseTransitions"], -1)],
+  CSIDriver: [
+    set("token expiry under 10 minutes", ["spec", "tokenRequests", 0, "expirationSeconds"], 60),
+    edit("duplicate token audience", (o) => push(o, ["spec", "tokenRequests"], { audience: getAt(o, ["spec", "tokenRequests", 0, "audience"]) as Json })),
+    set("lifecycle mode Forever", ["spec", "volumeLifecycleModes"], ["Persistent", "Forever"]),
+  ],
 };
 
 export const BUILTIN_ACCEPTED_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = {
@@ -370,9 +461,11 @@ export const BUILTIN_ACCEPTED_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = 
     set("User subject without apiGroup (defaulted)", ["subjects", 1], { kind: "User", name: "jane" }),
     set("roleRef to a ClusterRole", ["roleRef", "kind"], "ClusterRole"),
     set("roleRef name with a colon", ["roleRef", "name"], "system:aggregate-to-view"),
+    set("roleRef apiGroup empty (defaulted)", ["roleRef", "apiGroup"], ""),
   ],
   ClusterRoleBinding: [
     set("Group subject without apiGroup (defaulted)", ["subjects", 1], { kind: "Group", name: "system:authenticated" }),
+    edit("roleRef without apiGroup (defaulted)", (o) => deleteAt(o, ["roleRef", "apiGroup"])),
   ],
   Ingress: [
     set("resource backend", ["spec", "defaultBackend"], { resource: { apiGroup: "k8s.example.com", kind: "StorageBucket", name: "static" } }),
@@ -407,6 +500,7 @@ export const BUILTIN_ACCEPTED_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = 
     ...podAccepted(STS_POD),
     set("podManagementPolicy Parallel", ["spec", "podManagementPolicy"], "Parallel"),
     set("replicas 0", ["spec", "replicas"], 0),
+    edit("two claim templates of one name", (o) => push(o, ["spec", "volumeClaimTemplates"], structuredClone(getAt(o, ["spec", "volumeClaimTemplates", 0]) as Json))),
   ],
   DaemonSet: [
     ...podAccepted(STS_POD),
@@ -426,5 +520,37 @@ export const BUILTIN_ACCEPTED_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = 
   ServiceAccount: [
     set("imagePullSecrets", ["imagePullSecrets"], [{ name: "registry" }]),
     set("automount true", ["automountServiceAccountToken"], true),
+  ],
+  ValidatingWebhookConfiguration: [
+    set("timeout 30", ["webhooks", 0, "timeoutSeconds"], 30),
+    set("sideEffects NoneOnDryRun", ["webhooks", 0, "sideEffects"], "NoneOnDryRun"),
+    set("admission review versions v1 and v1beta1", ["webhooks", 0, "admissionReviewVersions"], ["v1", "v1beta1"]),
+    set("resources with subresource wildcard", ["webhooks", 0, "rules", 0, "resources"], ["pods/*"]),
+    set("url instead of service", ["webhooks", 0, "clientConfig"], { url: "https://hooks.example.com:8443/validate" }),
+    set("match condition", ["webhooks", 0, "matchConditions"], [{ name: "not-kube-system", expression: "request.namespace != 'kube-system'" }]),
+  ],
+  MutatingWebhookConfiguration: [
+    set("reinvocationPolicy IfNeeded", ["webhooks", 0, "reinvocationPolicy"], "IfNeeded"),
+    set("service path /", ["webhooks", 0, "clientConfig", "service", "path"], "/"),
+    edit("service port defaulted", (o) => deleteAt(o, ["webhooks", 0, "clientConfig", "service", "port"])),
+    set("resources * with subresources", ["webhooks", 0, "rules", 0, "resources"], ["*", "*/status"]),
+  ],
+  IngressClass: [
+    edit("parameters without scope (Cluster)", (o) => {
+      deleteAt(o, ["spec", "parameters", "scope"]);
+      deleteAt(o, ["spec", "parameters", "namespace"]);
+    }),
+    edit("no parameters", (o) => deleteAt(o, ["spec", "parameters"])),
+    set("controller with a long path", ["spec", "controller"], "example.com/ingress/controller-v2"),
+  ],
+  RuntimeClass: [
+    edit("no overhead", (o) => deleteAt(o, ["overhead"])),
+    set("two different tolerations", ["scheduling", "tolerations"], [{ key: "sandbox", operator: "Exists", effect: "NoSchedule" }, { key: "sandbox", operator: "Exists", effect: "NoExecute" }]),
+  ],
+  Lease: [set("lease duration 1", ["spec", "leaseDurationSeconds"], 1), set("transitions 0", ["spec", "leaseTransitions"], 0)],
+  CSIDriver: [
+    set("token expiry of exactly 10 minutes", ["spec", "tokenRequests", 0, "expirationSeconds"], 600),
+    set("two audiences", ["spec", "tokenRequests"], [{ audience: "vault" }, { audience: "" }]),
+    set("fsGroupPolicy None", ["spec", "fsGroupPolicy"], "None"),
   ],
 };

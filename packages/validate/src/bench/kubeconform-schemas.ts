@@ -34,7 +34,12 @@ function closure(defs: Json, roots: readonly string[]): Json {
  * Writes one JSON Schema file per kind of the default catalog into `dir`; returns the number of files.
  * `goEnums: false`: without the Go types' enums the validator adds (the schemas as upstream publishes them).
  */
-export async function writeKubeconformSchemas(dir: string, kinds?: ReadonlySet<string>, options: { readonly goEnums?: boolean } = {}): Promise<number> {
+export async function writeKubeconformSchemas(
+  dir: string,
+  kinds?: ReadonlySet<string>,
+  /** `extraCrds`: CRDs beyond the catalog's (the bench's own), converted the same way. */
+  options: { readonly goEnums?: boolean; readonly extraCrds?: readonly unknown[] } = {},
+): Promise<number> {
   mkdirSync(dir, { recursive: true });
   const builtinDefs: Json = {};
   const crds: unknown[] = [];
@@ -60,6 +65,7 @@ export async function writeKubeconformSchemas(dir: string, kinds?: ReadonlySet<s
       }
     }
   }
+  crds.push(...(options.extraCrds ?? []));
   const metaDefs = closure(builtinDefs, [OBJECT_META]);
   for (const crd of crds) {
     for (const t of typesFromCrd(crd, "kubeconform")) {

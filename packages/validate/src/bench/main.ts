@@ -1,54 +1,16 @@
-// `pnpm bench`: validates a generated corpus with @eks-gitops/validate (CEL on), kubeconform -strict and kubectl-validate,
-// each as its own process under /usr/bin/time, and prints wall time, objects/s, peak RSS and the ratios.
-import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { writeKubectlValidateSchemas } from "../testing/kube-schemas.ts";
-import { findTool, howToBuild, offline, REPO_ROOT } from "../testing/test-tools.ts";
+import { findTool, howToBuild, REPO_ROOT } from "../testing/test-tools.ts";
 import { buildCorpus, CORPUS_KINDS, corpusFiles } from "./corpus.ts";
 import { writeKubeconformSchemas } from "./kubeconform-schemas.ts";
+import { countKubeconform, countOurs, type Measurement, measure, median, TIME } from "./measure.ts";
+import { ALL_SHAPES, benchShapes } from "./shapes.ts";
+import type { Shape } from "./world.ts";
 
-interface Measurement {
-  readonly tool: string;
-  readonly wallSeconds: number;
-  readonly peakRssMb: number;
-  readonly invalid: number;
-  readonly objects: number;
-}
-
-const TIME = "/usr/bin/time";
-
-/** The run with the median wall time (the lower middle one for an even count). */
-function median(runs: readonly Measurement[]): Measurement {
-  const sorted = [...runs].sort((a, b) => a.wallSeconds - b.wallSeconds);
-  return sorted[Math.floor((sorted.length - 1) / 2)] as Measurement;
-}
-
-/** Runs a command with stdout to a file, under GNU time for elapsed seconds and max RSS. */
-function measure(tool: string, argv: readonly string[], work: string, count: (stdout: string) => { objects: number; invalid: number }): Measurement {
-  const slug = tool.replace(/[^a-z0-9]+/gi, "-");
-  const out = join(work, `${slug}.stdout`);
-  const timing = join(work, `${slug}.time`);
-  const fd = openSync(out, "w");
-  const [bin, ...rest] = argv as [string, ...string[]];
-  const peer = tool.startsWith("@eks-gitops") ? { command: bin, args: rest, env: process.env } : offline(bin, rest);
-  const run = spawnSync(TIME, ["-f", "%e %M", "-o", timing, peer.command, ...peer.args], { env: peer.env, stdio: ["ignore", fd, "pipe"], encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
-  closeSync(fd);
-  if (run.status !== 0 && run.status !== 1) throw new Error(`${tool} exited with ${run.status}: ${run.stderr.slice(-2000)}`);
-  const [elapsed, rssKb] = readFileSync(timing, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number) as [number, number];
-  return { tool, wallSeconds: elapsed, peakRssMb: rssKb / 1024, ...count(readFileSync(out, "utf8")) };
-}
-
-function countOurs(stdout: string) {
-  const s = (JSON.parse(stdout) as { summary: { resources: number; invalid: number; error: number } }).summary;
-  return { objects: s.resources, invalid: s.invalid + s.error };
-}
-function countKubeconform(stdout: string) {
-  const s = (JSON.parse(stdout) as { summary: { valid: number; invalid: number; errors: number; skipped: number } }).summary;
-  return { objects: s.valid + s.invalid + s.errors + s.skipped, invalid: s.invalid + s.errors };
-}
 function countKubectlValidate(stdout: string) {
   const results = Object.values(JSON.parse(stdout) as Record<string, { status?: string }[]>).flat();
   return { objects: results.length, invalid: results.filter((r) => r.status !== "Success").length };
@@ -72,6 +34,21 @@ function printTable(results: readonly Measurement[]): void {
   for (const r of rows) console.log(line(r));
 }
 
+async function runShapes(values: { shapes?: string; sizes?: string; "shape-rounds"?: string; seed?: string; cli?: string }, work: string): Promise<void> {
+  if (!values.shapes || values.shapes === "none") return;
+  const shapes = values.shapes.split(",").map((s) => s.trim()) as (Shape | "real-world")[];
+  for (const s of shapes) if (!ALL_SHAPES.includes(s)) throw new Error(`--shapes: unknown shape ${s}; one of ${ALL_SHAPES.join(", ")}`);
+  console.log(`\nshapes: ${shapes.join(", ")} at ${values.sizes} objects`);
+  await benchShapes({
+    shapes,
+    sizes: String(values.sizes).split(",").map(Number),
+    rounds: Math.max(1, Number(values["shape-rounds"])),
+    work,
+    seed: Number(values.seed),
+    ...(values.cli ? { cli: values.cli } : {}),
+  });
+}
+
 async function main(): Promise<void> {
   // `pnpm bench -- --count 1000` passes the `--` through
   const { values } = parseArgs({ allowPositionals: true, options: {
@@ -82,6 +59,15 @@ async function main(): Promise<void> {
       // the streaming-memory corpus (issue 11): 0 skips it
       large: { type: "string", default: "50000" },
       "large-rounds": { type: "string", default: "3" },
+      // the shapes section (issue 19): every input shape at each size, side by side with kubeconform; "none" skips it
+      shapes: { type: "string", default: ALL_SHAPES.join(",") },
+      sizes: { type: "string", default: "5000,50000" },
+      "shape-rounds": { type: "string", default: "3" },
+      seed: { type: "string", default: "19" },
+      // our CLI entry for the shapes section (e.g. a runner of a frozen bundle of an earlier commit)
+      cli: { type: "string" },
+      // only the shapes section (the older single-shape sections are skipped)
+      "shapes-only": { type: "boolean", default: false },
     },
   });
   const rounds = Math.max(1, Number(values.rounds));
@@ -90,6 +76,11 @@ async function main(): Promise<void> {
   if (!existsSync(TIME)) throw new Error(`${TIME} (GNU time) is needed to measure peak RSS of each process`);
   const work = mkdtempSync(join(tmpdir(), "eks-gitops-bench-"));
   try {
+    if (values["shapes-only"]) {
+      console.log(`machine: ${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+      await runShapes(values, work);
+      return;
+    }
     const corpus = buildCorpus(count);
     const corpusDir = join(work, "corpus");
     mkdirSync(corpusDir);
@@ -169,6 +160,7 @@ async function main(): Promise<void> {
       );
       if (largeResults[0]!.invalid !== largeInvalid) console.log(`warning: @eks-gitops/validate found ${largeResults[0]!.invalid} invalid objects, the corpus has ${largeInvalid}`);
     }
+    await runShapes(values, work);
   } finally {
     if (values.keep) console.log(`kept ${work}`);
     else rmSync(work, { recursive: true, force: true });

@@ -9,7 +9,8 @@ import { formatReport, OUTPUT_FORMATS } from "../output/format.ts";
 import { loadDocuments } from "../reader.ts";
 import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromDocuments, typesFromPaths } from "../schema/registry.ts";
 import type { Report } from "../types.ts";
-import { ObjectValidator, validateDocuments } from "../validate.ts";
+import { ObjectValidator } from "../validate.ts";
+import { validateDocuments } from "../validate-documents.ts";
 import type { FuzzCase } from "./cases.ts";
 
 export interface FuzzEnv {
@@ -114,7 +115,7 @@ export async function runCase(c: FuzzCase, env: FuzzEnv): Promise<CaseResult> {
       }
       if (usage) exitCode = 2;
       else {
-        registry.addLayer("documents", typesFromDocuments(docs.resources));
+        registry.addLayer("documents", typesFromDocuments(docs.resources), { role: "documents" });
         report = await validateDocuments(docs, { registry: registry.with([env.catalog]), crossObjectChecks, crossObjectContext: { overlays: {} } }, env.validator);
         for (const f of OUTPUT_FORMATS) outputs[f] = formatReport(report, f);
         exitCode = report.summary.invalid + report.summary.error > 0 ? 1 : 0;

@@ -200,7 +200,9 @@ function validateStatefulSet(sts: Obj, r: Reporter): void {
   // the template is validated with the claim templates' volumes added and hostname/subdomain cleared
   const template = asObj(spec.template) ?? {};
   const podSpec = asObj(template.spec) ?? {};
-  const claimVolumes = objItems(spec.volumeClaimTemplates).map(([, c]) => asStr(asObj(c.metadata)?.name) ?? "");
+  // one volume per claim name: the server keys them by name (volumesToAddForTemplates), so two claim templates of
+  // one name are not a duplicate volume
+  const claimVolumes = [...new Set(objItems(spec.volumeClaimTemplates).map(([, c]) => asStr(asObj(c.metadata)?.name) ?? ""))];
   const volumes = [
     ...claimVolumes.map((name) => ({ name, persistentVolumeClaim: { claimName: name } })),
     ...objItems(podSpec.volumes)

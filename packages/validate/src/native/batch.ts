@@ -4,7 +4,7 @@
 // ValidateJobTemplateSpec) and pkg/registry/batch/job/strategy.go (the selector a Job gets generated on create).
 import { cronScheduleError } from "./cron.ts";
 import { selectorMatches, validateLabelSelector } from "./labelselector.ts";
-import { isDns1123Label, isQualifiedName } from "./names.ts";
+import { isDns1123Label, isLabelValue, isQualifiedName } from "./names.ts";
 import { FieldPath } from "./path.ts";
 import { validatePodTemplateSpec } from "./podspec.ts";
 import type { NativeGroup } from "./registry.ts";
@@ -132,9 +132,9 @@ function validatePodFailurePolicy(policy: Obj, spec: Obj, podSpec: Obj, path: Fi
       for (const [j, pattern] of objItems(onPodConditions)) {
         const type = asStr(pattern.type) ?? "";
         for (const m of isQualifiedName(type)) r.invalid(condPath.index(j).child("type"), type, m, check);
-        const status = asStr(pattern.status) ?? "";
-        if (status === "") r.required(condPath.index(j).child("status"), `valid values: ["${CONDITION_STATUSES.join('" "')}"]`, check);
-        else if (!CONDITION_STATUSES.includes(status)) r.notSupported(condPath.index(j).child("status"), status, CONDITION_STATUSES, check);
+        // an empty status is defaulted to True before validation (SetDefaults_PodFailurePolicyOnPodConditionsPattern)
+        const status = asStr(pattern.status) || "True";
+        if (!CONDITION_STATUSES.includes(status)) r.notSupported(condPath.index(j).child("status"), status, CONDITION_STATUSES, check);
       }
     }
     if (onExitCodes && onPodConditions.length > 0) invalidOmitValue(r, rulePath, "specifying both OnExitCodes and OnPodConditions is not supported", check);
@@ -292,6 +292,13 @@ function validateJob(job: Obj, r: Reporter): void {
     if (!selectorMatches(selector, expected)) r.invalid(path.child("selector"), new JsonValue(selectorJson(selector)), "`selector` not auto-generated", "batch/job-selector");
   }
   validateJobSpec(spec, path, r, { jobDefaults: true });
+  if (!manual) {
+    // the generated job-name labels carry the name: a name that is no label value (over 63 characters) breaks them,
+    // reported by the pod template's label check as `spec.template.labels` (the finding points at the name)
+    for (const key of ["batch.kubernetes.io/job-name", "job-name"]) {
+      if (userLabels?.[key] === undefined) for (const m of isLabelValue(name)) r.invalid(path.child("template", "labels"), name, m, "batch/job-name", "/metadata/name");
+    }
+  }
   // ValidateJobSpec: the selector is required and must select the template's labels
   if (!selector) r.required(path.child("selector"), "", "batch/job-selector");
   else validateLabelSelector(selector, path.child("selector"), r);

@@ -4,6 +4,7 @@
 // ValidateServiceClusterIPsRelatedFields, validateServiceExternalTrafficPolicy, ValidateConfigMap, ValidateSecret,
 // ValidateNamespace, ValidatePodCreate, ValidateReplicationController) and pkg/apis/core/v1/defaults.go.
 import { selectorMatches } from "./labelselector.ts";
+import { legacyCidrProblems } from "./cidr.ts";
 import { endpointIpProblems, ipProblems } from "./ip.ts";
 import { isConfigMapKey, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidPortNum } from "./names.ts";
 import { validateLabels } from "./objectmeta.ts";
@@ -24,6 +25,35 @@ const MAX_SECRET_SIZE = 1024 * 1024;
 
 const str = (v: unknown): string => asStr(v) ?? "";
 const int = (v: unknown): number => asNum(v) ?? 0;
+
+const SOURCE_RANGES_ANNOTATION = "service.beta.kubernetes.io/load-balancer-source-ranges";
+
+/**
+ * loadBalancerSourceRanges (CIDRs, space-padding allowed; the server names the field `LoadBalancerSourceRanges`), or
+ * without them the load-balancer-source-ranges annotation (a comma-separated list): LoadBalancer only, each a CIDR.
+ */
+function validateSourceRanges(service: Obj, spec: Obj, type: string, r: Reporter): void {
+  const check = `${C}/load-balancer`;
+  const ranges = asArr(spec.loadBalancerSourceRanges) ?? [];
+  const pointer = SPEC.child("loadBalancerSourceRanges");
+  if (ranges.length > 0) {
+    const path = SPEC.child("LoadBalancerSourceRanges");
+    if (type !== "LoadBalancer") r.forbidden(path, "may only be used when `type` is 'LoadBalancer'", check, pointer.pointer());
+    ranges.forEach((v, i) => {
+      const value = str(v).trim();
+      for (const m of legacyCidrProblems(value)) r.invalid(path.index(i), value, m, check, pointer.index(i).pointer());
+    });
+    return;
+  }
+  const annotations = asObj(asObj(service.metadata)?.annotations) ?? {};
+  const raw = annotations[SOURCE_RANGES_ANNOTATION];
+  if (typeof raw !== "string") return;
+  const path = FieldPath.of("metadata", "annotations").key(SOURCE_RANGES_ANNOTATION);
+  if (type !== "LoadBalancer") r.forbidden(path, "may only be used when `type` is 'LoadBalancer'", check);
+  const value = raw.trim();
+  if (value === "") return;
+  for (const cidr of value.split(",")) for (const m of legacyCidrProblems(cidr.trim())) r.invalid(path, cidr.trim(), m, check);
+}
 
 function validateService(svc: Obj, r: Reporter): void {
   const spec = asObj(svc.spec) ?? {};
@@ -115,10 +145,7 @@ function validateService(svc: Obj, r: Reporter): void {
     seenPorts.add(key);
   }
 
-  const sourceRanges = asArr(spec.loadBalancerSourceRanges) ?? [];
-  if (sourceRanges.length > 0 && type !== "LoadBalancer") {
-    r.forbidden(SPEC.child("LoadBalancerSourceRanges"), "may only be used when `type` is 'LoadBalancer'", `${C}/load-balancer`, SPEC.child("loadBalancerSourceRanges").pointer());
-  }
+  validateSourceRanges(svc, spec, type, r);
   if (spec.allocateLoadBalancerNodePorts !== undefined && type !== "LoadBalancer") {
     r.forbidden(SPEC.child("allocateLoadBalancerNodePorts"), "may only be used when `type` is 'LoadBalancer'", `${C}/load-balancer`);
   }
@@ -202,6 +229,23 @@ function validateConfigMap(cm: Obj, r: Reporter): void {
   if (total > MAX_SECRET_SIZE) r.tooLong(FieldPath.of(""), MAX_SECRET_SIZE, `${C}/configmap-size`, "bytes", "");
 }
 
+/**
+ * Why Go's json.Unmarshal of a text into a map[string]interface{} fails, or undefined when it does not (null decodes
+ * to an empty map). The two usual failures are worded as Go words them; other syntax errors keep JavaScript's wording.
+ */
+function goJsonObjectProblem(text: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const message = (err as Error).message;
+    return text.trim() === "" || /end of (JSON|data)/i.test(message) ? "unexpected end of JSON input" : `invalid JSON: ${message}`;
+  }
+  if (value === null || (typeof value === "object" && !Array.isArray(value))) return undefined;
+  const goType = Array.isArray(value) ? "array" : typeof value === "boolean" ? "bool" : typeof value;
+  return `json: cannot unmarshal ${goType} into Go value of type map[string]interface {}`;
+}
+
 function validateSecret(secret: Obj, r: Reporter): void {
   const check = `${C}/secret-key`;
   const dataPath = FieldPath.of("data");
@@ -230,11 +274,19 @@ function validateSecret(secret: Obj, r: Reporter): void {
       }
       break;
     case "kubernetes.io/dockercfg":
-      need(".dockercfg");
+    case "kubernetes.io/dockerconfigjson": {
+      const key = type === "kubernetes.io/dockercfg" ? ".dockercfg" : ".dockerconfigjson";
+      if (!keys.has(key)) {
+        need(key);
+        break;
+      }
+      // the content must be a JSON object (json.Unmarshal into a map); its value is never printed
+      const stringData = asObj(secret.stringData) ?? {};
+      const text = typeof stringData[key] === "string" ? (stringData[key] as string) : Buffer.from(str(data[key]), "base64").toString("utf8");
+      const problem = goJsonObjectProblem(text);
+      if (problem) r.invalid(dataPath.key(key), "<secret contents redacted>", problem, typeCheck, key in stringData ? FieldPath.of("stringData").key(key).pointer() : undefined);
       break;
-    case "kubernetes.io/dockerconfigjson":
-      need(".dockerconfigjson");
-      break;
+    }
     case "kubernetes.io/basic-auth":
       if (!keys.has("username") && !keys.has("password")) {
         need("username");

@@ -1,13 +1,16 @@
 // The API group modules of the native stage (one file per group; add a group's module here).
+import { ADMISSION_REGISTRATION } from "./admissionregistration.ts";
 import { apps } from "./apps.ts";
 import { autoscaling } from "./autoscaling.ts";
 import { BATCH } from "./batch.ts";
+import { COORDINATION } from "./coordination.ts";
 import { core } from "./core.ts";
 import { NETWORKING } from "./networking.ts";
+import { NODE } from "./node.ts";
 import { POLICY } from "./policy.ts";
 import { RBAC } from "./rbac.ts";
 import type { NativeGroup } from "./registry.ts";
 import { SCHEDULING } from "./scheduling.ts";
 import { STORAGE } from "./storage.ts";
 
-export const NATIVE_GROUPS: readonly NativeGroup[] = [core, apps, autoscaling, BATCH, NETWORKING, POLICY, RBAC, SCHEDULING, STORAGE];
+export const NATIVE_GROUPS: readonly NativeGroup[] = [core, apps, autoscaling, BATCH, NETWORKING, POLICY, RBAC, SCHEDULING, STORAGE, ADMISSION_REGISTRATION, COORDINATION, NODE];

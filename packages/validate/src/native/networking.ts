@@ -1,10 +1,10 @@
-// Ingress and NetworkPolicy (networking.k8s.io/v1) as the API server validates them on create.
+// Ingress, IngressClass and NetworkPolicy (networking.k8s.io/v1) as the API server validates them on create.
 // After k8s.io/kubernetes@v1.36.5/pkg/apis/networking/validation/validation.go (ValidateIngressCreate,
 // ValidateIngressSpec, validateIngressRules, validateHTTPIngressPath, validateIngressBackend, validateIngressTLS,
-// ValidateNetworkPolicySpec, ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer, ValidateIPBlock) and
+// ValidateNetworkPolicySpec, ValidateIngressClass, ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer, ValidateIPBlock) and
 // k8s.io/apimachinery@v0.36.5/pkg/util/validation (IsWildcardDNS1123Subdomain, IsValidCIDR's parse errors).
 // Service names in backends are DNS-1123 labels: RelaxedServiceNameValidation is on by default in 1.36.
-import { isIP, isIPv4 } from "node:net";
+import { CIDR_MSG, cidrRange, isCidrSloppy, isIpSloppy, strictCidrProblem } from "./cidr.ts";
 import { validateLabelSelector } from "./labelselector.ts";
 import { isDns1123Label, isDns1123Subdomain, isValidPathSegmentName, isValidPortName, isValidPortNum, maxLenError, regexError } from "./names.ts";
 import { FieldPath } from "./path.ts";
@@ -25,73 +25,6 @@ function isWildcardDns1123Subdomain(v: string): string[] {
   if (v.length > 253) out.push(maxLenError(253));
   if (!WILDCARD.test(v)) out.push(regexError(WILDCARD_MSG, WILDCARD_FMT, "*.example.com"));
   return out;
-}
-
-/** netutils.ParseIPSloppy: an IP address, IPv4 octets may have leading zeros. */
-function isIpSloppy(v: string): boolean {
-  if (isIP(v) !== 0) return true;
-  const parts = v.split(".");
-  return parts.length === 4 && parts.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255);
-}
-
-/** netutils.ParseCIDRSloppy succeeds. */
-function isCidrSloppy(v: string): boolean {
-  const slash = v.indexOf("/");
-  if (slash < 0) return false;
-  const ip = v.slice(0, slash);
-  const bits = v.slice(slash + 1);
-  if (!/^[0-9]+$/.test(bits)) return false;
-  const v4 = isIpSloppy(ip) && !ip.includes(":");
-  const v6 = !v4 && isIP(ip) === 6;
-  return (v4 && Number(bits) <= 32) || (v6 && Number(bits) <= 128);
-}
-
-const CIDR_MSG = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
-
-/**
- * 1.36's strict CIDR checks (StrictIPCIDRValidation, on by default) for a CIDR the sloppy parser accepted:
- * leading zeros, an IPv4-mapped IPv6 address, bits set beyond the prefix length (apimachinery ip.go parseCIDR).
- */
-function strictCidrProblem(v: string): string | undefined {
-  const [ip = "", bits = ""] = v.split("/");
-  const v4 = !ip.includes(":");
-  if ((bits.length > 1 && bits.startsWith("0")) || (v4 && ip.split(".").some((o) => o.length > 1 && o.startsWith("0")))) {
-    return "must not have leading 0s in IP or prefix length";
-  }
-  if (!v4 && /^(0{0,4}:){0,5}:?(0{0,4}:)?ffff:(\d+\.\d+\.\d+\.\d+|[0-9a-f]{1,4}:[0-9a-f]{1,4})$/i.test(ip) && cidrRange(`${ip}/128`).start >> 32n === 0xffffn) {
-    return "must not have an IPv4-mapped IPv6 address";
-  }
-  const width = v4 ? 32 : 128;
-  const full = cidrRange(`${ip}/${width}`).start;
-  if (full !== cidrRange(v).start) return "must not have bits set beyond the prefix length";
-  return undefined;
-}
-
-/** The network of a CIDR as a bigint range, for the strict-subset check of `except`. */
-function cidrRange(v: string): { v6: boolean; start: bigint; bits: number } {
-  const [ip = "", bitsText = "0"] = v.split("/");
-  const bits = Number(bitsText);
-  if (isIPv4(ip) || !ip.includes(":")) {
-    const n = ip.split(".").reduce((acc, o) => (acc << 8n) | BigInt(Number(o)), 0n);
-    const mask = bits === 0 ? 0n : ((1n << 32n) - 1n) ^ ((1n << BigInt(32 - bits)) - 1n);
-    return { v6: false, start: n & mask, bits };
-  }
-  const [head = "", tail = ""] = ip.split("::");
-  const groups = (s: string) => (s === "" ? [] : s.split(":"));
-  let h = groups(head);
-  let t = groups(tail);
-  // an embedded IPv4 tail counts as two groups
-  const last = (ip.includes("::") ? t : h).at(-1) ?? "";
-  if (last.includes(".")) {
-    const o = last.split(".").map(Number);
-    const extra = [((o[0] ?? 0) << 8) | (o[1] ?? 0), ((o[2] ?? 0) << 8) | (o[3] ?? 0)].map((x) => x.toString(16));
-    if (ip.includes("::")) t = [...t.slice(0, -1), ...extra];
-    else h = [...h.slice(0, -1), ...extra];
-  }
-  const all = ip.includes("::") ? [...h, ...Array(8 - h.length - t.length).fill("0"), ...t] : h;
-  const n = all.reduce((acc, g) => (acc << 16n) | BigInt(Number.parseInt(g, 16)), 0n);
-  const mask = bits === 0 ? 0n : ((1n << 128n) - 1n) ^ ((1n << BigInt(128 - bits)) - 1n);
-  return { v6: true, start: n & mask, bits };
 }
 
 function validateBackend(backend: Obj, path: FieldPath, r: Reporter): void {
@@ -270,4 +203,53 @@ function validateNetworkPolicy(np: Obj, r: Reporter): void {
   // values outside Ingress/Egress: the schema stage reports the enum
 }
 
-export const NETWORKING: NativeGroup = { group: "networking.k8s.io", kinds: { Ingress: validateIngress, NetworkPolicy: validateNetworkPolicy } };
+const MAX_INGRESS_CLASS_CONTROLLER = 250;
+const HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
+const HTTP_PATH = /^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/;
+const PARAMETER_SCOPES = ["Cluster", "Namespace"];
+
+/** IsDomainPrefixedPath (k8s.io/apimachinery@v0.36.5/pkg/util/validation/validation.go): `acme.io/foo`. */
+function validateDomainPrefixedPath(value: string, path: FieldPath, r: Reporter, check: string): void {
+  if (value.length === 0) {
+    r.required(path, "", check);
+    return;
+  }
+  const slash = value.indexOf("/");
+  if (slash <= 0 || slash === value.length - 1) {
+    r.invalid(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")', check);
+    return;
+  }
+  const host = value.slice(0, slash);
+  for (const m of isDns1123Subdomain(host)) r.invalid(path, host, m, check);
+  const rest = value.slice(slash + 1);
+  if (!HTTP_PATH.test(rest)) r.invalid(path, rest, regexError("Invalid path", HTTP_PATH_FMT), check);
+}
+
+/** ValidateIngressClass: validateIngressClassSpec and validateIngressClassParametersReference (scope defaults to Cluster). */
+function validateIngressClass(ic: Obj, r: Reporter): void {
+  const check = "networking/ingress-class";
+  const spec = asObj(ic.spec) ?? {};
+  const path = FieldPath.of("spec");
+  const controller = asStr(spec.controller) ?? "";
+  if (controller.length > MAX_INGRESS_CLASS_CONTROLLER) r.tooLong(path.child("controller"), MAX_INGRESS_CLASS_CONTROLLER, check);
+  validateDomainPrefixedPath(controller, path.child("controller"), r, check);
+  const params = asObj(spec.parameters);
+  if (!params) return;
+  const pp = path.child("parameters");
+  const apiGroup = asStr(params.apiGroup);
+  if (apiGroup !== undefined) for (const m of isDns1123Subdomain(apiGroup)) r.invalid(pp.child("apiGroup"), apiGroup, m, check);
+  for (const field of ["kind", "name"]) {
+    const v = asStr(params[field]) ?? "";
+    if (v === "") r.required(pp.child(field), "", check);
+    else for (const m of isValidPathSegmentName(v)) r.invalid(pp.child(field), v, m, check);
+  }
+  const scope = asStr(params.scope) ?? "Cluster";
+  const namespace = asStr(params.namespace);
+  if (!PARAMETER_SCOPES.includes(scope)) r.notSupported(pp.child("scope"), scope, PARAMETER_SCOPES, check);
+  else if (scope === "Namespace") {
+    if (namespace === undefined) r.required(pp.child("namespace"), "`parameters.scope` is set to 'Namespace'", check);
+    else for (const m of isDns1123Label(namespace)) r.invalid(pp.child("namespace"), namespace, m, check);
+  } else if (namespace !== undefined) r.forbidden(pp.child("namespace"), "`parameters.scope` is set to 'Cluster'", check);
+}
+
+export const NETWORKING: NativeGroup = { group: "networking.k8s.io", kinds: { Ingress: validateIngress, NetworkPolicy: validateNetworkPolicy, IngressClass: validateIngressClass } };

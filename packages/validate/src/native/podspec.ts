@@ -860,7 +860,7 @@ function validateDnsConfig(config: unknown, dnsPolicy: string, path: FieldPath, 
 
 const TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
 
-function validateTolerations(list: unknown, path: FieldPath, r: Reporter): void {
+export function validateTolerations(list: unknown, path: FieldPath, r: Reporter): void {
   const check = `${C}/tolerations`;
   for (const [i, t] of objItems(list)) {
     const p = path.index(i);

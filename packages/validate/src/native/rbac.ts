@@ -62,7 +62,8 @@ function validateSubject(subject: Obj, namespaced: boolean, path: FieldPath, r: 
 function validateBinding(binding: Obj, namespaced: boolean, r: Reporter): void {
   const check = "rbac/role-ref";
   const ref = asObj(binding.roleRef) ?? {};
-  const apiGroup = asStr(ref.apiGroup) ?? "";
+  // an empty apiGroup is defaulted to rbac.authorization.k8s.io before validation (SetDefaults_RoleBinding, SetDefaults_ClusterRoleBinding)
+  const apiGroup = asStr(ref.apiGroup) || GROUP;
   const kind = asStr(ref.kind) ?? "";
   const name = asStr(ref.name) ?? "";
   if (apiGroup !== GROUP) r.notSupported(FieldPath.of("roleRef", "apiGroup"), apiGroup, [GROUP], check);

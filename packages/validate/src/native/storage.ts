@@ -1,12 +1,12 @@
-// StorageClass (storage.k8s.io/v1) as the API server validates it on create.
+// StorageClass and CSIDriver (storage.k8s.io/v1) as the API server validates them on create.
 // After k8s.io/kubernetes@v1.36.5/pkg/apis/storage/validation/validation.go (ValidateStorageClass, validateProvisioner,
-// validateParameters, validateReclaimPolicy, validateAllowedTopologies) and pkg/apis/core/validation/validation.go
+// validateParameters, validateReclaimPolicy, validateAllowedTopologies, ValidateCSIDriver, validateCSIDriverSpec) and pkg/apis/core/validation/validation.go
 // (ValidateTopologySelectorTerm). reclaimPolicy and volumeBindingMode are defaulted (Delete, Immediate) when unset.
 import { isQualifiedName } from "./names.ts";
 import { FieldPath } from "./path.ts";
 import type { NativeGroup } from "./registry.ts";
 import type { Reporter } from "./report.ts";
-import { type Obj, asArr, asObj, asStr, objItems } from "./values.ts";
+import { type Obj, asArr, asNum, asObj, asStr, objItems } from "./values.ts";
 
 const MAX_PARAMETERS = 512;
 const MAX_PARAMETERS_SIZE = 256 * 1024;
@@ -71,4 +71,38 @@ function validateStorageClass(sc: Obj, r: Reporter): void {
   }
 }
 
-export const STORAGE: NativeGroup = { group: "storage.k8s.io", kinds: { StorageClass: validateStorageClass } };
+const FS_GROUP_POLICIES = ["File", "None", "ReadWriteOnceWithFSType"];
+const LIFECYCLE_MODES = ["Persistent", "Ephemeral"];
+const MIN_TOKEN_SECONDS = 600;
+const MAX_TOKEN_SECONDS = 2 ** 32;
+
+/**
+ * ValidateCSIDriver (validateCSIDriverSpec): attachRequired, podInfoOnMount and storageCapacity are defaulted
+ * (SetDefaults_CSIDriver) so never missing; fields of features off by default are not checked.
+ */
+function validateCsiDriver(driver: Obj, r: Reporter): void {
+  const check = "storage/csi-driver";
+  const spec = asObj(driver.spec) ?? {};
+  const path = FieldPath.of("spec");
+  const fsGroupPolicy = asStr(spec.fsGroupPolicy);
+  if (fsGroupPolicy !== undefined && !FS_GROUP_POLICIES.includes(fsGroupPolicy)) r.notSupported(path.child("fsGroupPolicy"), fsGroupPolicy, FS_GROUP_POLICIES, check);
+  const audiences = new Set<string>();
+  for (const [i, request] of objItems(spec.tokenRequests)) {
+    const p = path.child("tokenRequests").index(i);
+    const audience = asStr(request.audience) ?? "";
+    if (audiences.has(audience)) {
+      r.duplicate(p.child("audience"), audience, check);
+      continue;
+    }
+    audiences.add(audience);
+    const seconds = asNum(request.expirationSeconds);
+    if (seconds === undefined) continue;
+    if (seconds < MIN_TOKEN_SECONDS) r.invalid(p.child("expirationSeconds"), seconds, "may not specify a duration less than 10 minutes", check);
+    if (seconds > MAX_TOKEN_SECONDS) r.invalid(p.child("expirationSeconds"), seconds, "may not specify a duration larger than 2^32 seconds", check);
+  }
+  for (const mode of asArr(spec.volumeLifecycleModes) ?? []) {
+    if (typeof mode !== "string" || !LIFECYCLE_MODES.includes(mode)) r.notSupported(path.child("volumeLifecycleModes"), mode, LIFECYCLE_MODES, check);
+  }
+}
+
+export const STORAGE: NativeGroup = { group: "storage.k8s.io", kinds: { StorageClass: validateStorageClass, CSIDriver: validateCsiDriver } };

@@ -23,14 +23,16 @@ describe("SchemaRegistry priority", () => {
   it("takes --crd over documents over the catalog, and skips unserved versions", async () => {
     const dir = mkdtempSync(join(tmpdir(), "crd-"));
     writeFileSync(join(dir, "nodepool.yaml"), crd("karpenter.sh", "NodePool", "from-flag"));
-    const docs = parseText({ file: "docs.yaml", text: `${crd("karpenter.sh", "NodePool", "from-doc")}---\n${crd("karpenter.k8s.aws", "EC2NodeClass", "from-doc")}` });
+    const docs = parseText({ file: "docs.yaml", text: `${crd("karpenter.sh", "NodePool", "from-doc")}---\n${crd("karpenter.k8s.aws", "EC2NodeClass", "from-doc")}---\n${crd("example.com", "Widget", "from-doc")}` });
     const registry = new SchemaRegistry()
       .addLayer("--crd", typesFromPaths([dir]))
-      .addLayer("documents", typesFromDocuments(docs.resources))
+      .addLayer("documents", typesFromDocuments(docs.resources), { role: "documents" })
       .with([await catalogForTests()]);
     expect(registry.lookup("karpenter.sh/v1", "NodePool")?.root.description).toBe("from-flag");
     expect(registry.lookup("karpenter.sh/v1", "NodePool")?.source).toBe(`--crd ${join(dir, "nodepool.yaml")}`);
-    expect(registry.lookup("karpenter.k8s.aws/v1", "EC2NodeClass")?.source).toBe("document docs.yaml#1");
+    // a CRD among the documents never replaces a pinned kind (see crd-claims.ts)
+    expect(registry.lookup("karpenter.k8s.aws/v1", "EC2NodeClass")?.source).toBe("catalog karpenter@1.14.1 karpenter.k8s.aws_ec2nodeclasses.yaml");
+    expect(registry.lookup("example.com/v1", "Widget")?.source).toBe("document docs.yaml#2");
     expect(registry.lookup("karpenter.sh/v1", "NodeClaim")?.source).toBe("catalog karpenter@1.14.1 karpenter.sh_nodeclaims.yaml");
     expect(registry.lookup("karpenter.sh/v0", "NodePool")).toBeUndefined();
     expect(registry.layers.map((l) => l.name)).toEqual(["--crd", "documents", "catalog kubernetes@1.36.5 karpenter@1.14.1 argocd@3.5.1"]);

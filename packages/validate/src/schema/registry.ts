@@ -10,12 +10,23 @@ import { yamlLib } from "../yaml-lib.ts";
 import type { ParsedResource } from "../types.ts";
 import { type Gvk, gvkKey, parseApiVersion, type TypeSchema } from "./model.ts";
 import { packPath, typesFromOpenApiPack, writeOpenApiPack } from "./openapi-pack.ts";
-import { isCrd, typesFromCrd, typesFromJsonSchema, typesFromOpenApi } from "./sources.ts";
+import { documentSource, isCrd, typesFromCrd, typesFromJsonSchema, typesFromOpenApi } from "./sources.ts";
 
 export interface SchemaLayer {
   /** e.g. `--crd`, `documents`, `cluster`, `catalog`. */
   readonly name: string;
   readonly types: ReadonlyMap<string, TypeSchema>;
+  /**
+   * What a type of this layer gives way to: `documents` (the CRDs among the validated documents) may define new
+   * kinds but never replace a built-in kind (from any later layer) or a pinned one (the catalog's), see
+   * claimedKind. @default nothing: the first layer that knows a kind wins
+   */
+  readonly role?: "documents" | "pinned";
+}
+
+/** The layer options of addLayer. */
+export interface LayerOptions {
+  readonly role?: SchemaLayer["role"];
 }
 
 const lower = (g: Gvk) => gvkKey({ ...g, kind: g.kind.toLowerCase() });
@@ -26,7 +37,8 @@ export class SchemaRegistry {
   private readonly memo = new Map<string, TypeSchema | null>();
   private builtin: TypeSchema | null | undefined;
 
-  addLayer(name: string, types: readonly TypeSchema[]): this {
+  /** Adds a layer (lowest priority so far); within it, the first type of a kind wins (a later CRD cannot redefine it). */
+  addLayer(name: string, types: readonly TypeSchema[], options: LayerOptions = {}): this {
     this.memo.clear();
     this.builtin = undefined;
     const map = new Map<string, TypeSchema>();
@@ -34,7 +46,7 @@ export class SchemaRegistry {
       const key = t.flavour === "jsonschema" ? lower(t.gvk) : gvkKey(t.gvk);
       if (!map.has(key)) map.set(key, t);
     }
-    this.layers.push({ name, types: map });
+    this.layers.push({ name, types: map, ...(options.role ? { role: options.role } : {}) });
     return this;
   }
 
@@ -66,11 +78,15 @@ export class SchemaRegistry {
     const gvk = { ...parseApiVersion(apiVersion), kind };
     const key = gvkKey(gvk);
     const key2 = lower(gvk);
+    // a document CRD's type is a candidate until no later layer has a built-in or pinned type of that kind
+    let candidate: TypeSchema | undefined;
     for (const layer of this.layers) {
       const t = layer.types.get(key) ?? layer.types.get(key2);
-      if (t) return t;
+      if (!t) continue;
+      if (candidate === undefined && layer.role === "documents") candidate = t;
+      else if (candidate === undefined || overrulesDocuments(layer, t)) return t;
     }
-    return undefined;
+    return candidate;
   }
 
   /** Any builtin type (to borrow ObjectMeta's schema for custom resources). */
@@ -89,6 +105,9 @@ export class SchemaRegistry {
     return this.builtin ?? undefined;
   }
 }
+
+/** Whether a type outranks a CRD among the documents that defines the same kind: a built-in kind, or one of the pinned catalog. */
+const overrulesDocuments = (layer: SchemaLayer, t: TypeSchema): boolean => t.flavour === "builtin" || layer.role === "pinned";
 
 /** Schemas from --crd paths: CRD YAML/JSON, /openapi/v3 JSON documents, or JSON Schema files. */
 export function typesFromPaths(paths: readonly string[]): TypeSchema[] {
@@ -117,7 +136,7 @@ export function typesFromPaths(paths: readonly string[]): TypeSchema[] {
 
 /** CRDs that are themselves among the validated documents (layer 2). */
 export function typesFromDocuments(resources: readonly ParsedResource[]): TypeSchema[] {
-  return resources.filter((r) => isCrd(r.object)).flatMap((r) => typesFromCrd(r.object, `document ${r.file}#${r.index}`));
+  return resources.filter((r) => isCrd(r.object)).flatMap((r) => typesFromCrd(r.object, documentSource(r)));
 }
 
 /**
@@ -235,6 +254,6 @@ export async function catalogLayer(versions: CatalogVersions, fetch: FetchOption
     if (readKindIndex(file.sha256, fetch) === undefined) writeKindIndex(file.sha256, fileTypes, fetch);
     types.push(...fileTypes);
   }
-  const r = new SchemaRegistry().addLayer(`catalog ${releases.map((x) => `${x.project}@${x.version}`).join(" ")}`, types);
+  const r = new SchemaRegistry().addLayer(`catalog ${releases.map((x) => `${x.project}@${x.version}`).join(" ")}`, types, { role: "pinned" });
   return r.layers[0] as SchemaLayer;
 }

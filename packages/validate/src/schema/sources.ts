@@ -1,5 +1,9 @@
 // Turning schema documents (CRDs, /openapi/v3 documents, JSON Schema files) into per-GVK TypeSchemas.
+import type { ParsedResource } from "../types.ts";
 import type { Gvk, SchemaNode, TypeSchema } from "./model.ts";
+
+/** The `source` of the types of a CRD among the documents: its file and index (and place in a list). */
+export const documentSource = (r: Pick<ParsedResource, "file" | "index" | "pointer">): string => `document ${r.file}#${r.index}${r.pointer ?? ""}`;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 

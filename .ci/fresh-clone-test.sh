@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# CI stage: the README's `pnpm test`, run as a new user would on a fresh machine with Node and pnpm only:
+# a fresh clone of this checkout's HEAD, `pnpm install --frozen-lockfile`, a `python3` first on PATH that has no
+# moto, an empty cache (XDG_CACHE_HOME: no schemas, no test peers), and the schemas served from the mirror
+# folder as a URL on 127.0.0.1 by a small Node server. Usage: .ci/fresh-clone-test.sh MIRROR_FOLDER
+set -euo pipefail
+checkout="$(cd "$(dirname "$0")/.." && pwd)"
+mirror_dir="$(cd "${1:?usage: fresh-clone-test.sh MIRROR_FOLDER}" && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/eks-gitops-fresh-clone.XXXXXX")"
+# readable by others, as a checkout usually is (a validate test reads it as `nobody`)
+chmod 755 "$work"
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+git clone --quiet --no-hardlinks "$checkout" "$work/repo"
+
+# python3 and python: a venv without moto (no pip, no site-packages), as on a machine where nobody installed it
+mkdir -p "$work/bin"
+python3 -m venv --without-pip "$work/venv"
+for name in python3 python; do
+  printf '#!/bin/sh\nexec "%s" "$@"\n' "$work/venv/bin/python3" > "$work/bin/$name"
+  chmod +x "$work/bin/$name"
+done
+if PATH="$work/bin:$PATH" python3 -c "import moto" 2>/dev/null; then
+  echo "fresh-clone-test: the python3 shim can import moto; the stage would not prove anything" >&2
+  exit 1
+fi
+
+# the schema mirror as a URL on 127.0.0.1
+node "$checkout/.ci/serve-mirror.mjs" "$mirror_dir" > "$work/mirror-url" &
+server_pid=$!
+for _ in $(seq 1 100); do
+  [ -s "$work/mirror-url" ] && break
+  sleep 0.1
+done
+mirror_url="$(head -n 1 "$work/mirror-url")"
+[ -n "$mirror_url" ] || { echo "fresh-clone-test: the mirror server did not start" >&2; exit 1; }
+
+# a new user's shell: nothing of this CI run's environment (no CI switches, no AWS_SDK_* settings, no moto Python)
+user_env=(env -i "HOME=$HOME" "PATH=$work/bin:$PATH" "LANG=${LANG:-C.UTF-8}" "TERM=dumb"
+  "XDG_CACHE_HOME=$work/cache" "EKS_GITOPS_MIRROR=$mirror_url")
+cd "$work/repo"
+echo "fresh clone in $work/repo; python3 without moto first on PATH; empty cache; EKS_GITOPS_MIRROR=$mirror_url"
+"${user_env[@]}" pnpm install --frozen-lockfile
+"${user_env[@]}" pnpm test

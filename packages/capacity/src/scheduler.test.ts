@@ -1,0 +1,94 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { instanceTypeLabels, resolveInstanceType } from "./instance-types.ts";
+import { type Claim, insertNew, reorderAfterAdd } from "./nodeclaim.ts";
+import { simulate } from "./simulate.ts";
+import { parseSnapshot } from "./snapshot.ts";
+import type { NodePoolInput, SimulationInput, WorkloadInput } from "./types.ts";
+
+// The committed snapshot (moto 5.2.5's ap-southeast-1 data): these tests need nothing installed.
+const FILE = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "clusters", "eksworkshop", "capacity", "instance-types.ap-southeast-1.json");
+const snapshot = parseSnapshot(readFileSync(FILE, "utf8"), FILE);
+const type = (name: string) => snapshot.instanceTypes.find((t) => t.name === name)!;
+
+function cluster(workloads: WorkloadInput[], nodePools: NodePoolInput[] = [{ name: "default", nodeClass: "default" }]): SimulationInput {
+  return { nodeGroups: [], daemonSets: [], workloads, nodePools, nodeClasses: [{ name: "default" }] };
+}
+
+describe("topology spread on the hostname", () => {
+  it("puts at most maxSkew replicas on a NodeClaim (a new NodeClaim is a domain with 0 pods)", () => {
+    const r = simulate(cluster([{ namespace: "a", name: "w", replicas: 5, requests: { cpu: "100m" }, hostnameSpread: { maxSkew: 2 } }]), snapshot);
+    expect(r.nodeClaims.map((c) => c.pods.length)).toEqual([2, 2, 1]);
+  });
+
+  it("keeps count + 1 - min <= maxSkew over the node-group nodes", () => {
+    const input: SimulationInput = {
+      ...cluster([{ namespace: "a", name: "w", replicas: 4, requests: { cpu: "100m" }, hostnameSpread: { maxSkew: 1 } }], []),
+      nodeGroups: [{ name: "ng", instanceType: "m5.xlarge", count: 2 }],
+    };
+    const r = simulate(input, snapshot);
+    expect(r.nodes.map((n) => n.pods.length)).toEqual([2, 2]);
+  });
+});
+
+describe("PreferNoSchedule taints (Karpenter counts them until it relaxes the pod)", () => {
+  const soft: NodePoolInput = { name: "soft", nodeClass: "default", weight: 10, taints: [{ key: "k", value: "v", effect: "PreferNoSchedule" }] };
+  const plain: NodePoolInput = { name: "plain", nodeClass: "default" };
+  const pod: WorkloadInput = { namespace: "a", name: "w", replicas: 1, requests: { cpu: "100m" } };
+
+  it("a pod that does not tolerate the heavier pool's PreferNoSchedule taint goes to the next pool", () => {
+    expect(simulate(cluster([pod], [soft, plain]), snapshot).nodeClaims.map((c) => c.nodePool)).toEqual(["plain"]);
+  });
+
+  it("with no other pool, the relaxation tolerates it", () => {
+    expect(simulate(cluster([pod], [soft]), snapshot).nodeClaims.map((c) => c.nodePool)).toEqual(["soft"]);
+  });
+
+  it("a DaemonSet ignores it (isDaemonPodCompatible tolerates PreferNoSchedule) and counts on that pool's NodeClaims", () => {
+    const input = { ...cluster([{ ...pod, tolerations: [{ operator: "Exists" as const }] }], [soft]), daemonSets: [{ name: "ds", requests: { cpu: "1" } }] };
+    expect(simulate(input, snapshot).nodeClaims[0]!.requests.cpu).toBe("1100m");
+  });
+});
+
+describe("in-flight NodeClaims in Karpenter's order (sorted in place by pod count before each pod)", () => {
+  const claim = (name: string, pods: number) => ({ name, pods: Array.from({ length: pods }, () => "p") }) as unknown as Claim & { name: string };
+
+  it("a NodeClaim that took a pod moves past the ones with fewer pods only, keeping its place among equals", () => {
+    const claims = [claim("a", 1), claim("b", 1), claim("c", 2)];
+    claims[0]!.pods.push("p"); // a: 2 pods
+    reorderAfterAdd(claims, 0);
+    expect(claims.map((c) => (c as unknown as { name: string }).name)).toEqual(["b", "a", "c"]);
+  });
+
+  it("a new NodeClaim goes after every NodeClaim with as few pods", () => {
+    const claims = [claim("a", 1), claim("b", 1), claim("c", 2)];
+    insertNew(claims, claim("d", 1));
+    expect(claims.map((c) => (c as unknown as { name: string }).name)).toEqual(["a", "b", "d", "c"]);
+  });
+});
+
+describe("instance types as the AWS provider v1.14.1 resolves them", () => {
+  it("Windows2022: 50Gi root volume by default and the windows-build label", () => {
+    const r = resolveInstanceType(type("m5.large"), { name: "w", amiFamily: "Windows2022" });
+    expect(r.capacity["ephemeral-storage"]).toBe(50 * 2 ** 30);
+    const labels = instanceTypeLabels(type("m5.large"), "ap-southeast-1", "Windows2022");
+    expect(labels.get("node.kubernetes.io/windows-build")).toBe("10.0.20348");
+    expect(labels.get("kubernetes.io/os")).toBe("windows");
+    expect(instanceTypeLabels(type("m5.large"), "ap-southeast-1", "AL2023").get("node.kubernetes.io/windows-build")).toBeUndefined();
+  });
+
+  it("keeps a negative allocatable (a1.large with an 8Gi systemReserved)", () => {
+    const r = resolveInstanceType(type("a1.large"), { name: "x", amiFamily: "AL2", kubelet: { systemReserved: { cpu: "3", memory: "8Gi" } } });
+    expect(r.allocatable.cpu).toBe(-1070);
+    expect(r.allocatable.memory).toBe(-5386534912);
+  });
+
+  it("sets the sustained clock speed to 0 where EC2 gives none, and has no nitro-sandbox label", () => {
+    const old = snapshot.instanceTypes.find((t) => t.cpuSustainedClockSpeedMhz === undefined)!;
+    const labels = instanceTypeLabels(old, "ap-southeast-1");
+    expect(labels.get("karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz")).toBe("0");
+    expect(labels.has("karpenter.k8s.aws/nitro-sandbox")).toBe(false);
+  });
+});

@@ -1,0 +1,398 @@
+// The scheduling run: pods onto the existing nodes as kube-scheduler would, then Karpenter's packing of the rest.
+// Rewritten from kubernetes-sigs/karpenter v1.14.1 pkg/controllers/provisioning/scheduling/scheduler.go
+// (Solve, add, subtractMax, filterByRemainingResources) and queue.go (byCPUAndMemoryDescending).
+
+import { buildExistingNodes, placeOnExisting } from "./existingnode.ts";
+import { type Pod, type PodShape, prepare } from "./input.ts";
+import { type Amounts, formatAmounts } from "./instance-types.ts";
+import { addInto, taintText } from "./kube-scheduler.ts";
+import { type AddResult, type Claim, canAdd, finalizeClaim, insertNew, reorderAfterAdd } from "./nodeclaim.ts";
+import { buildTemplates, compatibleOfferings, type Template, type TemplateType } from "./nodeclaimtemplate.ts";
+import type { Requirements } from "./requirements.ts";
+import { ResourceSpace } from "./resources.ts";
+import { countZone, Topology, type ZonePicker } from "./topology.ts";
+import type { ExistingNodeResult, InstanceTypeSnapshot, NodeClaimResult, NodePoolUsage, PendingPod, PendingReason, SimulationInput, SimulationResult, WorkloadResult } from "./types.ts";
+
+const limitedTypes = new WeakMap<Template, { version: number; types: TemplateType[] }>();
+
+function withinLimitsCached(template: Template): TemplateType[] {
+  const cached = limitedTypes.get(template);
+  if (cached && cached.version === template.limitsVersion) return cached.types;
+  const types = withinLimits(template.types, template.remaining!);
+  limitedTypes.set(template, { version: template.limitsVersion, types });
+  return types;
+}
+
+/** Instance types whose capacity stays within what the NodePool's limits leave (scheduler.go filterByRemainingResources). */
+function withinLimits(types: readonly TemplateType[], remaining: Amounts): TemplateType[] {
+  return types.filter((t) => Object.entries(remaining).every(([name, left]) => name === "nodes" || (t.resolved.capacity[name] ?? 0) <= left));
+}
+
+/**
+ * The type a NodeClaim most likely launches as: the cheapest offering when the snapshot has prices, else the smallest
+ * type (CPU, then memory, then name). EC2 Fleet makes the real pick (price-capacity-optimized for spot): not modelled.
+ */
+function likelyLaunch(claim: Claim): TemplateType {
+  let best: TemplateType | undefined;
+  let bestPrice = Number.MAX_VALUE;
+  for (const t of claim.types) {
+    let price = Number.MAX_VALUE;
+    for (const o of compatibleOfferings(t, claim.requirements)) if (o.price !== undefined && o.price < price) price = o.price;
+    if (
+      best === undefined ||
+      price < bestPrice ||
+      (price === bestPrice && smaller(t, best))
+    ) {
+      best = t;
+      bestPrice = price;
+    }
+  }
+  return best!;
+}
+
+function smaller(a: TemplateType, b: TemplateType): boolean {
+  const ca = a.resolved.capacity;
+  const cb = b.resolved.capacity;
+  return ca.cpu! - cb.cpu! < 0 || (ca.cpu === cb.cpu && (ca.memory! - cb.memory! < 0 || (ca.memory === cb.memory && a.name < b.name)));
+}
+
+/** Limits minus the capacity of launched NodeClaims (each has one type once launched). */
+function subtractLaunched(remaining: Amounts, claims: readonly Claim[]): void {
+  for (const name of Object.keys(remaining)) {
+    for (const c of claims) remaining[name] = remaining[name]! - (name === "nodes" ? 1 : (c.types[0]!.resolved.capacity[name] ?? 0));
+  }
+}
+
+/** Pessimistically count the largest capacity any remaining type could bring (scheduler.go subtractMax). */
+function subtractMax(remaining: Amounts, types: readonly TemplateType[]): void {
+  for (const name of Object.keys(remaining)) {
+    if (name === "nodes") {
+      remaining.nodes = remaining.nodes! - 1;
+      continue;
+    }
+    let max = 0;
+    for (const t of types) max = Math.max(max, t.resolved.capacity[name] ?? 0);
+    remaining[name] = remaining[name]! - max;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// simulate
+
+/** Runs the scenario: every workload at its `replicas`. */
+export interface SimulateOptions {
+  /**
+   * Stop after Karpenter's first scheduling batch (one `Solve`): pods refused for NodePool limits stay Pending instead of
+   * getting another round once the batch's NodeClaims count at the type they likely launch as. The e2e differential
+   * compares this with one run of Karpenter's scheduler. @default false
+   */
+  readonly singleBatch?: boolean;
+}
+
+export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot, options: SimulateOptions = {}): SimulationResult {
+  const { pods, shapes, daemonSets, types } = prepare(input, snapshot);
+  const space = new ResourceSpace([
+    "cpu",
+    "memory",
+    "pods",
+    "ephemeral-storage",
+    ...shapes.flatMap((s) => Object.keys(s.requests)),
+    ...daemonSets.flatMap((d) => Object.keys(d.requests)),
+  ]);
+  for (const shape of shapes) shape.vec = space.vector(shape.requests);
+  const nodes = buildExistingNodes(input, snapshot, types, daemonSets);
+  const templates = buildTemplates(input, snapshot, daemonSets, space);
+  const zero = space.vector({});
+
+  // 1. kube-scheduler: each pod, in creation order, onto the best-scoring existing node it fits.
+  const unplaced: Pod[] = [];
+  const placedOnExisting = new Map<string, number>();
+  const zoneCounts = new Map<string, Map<string, number>>();
+  for (const pod of pods) {
+    if (placeOnExisting(nodes, pod, zoneCounts)) placedOnExisting.set(pod.shape.workload, (placedOnExisting.get(pod.shape.workload) ?? 0) + 1);
+    else unplaced.push(pod);
+  }
+
+  // 2. Karpenter: the rest by CPU then memory, descending (queue.go byCPUAndMemoryDescending).
+  unplaced.sort((a, b) => {
+    const ra = a.shape.requests;
+    const rb = b.shape.requests;
+    return (rb.cpu ?? 0) - (ra.cpu ?? 0) || (rb.memory ?? 0) - (ra.memory ?? 0) || a.order - b.order;
+  });
+  // In-flight NodeClaims in Karpenter's order: before each pod it sorts them in place by pod count (scheduler.go add,
+  // sort.Slice); new ones are appended.
+  const claims: Claim[] = [];
+  const toleratePreferNoSchedule = templates.some((t) => t.taints.some((x) => x.effect === "PreferNoSchedule")); // ordered by pod count, then creation (scheduler.go sorts newNodeClaims by len(Pods) before each add)
+  const allClaims: Claim[] = [];
+  const pending: PendingPod[] = [];
+  const failures = new Map<string, { reason: PendingReason; message: string }>();
+  const onClaims = new Map<string, number>();
+  let created = 0;
+
+  // Zone spread domains: the zones of existing nodes and every zone a NodePool can launch into (topology.go).
+  const topology = new Topology([...new Set(templates.flatMap((t) => t.types.flatMap((x) => [...x.zones])))].sort(), nodes, zoneCounts);
+  const pickerFor = (shape: PodShape) => topology.pickerFor(shape);
+  const spreadKey = (key: number, pickZone: ZonePicker, current: Requirements, term: Requirements) => topology.spreadKey(key, pickZone, current, term);
+
+  // Karpenter decides in batches and, inside one, counts each new NodeClaim at its largest candidate against the
+  // NodePool's limits (scheduler.go subtractMax: "could cause a batch of pods to take multiple rounds"). Pods refused
+  // for limits get another round once the batch's NodeClaims are launched, counted at the type they likely get.
+  let queue = unplaced;
+  for (;;) {
+    const failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[] = [];
+    const claimsBefore = allClaims.length;
+    for (const pod of queue) place(pod, failed);
+    const retry = !options.singleBatch && failed.some((f) => f.failure.reason === "limit-reached") && allClaims.length > claimsBefore;
+    if (!retry) {
+      for (const { pod, failure } of failed) pending.push({ pod: pod.name, workload: pod.shape.workload, reason: failure.reason, message: failure.message });
+      break;
+    }
+    for (const claim of allClaims.slice(claimsBefore)) {
+      claim.candidates = claim.types;
+      claim.types = [likelyLaunch(claim)];
+    }
+    for (const template of templates) {
+      if (!template.remaining) continue;
+      const launched = allClaims.filter((c) => c.template === template);
+      template.remaining = { ...template.limits };
+      subtractLaunched(template.remaining, launched);
+      template.limitsVersion++;
+    }
+    queue = failed.map((f) => f.pod);
+  }
+
+  function place(pod: Pod, failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[]): void {
+    const shape = pod.shape;
+    let placed = false;
+    let lastFailure: { reason: PendingReason; message: string } | undefined;
+    // Karpenter's relaxation (preferences.go Relax): the required node-affinity terms in order, then, when a NodePool
+    // has a PreferNoSchedule taint, the last term again with a toleration for every PreferNoSchedule taint.
+    const attempts = shape.terms.length + (toleratePreferNoSchedule ? 1 : 0);
+    for (let ti = 0; ti < attempts && !placed; ti++) {
+      const tolerateSoft = ti >= shape.terms.length;
+      const term = shape.terms[Math.min(ti, shape.terms.length - 1)]!;
+      const key = shape.id * 64 + ti;
+      // A zone spread depends on counts that change as pods land: such shapes skip the caches below.
+      const pickZone = pickerFor(shape);
+      // In-flight NodeClaims, fewest pods first.
+      for (let ci = 0; ci < claims.length; ci++) {
+        const claim = claims[ci]!;
+        if (claim.closed.has(key)) continue;
+        if (shape.onePerNode && claim.workloads.has(shape.workload)) continue;
+        // A new NodeClaim is a hostname domain with 0 pods, so the global minimum is 0 (topologygroup.go nextDomainTopologySpread).
+        if (shape.hostnameSpread !== undefined && (claim.workloads.get(shape.workload) ?? 0) + 1 > shape.hostnameSpread) continue;
+        // Under a zone spread a refusal holds for the zone it was tried in: remember it per zone.
+        const zoneKey = pickZone ? spreadKey(key, pickZone, claim.requirements, term) : undefined;
+        if (pickZone && (zoneKey === undefined || claim.closed.has(zoneKey))) continue;
+        const r = canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, !pickZone && claim.absorbed.has(key), pickZone, tolerateSoft);
+        if (!("types" in r)) {
+          claim.closed.add(zoneKey ?? key);
+          continue;
+        }
+        commit(claim, r, pod, key);
+        reorderAfterAdd(claims, ci);
+        placed = true;
+        break;
+      }
+      if (placed) break;
+      // A new NodeClaim from the first NodePool (by weight) that can take the pod.
+      const messages: { reason: PendingReason; message: string }[] = [];
+      for (const template of templates) {
+        if (template.skipped) {
+          messages.push({ reason: "nothing-matches", message: `${template.skipped} (Karpenter skips the NodePool)` });
+          continue;
+        }
+        const zoneKey = pickZone ? spreadKey(key, pickZone, template.requirements, term) : "";
+        const cacheKey = `${key}|${template.index}|${template.limitsVersion}|${zoneKey}`;
+        const cached = zoneKey === undefined ? undefined : failures.get(cacheKey);
+        if (cached) {
+          messages.push(cached);
+          continue;
+        }
+        const outcome = newClaim(template, shape, term, pickZone, tolerateSoft);
+        if ("claim" in outcome) {
+          const claim = outcome.claim;
+          commit(claim, outcome.result, pod, key);
+          if (template.remaining) {
+            subtractMax(template.remaining, claim.types);
+            template.limitsVersion++;
+          }
+          allClaims.push(claim);
+          insertNew(claims, claim);
+          placed = true;
+          break;
+        }
+        if (zoneKey !== undefined) failures.set(cacheKey, outcome);
+        messages.push(outcome);
+      }
+      if (!placed) lastFailure = combine(messages, templates.length === 0);
+    }
+    if (placed) onClaims.set(shape.workload, (onClaims.get(shape.workload) ?? 0) + 1);
+    else failed.push({ pod, failure: lastFailure ?? { reason: "nothing-matches", message: "no NodePool" } });
+  }
+
+  function commit(claim: Claim, r: AddResult, pod: Pod, key: number): void {
+    if (r.zone !== undefined) countZone(zoneCounts, pod.shape.workload, r.zone);
+    if (!r.absorbed) claim.absorbed = new Set();
+    claim.absorbed.add(key);
+    claim.requirements = r.requirements;
+    claim.types = r.types;
+    addInto(claim.requests, pod.shape.requests);
+    const v = pod.shape.vec;
+    for (let i = 0; i < v.length; i++) claim.vec[i]! += v[i]!;
+    claim.pods.push(pod.name);
+    claim.workloads.set(pod.shape.workload, (claim.workloads.get(pod.shape.workload) ?? 0) + 1);
+  }
+
+  function newClaim(
+    template: Template,
+    shape: PodShape,
+    term: Requirements,
+    pickZone: ZonePicker | undefined,
+    tolerateSoft: boolean,
+  ): { claim: Claim; result: AddResult } | { reason: PendingReason; message: string } {
+    const name = template.pool.name;
+    let types: readonly TemplateType[] = template.types;
+    const remaining = template.remaining;
+    if (remaining) {
+      if (remaining.nodes !== undefined && remaining.nodes <= 0) return { reason: "limit-reached", message: `NodePool ${name}: node limit reached` };
+      types = withinLimitsCached(template);
+      if (types.length === 0) return { reason: "limit-reached", message: `NodePool ${name}: limits reached (${limitText(template)})` };
+    }
+    const r = canAdd(template, template.requirements, types, zero, shape, term, false, pickZone, tolerateSoft);
+    if ("types" in r) {
+      const claim: Claim = {
+        template,
+        created: created++,
+        requirements: template.requirements,
+        types: r.types,
+        requests: {},
+        vec: space.vector({}),
+        pods: [],
+        workloads: new Map(),
+        closed: new Set(),
+        absorbed: new Set(),
+      };
+      return { claim, result: r };
+    }
+    if (r.kind === "taint") return { reason: "nothing-matches", message: `NodePool ${name}: taint ${taintText(r.taint)} not tolerated` };
+    if (r.kind === "requirements") return { reason: "nothing-matches", message: `NodePool ${name}: incompatible requirements, ${r.message}` };
+    if (r.kind === "minValues") return { reason: "nothing-matches", message: `NodePool ${name}: ${r.message}` };
+    if (remaining && types.length !== template.types.length) {
+      const unlimited = canAdd(template, template.requirements, template.types, zero, shape, term, false, pickZone, tolerateSoft);
+      if ("types" in unlimited) return { reason: "limit-reached", message: `NodePool ${name}: limits reached (${limitText(template)})` };
+    }
+    if (r.anyCompatible) {
+      return {
+        reason: "too-big",
+        message: `NodePool ${name}: no instance type has enough allocatable for requests ${resourcesText(shape.requests)} plus DaemonSets`,
+      };
+    }
+    return { reason: "nothing-matches", message: `NodePool ${name}: no instance type meets the requirements and has an offering` };
+  }
+
+  // Finalise: add the smallest DaemonSet overhead among the remaining types (nodeclaim.go addDaemonRequests).
+  const counters = new Map<Template, number>();
+  const nodeClaims: NodeClaimResult[] = allClaims.map((claim) => finalizeClaim(claim, counters));
+  return {
+    ...(input.cluster !== undefined ? { cluster: input.cluster } : {}),
+    region: snapshot.region,
+    nodes: nodes.map(
+      (n): ExistingNodeResult => ({
+        name: n.name,
+        nodeGroup: n.group,
+        instanceType: n.instanceType,
+        zone: n.zone,
+        capacityType: n.capacityType,
+        allocatable: formatAmounts(n.allocatable, "human"),
+        requested: formatAmounts(n.requested),
+        pods: n.pods,
+        daemonSetPods: n.daemonSetPods,
+      }),
+    ),
+    nodeClaims,
+    pending,
+    nodePools: [...templates].sort((a, b) => a.index - b.index).map((t) => usage(t, allClaims)),
+    workloads: input.workloads.map((w): WorkloadResult => {
+      const id = `${w.namespace}/${w.name}`;
+      const existing = placedOnExisting.get(id) ?? 0;
+      const claimsCount = onClaims.get(id) ?? 0;
+      return {
+        workload: id,
+        replicas: w.replicas,
+        onExistingNodes: existing,
+        onNodeClaims: claimsCount,
+        pending: w.replicas - existing - claimsCount,
+        ...(w.unmodelled && w.unmodelled.length > 0 ? { unmodelled: [...w.unmodelled] } : {}),
+      };
+    }),
+  };
+}
+
+function combine(messages: readonly { reason: PendingReason; message: string }[], noPools: boolean): { reason: PendingReason; message: string } {
+  if (noPools || messages.length === 0) return { reason: "nothing-matches", message: "fits no existing node and no NodePool is declared" };
+  const reason: PendingReason = messages.some((m) => m.reason === "limit-reached")
+    ? "limit-reached"
+    : messages.some((m) => m.reason === "too-big")
+      ? "too-big"
+      : "nothing-matches";
+  return { reason, message: `fits no existing node; ${messages.map((m) => m.message).join("; ")}` };
+}
+
+function resourcesText(a: Amounts): string {
+  return Object.entries(formatAmounts(a))
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
+}
+
+function limitText(t: Template): string {
+  const used = usedBy(t);
+  return Object.keys(t.limits)
+    .sort()
+    .map((name) => {
+      const fmt = (n: number) => formatAmounts({ [name]: n }, "human")[name];
+      return `${name} ${fmt(used[name] ?? 0)} of ${fmt(t.limits[name]!)}`;
+    })
+    .join(", ");
+}
+
+function usedBy(t: Template): Amounts {
+  const used: Amounts = {};
+  if (t.remaining) for (const name of Object.keys(t.limits)) used[name] = t.limits[name]! - t.remaining[name]!;
+  return used;
+}
+
+function usage(t: Template, claims: readonly Claim[]): NodePoolUsage {
+  const mine = claims.filter((c) => c.template === t);
+  // A NodeClaim counts with the type it likely launches as (likelyLaunch) and, as Karpenter's scheduler counts it
+  // within one batch, at most with its largest candidate (scheduler.go subtractMax).
+  const names = [...new Set(["cpu", "memory", ...Object.keys(t.limits)])];
+  const used: Amounts = {};
+  const atMost: Amounts = {};
+  for (const name of names) {
+    used[name] = 0;
+    atMost[name] = 0;
+    for (const c of mine) {
+      if (name === "nodes") {
+        used[name] += 1;
+        atMost[name] += 1;
+        continue;
+      }
+      used[name] += likelyLaunch(c).resolved.capacity[name] ?? 0;
+      atMost[name] += Math.max(...c.types.map((x) => x.resolved.capacity[name] ?? 0));
+    }
+  }
+  const headroom: Amounts = {};
+  for (const [name, limit] of Object.entries(t.limits)) headroom[name] = limit - (used[name] ?? 0);
+  return {
+    name: t.pool.name,
+    weight: t.weight,
+    nodeClaims: mine.length,
+    limits: formatAmounts(t.limits, "human"),
+    used: formatAmounts(used, "human"),
+    usedAtMost: formatAmounts(atMost, "human"),
+    headroom: formatAmounts(headroom, "human"),
+    consolidationPolicy: t.pool.disruption?.consolidationPolicy ?? "WhenEmptyOrUnderutilized",
+    consolidateAfter: t.pool.disruption?.consolidateAfter ?? "0s",
+  };
+}

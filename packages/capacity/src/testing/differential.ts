@@ -1,0 +1,106 @@
+// Test helper: compares a simulation with what Karpenter's own code decided for the same scenario (e2e only).
+import { parseQuantity } from "../quantity.ts";
+import type { SimulationResult } from "../types.ts";
+import type { PeerResult } from "./karpenter-peer.ts";
+
+/** One NodeClaim reduced to what both sides must agree on. */
+export interface ClaimShape {
+  nodePool: string;
+  /** workload -> pods, sorted by workload. */
+  workloads: Record<string, number>;
+  /** Resource amounts (cpu in millicores, the rest as integers), zeros left out. */
+  requests: Record<string, number>;
+  /** The launch list: the cheapest 600 candidates, sorted by name. */
+  candidates: string[];
+}
+
+export interface Outcome {
+  claims: ClaimShape[];
+  /** workload -> pods that stay Pending. */
+  pending: Record<string, number>;
+  /** Pods the peer put on existing nodes (ours never leaves a pod that fits there). */
+  onExisting: number;
+}
+
+function workloadOf(pod: string): string {
+  return pod.slice(0, pod.lastIndexOf("-"));
+}
+
+function countBy(pods: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of [...pods].sort()) out[workloadOf(p)] = (out[workloadOf(p)] ?? 0) + 1;
+  return out;
+}
+
+function amounts(list: Readonly<Record<string, string>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of Object.keys(list).sort()) {
+    const n = parseQuantity(list[k]!, k === "cpu" ? 1000 : 1);
+    if (n !== 0) out[k] = n;
+  }
+  return out;
+}
+
+export function ourOutcome(r: SimulationResult): Outcome {
+  return {
+    claims: sortClaims(r.nodeClaims.map((c) => ({ nodePool: c.nodePool, workloads: countBy(c.pods), requests: amounts(c.requests), candidates: [...c.instanceTypes].sort() }))),
+    pending: countBy(r.pending.map((p) => p.pod)),
+    onExisting: 0,
+  };
+}
+
+export function peerOutcome(r: PeerResult): Outcome {
+  return {
+    claims: sortClaims(r.nodeClaims.map((c) => ({ nodePool: c.nodePool, workloads: countBy(c.pods), requests: amounts(c.requests), candidates: [...(c.launch ?? [])].sort() }))),
+    pending: countBy(Object.keys(r.podErrors)),
+    onExisting: r.existingNodes.reduce((n, e) => n + e.pods.length, 0),
+  };
+}
+
+function sortClaims(claims: ClaimShape[]): ClaimShape[] {
+  const key = (c: ClaimShape) => JSON.stringify([c.nodePool, c.workloads, c.requests, c.candidates]);
+  return claims.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+export interface Agreement {
+  count: boolean;
+  pods: boolean;
+  requests: boolean;
+  candidates: boolean;
+  pending: boolean;
+  existing: boolean;
+  all: boolean;
+  /** The first difference, in words. */
+  reason?: string;
+}
+
+/** Compares two outcomes; NodeClaims are matched as a multiset (Karpenter's in-flight order is not part of the result). */
+export function compareOutcomes(ours: Outcome, theirs: Outcome): Agreement {
+  const count = ours.claims.length === theirs.claims.length;
+  const podsKey = (c: ClaimShape) => JSON.stringify([c.nodePool, c.workloads]);
+  const sameMultiset = (f: (c: ClaimShape) => string) => JSON.stringify(ours.claims.map(f).sort()) === JSON.stringify(theirs.claims.map(f).sort());
+  const pods = count && sameMultiset(podsKey);
+  const requests = pods && sameMultiset((c) => JSON.stringify([podsKey(c), c.requests]));
+  const candidates = requests && sameMultiset((c) => JSON.stringify([podsKey(c), c.requests, c.candidates]));
+  const pending = JSON.stringify(ours.pending) === JSON.stringify(theirs.pending);
+  const existing = theirs.onExisting === 0;
+  const all = count && pods && requests && candidates && pending && existing;
+  let reason: string | undefined;
+  if (!all) {
+    if (!existing) reason = `Karpenter put ${theirs.onExisting} pod(s) on existing nodes`;
+    else if (!pending) reason = `pending differ: ours ${JSON.stringify(ours.pending)}, Karpenter ${JSON.stringify(theirs.pending)}`;
+    else if (!count) reason = `NodeClaim count: ours ${ours.claims.length}, Karpenter ${theirs.claims.length}`;
+    else if (!pods) reason = `pods per NodeClaim: ours ${JSON.stringify(ours.claims.map((c) => [c.nodePool, c.workloads]))}, Karpenter ${JSON.stringify(theirs.claims.map((c) => [c.nodePool, c.workloads]))}`;
+    else if (!requests) reason = `requests: ours ${JSON.stringify(ours.claims.map((c) => c.requests))}, Karpenter ${JSON.stringify(theirs.claims.map((c) => c.requests))}`;
+    else reason = `candidates: ${candidateDiff(ours, theirs)}`;
+  }
+  return { count, pods, requests, candidates, pending, existing, all, ...(reason ? { reason } : {}) };
+}
+
+function candidateDiff(ours: Outcome, theirs: Outcome): string {
+  const a = new Set(ours.claims.flatMap((c) => c.candidates));
+  const b = new Set(theirs.claims.flatMap((c) => c.candidates));
+  const onlyOurs = [...a].filter((x) => !b.has(x)).slice(0, 8);
+  const onlyTheirs = [...b].filter((x) => !a.has(x)).slice(0, 8);
+  return `only ours [${onlyOurs.join(", ")}], only Karpenter's [${onlyTheirs.join(", ")}]`;
+}

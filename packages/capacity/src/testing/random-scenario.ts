@@ -1,0 +1,212 @@
+// Test helper: seeded random clusters for the differential against Karpenter's own scheduler (e2e only).
+import type {
+  DaemonSetInput,
+  EC2NodeClassInput,
+  InstanceTypeSnapshot,
+  NodeGroupInput,
+  NodePoolInput,
+  NodeSelectorRequirement,
+  SimulationInput,
+  Taint,
+  Toleration,
+  WorkloadInput,
+} from "../types.ts";
+
+/** mulberry32: a small seeded PRNG (deterministic across Node versions). */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** FNV-1a, for per-name deterministic values. */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+/**
+ * The snapshot with a price on every offering (Karpenter treats an unpriced offering as unavailable): on-demand from
+ * vCPU, memory and GPUs, spot at 30-60 % of it per zone; a per-type epsilon keeps every price distinct, so that the
+ * cheapest-first order has no ties.
+ */
+export function withPrices(snapshot: InstanceTypeSnapshot): InstanceTypeSnapshot {
+  return {
+    ...snapshot,
+    instanceTypes: snapshot.instanceTypes.map((t) => {
+      const gpus = Object.entries(t.extendedResources ?? {}).reduce((n, [k, v]) => n + (k.endsWith("gpu") || k.includes("neuron") || k.includes("gaudi") ? v : 0), 0);
+      const base = 0.04 * t.vcpu + (0.005 * t.memoryMiB) / 1024 + 0.5 * gpus + (hash(t.name) % 10000) / 1e7;
+      const od = Math.round(base * 1e6) / 1e6;
+      return {
+        ...t,
+        offerings: t.offerings.map((o) => ({
+          ...o,
+          price: o.capacityType === "on-demand" ? od : Math.round(od * (0.3 + (hash(`${t.name}|${o.zone}`) % 3000) / 10000) * 1e6) / 1e6,
+        })),
+      };
+    }),
+  };
+}
+
+const FAMILIES = ["AL2023", "AL2", "Bottlerocket", "Windows2022"] as const;
+const CATEGORIES = ["c", "m", "r", "t"];
+
+export interface ScenarioFeatures {
+  zoneSpread: boolean;
+  hostnameSpread: boolean;
+  onePerNode: boolean;
+  nodeAffinity: boolean;
+  taints: boolean;
+  preferNoSchedule: boolean;
+  minValues: boolean;
+  daemonSetSelectors: boolean;
+  weights: boolean;
+  limits: boolean;
+  nodeGroups: boolean;
+  windows: boolean;
+}
+
+/** A random cluster: 1-2 EC2NodeClasses, 1-3 NodePools, 0-3 DaemonSets, 0-2 node groups, 1-4 workloads. */
+export function randomScenario(seed: number, snapshot: InstanceTypeSnapshot): { input: SimulationInput; features: ScenarioFeatures } {
+  const r = rng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const chance = (p: number) => r() < p;
+  const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+  const zones = snapshot.zones;
+  const features: ScenarioFeatures = {
+    zoneSpread: false,
+    hostnameSpread: false,
+    onePerNode: false,
+    nodeAffinity: false,
+    taints: false,
+    preferNoSchedule: false,
+    minValues: false,
+    daemonSetSelectors: false,
+    weights: false,
+    limits: false,
+    nodeGroups: false,
+    windows: false,
+  };
+
+  const nodeClasses: EC2NodeClassInput[] = [];
+  for (let i = 0; i < int(1, 2); i++) {
+    const amiFamily = pick(FAMILIES);
+    if (amiFamily === "Windows2022") features.windows = true;
+    nodeClasses.push({
+      name: `nc${i}`,
+      amiFamily,
+      ...(chance(0.3)
+        ? {
+            kubelet: {
+              ...(chance(0.5) ? { maxPods: int(8, 110) } : {}),
+              ...(chance(0.3) ? { podsPerCore: int(2, 10) } : {}),
+              ...(chance(0.3) ? { systemReserved: { cpu: `${int(1, 5) * 100}m`, memory: `${int(1, 8) * 128}Mi` } } : {}),
+            },
+          }
+        : {}),
+      ...(chance(0.3) ? { rootVolumeSize: `${int(20, 200)}Gi` } : {}),
+      ...(chance(0.2) ? { zones: zones.slice(0, int(1, zones.length)) } : {}),
+    });
+  }
+
+  const taintKeys: Taint[] = [];
+  const nodePools: NodePoolInput[] = [];
+  for (let i = 0; i < int(1, 3); i++) {
+    const requirements: NodeSelectorRequirement[] = [];
+    requirements.push({ key: "karpenter.k8s.aws/instance-category", operator: "In", values: CATEGORIES.filter(() => chance(0.6)).concat(pick(CATEGORIES)) });
+    if (chance(0.5)) requirements.push({ key: "karpenter.sh/capacity-type", operator: "In", values: chance(0.5) ? ["on-demand"] : ["spot", "on-demand"] });
+    if (chance(0.3)) requirements.push({ key: "kubernetes.io/arch", operator: "In", values: [pick(["amd64", "arm64"])] });
+    if (chance(0.4)) requirements.push({ key: "karpenter.k8s.aws/instance-cpu", operator: "Lt", values: [String(pick([5, 9, 17, 33, 65]))] });
+    if (chance(0.2)) {
+      features.minValues = true;
+      requirements.push({ key: "karpenter.k8s.aws/instance-family", operator: "Exists", minValues: int(2, 30) });
+    }
+    const taints: Taint[] = [];
+    if (chance(0.25)) {
+      const t: Taint = { key: `dedicated${i}`, value: "x", effect: chance(0.4) ? "PreferNoSchedule" : "NoSchedule" };
+      features.taints = true;
+      if (t.effect === "PreferNoSchedule") features.preferNoSchedule = true;
+      taints.push(t);
+      taintKeys.push(t);
+    }
+    const weight = chance(0.5) ? int(0, 100) : undefined;
+    if (weight !== undefined) features.weights = true;
+    const limits = chance(0.3) ? { cpu: String(int(4, 200)) } : undefined;
+    if (limits) features.limits = true;
+    nodePools.push({
+      name: `np${i}`,
+      nodeClass: pick(nodeClasses).name,
+      requirements,
+      ...(weight !== undefined ? { weight } : {}),
+      ...(taints.length > 0 ? { taints } : {}),
+      ...(limits ? { limits } : {}),
+      ...(chance(0.3) ? { labels: { team: pick(["a", "b"]) } } : {}),
+    });
+  }
+
+  const daemonSets: DaemonSetInput[] = [];
+  for (let i = 0; i < int(0, 3); i++) {
+    const selector: Record<string, string> | undefined = chance(0.4) ? (chance(0.5) ? { "kubernetes.io/arch": pick(["amd64", "arm64"]) } : { team: pick(["a", "b"]) }) : undefined;
+    if (selector) features.daemonSetSelectors = true;
+    daemonSets.push({
+      name: `kube-system/ds${i}`,
+      requests: { cpu: `${int(1, 5) * 50}m`, memory: `${int(1, 8) * 64}Mi` },
+      ...(selector ? { nodeSelector: selector } : {}),
+      ...(chance(0.3) ? { tolerations: [{ operator: "Exists" } as Toleration] } : {}),
+    });
+  }
+
+  const nodeGroups: NodeGroupInput[] = [];
+  if (chance(0.35)) {
+    features.nodeGroups = true;
+    for (let i = 0; i < int(1, 2); i++) {
+      nodeGroups.push({ name: `ng${i}`, instanceType: pick(["t3.large", "m5.xlarge", "c5.2xlarge", "m6g.large"]), count: int(1, 3) });
+    }
+  }
+
+  const workloads: WorkloadInput[] = [];
+  for (let i = 0; i < int(1, 4); i++) {
+    const tolerations: Toleration[] = [];
+    for (const t of taintKeys) if (chance(0.5)) tolerations.push({ key: t.key, operator: "Equal", value: t.value, effect: t.effect });
+    const w: WorkloadInput = {
+      namespace: "default",
+      name: `w${i}`,
+      replicas: int(1, 12),
+      requests: { cpu: `${pick([100, 250, 500, 1000, 1500, 2000, 3500])}m`, memory: `${pick([128, 256, 512, 1024, 2048, 4096, 7168])}Mi` },
+      ...(tolerations.length > 0 ? { tolerations } : {}),
+    };
+    const extra: Partial<WorkloadInput> = {};
+    if (chance(0.25)) {
+      features.zoneSpread = true;
+      Object.assign(extra, { zoneSpread: { maxSkew: int(1, 2) } });
+    }
+    if (chance(0.15)) {
+      features.hostnameSpread = true;
+      Object.assign(extra, { hostnameSpread: { maxSkew: int(1, 3) } });
+    }
+    if (chance(0.2)) {
+      features.onePerNode = true;
+      Object.assign(extra, { onePerNode: true });
+    }
+    if (chance(0.25)) {
+      features.nodeAffinity = true;
+      Object.assign(extra, {
+        requiredNodeAffinity: chance(0.5)
+          ? [{ matchExpressions: [{ key: "karpenter.k8s.aws/instance-category", operator: "In", values: [pick(CATEGORIES)] }] }]
+          : [{ matchExpressions: [{ key: "topology.kubernetes.io/zone", operator: "In", values: [pick(zones)] }] }],
+      });
+    }
+    if (chance(0.2)) {
+      const nodeSelector: Record<string, string> = chance(0.5) ? { "kubernetes.io/arch": pick(["amd64", "arm64"]) } : { "karpenter.sh/capacity-type": pick(["spot", "on-demand"]) };
+      Object.assign(extra, { nodeSelector });
+    }
+    workloads.push({ ...w, ...extra });
+  }
+  return { input: { cluster: `seed-${seed}`, region: snapshot.region, nodeGroups, daemonSets, workloads, nodePools, nodeClasses }, features };
+}

@@ -1,0 +1,75 @@
+// Topology spread domains and counts, and the domain a pod under a spread constraint goes to.
+// Rewritten from kubernetes-sigs/karpenter v1.14.1 pkg/controllers/provisioning/scheduling/topology.go (domains of
+// existing nodes and NodePools) and topologygroup.go (nextDomainTopologySpread).
+import type { PodShape } from "./input.ts";
+import { labelsMatch } from "./kube-scheduler.ts";
+import type { Requirement, Requirements } from "./requirements.ts";
+
+/** Picks the zone for a pod under a zone spread, given the NodeClaim's zone requirement and the pod's (topologygroup.go nextDomainTopologySpread). */
+export type ZonePicker = (nodeZones: Requirement, podZones: Requirement) => string | undefined;
+
+export function countZone(zoneCounts: Map<string, Map<string, number>>, workload: string, zone: string): void {
+  let counts = zoneCounts.get(workload);
+  if (!counts) {
+    counts = new Map();
+    zoneCounts.set(workload, counts);
+  }
+  counts.set(zone, (counts.get(zone) ?? 0) + 1);
+}
+
+export class Topology {
+  private readonly pickers = new Map<PodShape, ZonePicker>();
+
+  /**
+   * `poolZones`: the zones the NodePools' instance types offer (buildDomainGroups: every pod counts them);
+   * `nodes`: the existing nodes, whose zones count for a pod whose node selector and required affinity they match
+   * (topologynodefilter.go, nodeAffinityPolicy Honor); `zoneCounts`: workload -> zone -> pods placed so far.
+   */
+  constructor(
+    private readonly poolZones: readonly string[],
+    private readonly nodes: readonly { readonly zone: string; readonly labels: ReadonlyMap<string, string> }[],
+    readonly zoneCounts: Map<string, Map<string, number>>,
+  ) {}
+
+  /** The zone domains of a pod's spread, sorted. */
+  domainsFor(shape: PodShape): string[] {
+    const zones = new Set(this.poolZones);
+    for (const n of this.nodes) if (labelsMatch(n.labels, shape.selector, shape.affinity)) zones.add(n.zone);
+    return [...zones].sort();
+  }
+
+  pickerFor(shape: PodShape): ZonePicker | undefined {
+    if (shape.zoneSpread === undefined) return undefined;
+    let picker = this.pickers.get(shape);
+    if (!picker) {
+      const skew = shape.zoneSpread;
+      const domains = this.domainsFor(shape);
+      picker = (nodeZones, podZones) => {
+        const counts = this.zoneCounts.get(shape.workload);
+        const podDomains = domains.filter((d) => podZones.has(d));
+        if (podDomains.length === 0) return undefined;
+        const min = Math.min(...podDomains.map((d) => counts?.get(d) ?? 0));
+        let best: string | undefined;
+        let bestCount = Number.POSITIVE_INFINITY;
+        for (const d of domains) {
+          if (!nodeZones.has(d)) continue;
+          const count = (counts?.get(d) ?? 0) + 1;
+          if (count - min <= skew && count < bestCount) {
+            best = d;
+            bestCount = count;
+          }
+        }
+        return best;
+      };
+      this.pickers.set(shape, picker);
+    }
+    return picker;
+  }
+
+  /** A cache key for a shape+term under a zone spread: the zone it would go to now (undefined: none qualifies). */
+  spreadKey(key: number, pickZone: ZonePicker, current: Requirements, term: Requirements): string | undefined {
+    const zoneLabel = "topology.kubernetes.io/zone";
+    const zone = pickZone(current.get(zoneLabel).intersection(term.get(zoneLabel)), term.get(zoneLabel));
+    return zone === undefined ? undefined : `${key}|${zone}`;
+  }
+}

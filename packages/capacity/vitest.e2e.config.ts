@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+// The differential against Karpenter's own Go code (test-tools/kube/karpenter-sim): `pnpm e2e` only, never `pnpm test`.
+// 520 scenarios took over 30 min on this shared 2-core machine under load: a generous explicit timeout, no speed assumption.
+export default defineConfig({
+  test: {
+    name: "capacity-e2e",
+    include: ["src/**/*.e2e.ts"],
+    fileParallelism: false,
+    testTimeout: 10_800_000,
+    hookTimeout: 10_800_000,
+  },
+});

@@ -1,0 +1,147 @@
+// The flow scanner must agree with `yaml` wherever it answers: every pointer (and missing children) of every
+// document of the bench corpus in its JSON and flow shapes, of the fixtures turned into JSON and flow style, and of
+// hand-written flow YAML with comments, quoting and odd keys; block documents with flow values go through the
+// block scanner, which hands the flow part over.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { shapeFiles } from "./bench/world.ts";
+import { pointerSegment } from "./pointer.ts";
+import { fastOffset } from "./positions-fast.ts";
+import { flowOffset, flowTopString, isFlowDocument } from "./positions-flow.ts";
+import { documentSpans, locateFindings, yamlOffset } from "./positions.ts";
+import type { ResourceResult } from "./types.ts";
+import { yamlLib } from "./yaml-lib.ts";
+
+const PACKAGE = fileURLToPath(new URL("../", import.meta.url));
+
+/** Every pointer of a value, plus a missing key below each map and a missing index below each list. */
+function pointers(value: unknown, at = ""): string[] {
+  const out = [at];
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => {
+      out.push(...pointers(v, `${at}/${i}`));
+    });
+    out.push(`${at}/${value.length}`, `${at}/x`);
+  } else if (value !== null && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) out.push(...pointers(v, `${at}/${pointerSegment(k)}`));
+    out.push(`${at}/no-such-key`);
+  }
+  return out;
+}
+
+function compare(text: string, scan: typeof flowOffset): { answered: number; total: number; mismatches: string[] } {
+  const lib = yamlLib();
+  let answered = 0;
+  let total = 0;
+  const mismatches: string[] = [];
+  for (const span of documentSpans(text)) {
+    const doc = lib.parseDocument(text.slice(span.start, span.end), { prettyErrors: false, uniqueKeys: false });
+    if (doc.errors.length > 0) continue;
+    for (const p of pointers(doc.toJS({ maxAliasCount: 100 }))) {
+      total++;
+      const fast = scan(text, span.start, span.end, p);
+      if (fast === undefined) continue;
+      answered++;
+      const slow = yamlOffset(doc, p);
+      if (slow === undefined || fast !== span.start + slow) mismatches.push(`${p}: scanner ${fast}, yaml ${slow === undefined ? "none" : span.start + slow}`);
+    }
+  }
+  return { answered, total, mismatches };
+}
+
+function filesUnder(dir: string, re: RegExp): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name), re) : re.test(e.name) ? [join(dir, e.name)] : []));
+}
+
+describe("flowOffset", () => {
+  it("agrees with yaml on every pointer of the bench corpus in flow and JSON shapes, and answers all of them", () => {
+    for (const shape of ["flow", "json-in-yaml", "json"] as const) {
+      let answered = 0;
+      let total = 0;
+      for (const [name, text] of shapeFiles(shape, 120)) {
+        const r = compare(text, flowOffset);
+        expect(r.mismatches, `${shape} ${name}`).toEqual([]);
+        answered += r.answered;
+        total += r.total;
+      }
+      expect(answered, shape).toBe(total);
+    }
+  }, 180_000);
+
+  it("agrees with yaml on every pointer of the fixtures written as JSON and as flow YAML", () => {
+    const lib = yamlLib();
+    const files = filesUnder(join(PACKAGE, "fixtures"), /\.ya?ml$/);
+    expect(files.length).toBeGreaterThan(50);
+    const problems: string[] = [];
+    for (const file of files) {
+      const docs = lib.parseAllDocuments(readFileSync(file, "utf8"));
+      if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) continue;
+      const values = docs.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown).filter((v) => v !== null && typeof v === "object");
+      const json = values.map((v) => JSON.stringify(v, null, 2)).join("\n---\n");
+      const flow = values.map((v) => lib.stringify(v, { collectionStyle: "flow" })).join("---\n");
+      for (const text of [json, flow]) for (const m of compare(text, flowOffset).mismatches) problems.push(`${file}: ${m}`);
+    }
+    expect(problems).toEqual([]);
+  }, 180_000);
+
+  it("reads comments, quoting, multi-line collections, empty values and a document marker as yaml does", () => {
+    const texts = [
+      '--- # a comment\n{"a": {"b c": [1, {"d": "x,y}"}]}, \'e\'\'f\': [ ], g: {h: i j, k: "l\\"m"}}\n',
+      "{ a: [ x, # not the end ]\n  y ], b: {c: d},\n  url: http://example.com:8080/x, empty: , n: 80 }\n",
+      '[{"apiVersion": "v1", "kind": "List"}, [1, 2, [3]], {}]\n',
+      '{"a/b": {"~c": 1}, "": 2, "80": {"x": 3}}\n',
+    ];
+    for (const text of texts) {
+      const r = compare(text, flowOffset);
+      expect(r.mismatches, text).toEqual([]);
+      expect(r.answered, text).toBeGreaterThan(r.total / 2);
+    }
+  });
+
+  it("agrees with yaml on block documents with flow values, through the block scanner", () => {
+    const text = "a:\n  b: {c: [1, {d: e}], 'f': 2}\n  g:\n  - {h: 1, i: [x, y]}\n  - [1, 2]\n  j: []\n";
+    const r = compare(text, fastOffset);
+    expect(r.mismatches).toEqual([]);
+    expect(r.answered).toBe(r.total);
+  });
+
+  it("leaves what it is not sure of to yaml", () => {
+    const none = (text: string, pointer: string) => flowOffset(text, 0, text.length, pointer);
+    expect(none("{a: &x {b: 1}, c: *x}", "/c/b")).toBeUndefined();
+    expect(none("{a: !!map {b: 1}}", "/a/b")).toBeUndefined();
+    expect(none("{? [a]: 1, b: 2}", "/b")).toBeUndefined();
+    expect(none("{a, b: 1}", "/b")).toBeUndefined();
+    expect(none("[a: 1, b]", "/1")).toBeUndefined();
+    expect(none('{"\\x41": 1}', "/A")).toBeUndefined();
+    expect(none("{true: 1, 0x10: 2}", "/true")).toBeUndefined();
+  });
+
+  it("tells flow documents from block ones, and reads top-level strings", () => {
+    const text = '{"apiVersion": "apps/v1", kind: Deployment}\n';
+    expect(isFlowDocument(text, 0, text.length)).toBe(true);
+    expect(isFlowDocument("a: {b: 1}\n", 0, 10)).toBe(false);
+    expect(isFlowDocument("{a: 1}\nb: 2\n", 0, 12)).toBe(false);
+    expect(flowTopString(text, 0, text.length, "apiVersion")).toBe("apps/v1");
+    expect(flowTopString(text, 0, text.length, "kind")).toBe("Deployment");
+  });
+});
+
+describe("locateFindings on JSON text", () => {
+  it("locates a finding at the key of the JSON text", () => {
+    const text = '{\n  "apiVersion": "v1",\n  "kind": "Service",\n  "metadata": {"name": "web"},\n  "spec": {\n    "ports": [{"port": "http"}]\n  }\n}\n';
+    const result: ResourceResult = {
+      file: "svc.yaml",
+      index: 0,
+      apiVersion: "v1",
+      kind: "Service",
+      name: "web",
+      namespace: "",
+      status: "invalid",
+      findings: [{ severity: "error", path: "/spec/ports/0/port", message: "must be integer", rule: "schema:type" }],
+    };
+    const [located] = locateFindings(text, [result]);
+    expect(located?.findings[0]).toMatchObject({ line: 6, column: 16 });
+  });
+});

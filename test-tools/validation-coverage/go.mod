@@ -1,0 +1,3 @@
+module eks-gitops.local/test-tools/validation-coverage
+
+go 1.24
