@@ -10,6 +10,8 @@ export {
   serializeSnapshot,
   snapshotFromDescribe,
 } from "./snapshot.ts";
+export { PriceListError, onDemandPricesFromPriceList, priceListFilters } from "./price-list.ts";
+export { type CostLine, type CostReport, type PriceQuote, HOURS_PER_MONTH, KARPENTER_PRICES_SOURCE, costOf } from "./cost.ts";
 export { describeInstanceType, resolveInstanceType, eniLimitedPods, kubeReservedCpu, memoryCapacity, podCapacity } from "./instance-types.ts";
 export { QuantityError, parseQuantity, formatBytes, formatCpu } from "./quantity.ts";
 export { MAX_INSTANCE_TYPES, SimulationError, type SimulateOptions, cannotRun } from "./simulate.ts";

@@ -1,6 +1,7 @@
 // Reports of a simulation: text tables, JSON and markdown (with the sweep as a mermaid chart).
 import { chartMermaid } from "./chart.ts";
 import { formatGiB, parseQuantity } from "./quantity.ts";
+import { type CostReport, HOURS_PER_MONTH } from "./cost.ts";
 import { groupPending, pendingCount, pendingLabel } from "./scale.ts";
 import type { ConsolidationNote, NodeClaimResult, PendingPod, SimulationResult, SweepResult } from "./types.ts";
 
@@ -14,6 +15,10 @@ export type ReportFormat = "text" | "json" | "markdown";
 export interface ReportExtras {
   readonly sweep?: SweepResult;
   readonly consolidation?: readonly ConsolidationNote[];
+  /** What the nodes cost at one or more replica points, e.g. `HPA min` and `HPA max`. */
+  readonly cost?: readonly { readonly at: string; readonly report: CostReport }[];
+  /** `source, date` of the snapshot's prices, shown beside every snapshot price. */
+  readonly pricesLabel?: string;
 }
 
 /** How many candidate names a report lists, as Karpenter's `created nodeclaim` log line does (provisioner.go instanceTypeList). */
@@ -50,7 +55,47 @@ function price(n: number): string {
   return `$${n.toFixed(4)}/h`;
 }
 
-function claimLines(c: NodeClaimResult): string[] {
+function usd(n: number): string {
+  return `$${n.toFixed(n < 100 ? 4 : 2)}`;
+}
+
+function costLineText(l: CostReport["lines"][number]): string[] {
+  const what = `${l.kind === "nodeClaim" ? "NodeClaim" : "node group"} ${l.name}`;
+  const type = `${l.count} x ${l.instanceType} ${l.capacityType}`;
+  return [what, type, l.hourly === undefined ? "no price" : `${usd(l.hourly)}/h`, l.hourly === undefined ? "" : `${usd(l.hourly * HOURS_PER_MONTH)}/month`, l.quote ? `${l.quote.source} (${l.quote.date})` : ""];
+}
+
+function costText(cost: NonNullable<ReportExtras["cost"]>): string[] {
+  const out = ["", `Cost (USD; a month is ${HOURS_PER_MONTH} h)`];
+  out.push(...table([["AT", "NODES", "PER HOUR", "PER MONTH", "UNPRICED"], ...cost.map((c) => [c.at, String(c.report.lines.reduce((s, l) => s + l.count, 0)), usd(c.report.hourly), usd(c.report.monthly), String(c.report.unpriced.length)])]));
+  // Every price names its source and date: as a numbered note, listed once below.
+  const notes: string[] = [];
+  const note = (l: CostReport["lines"][number]) => {
+    if (!l.quote) return "";
+    const text = `${l.quote.source} (${l.quote.date})`;
+    if (!notes.includes(text)) notes.push(text);
+    return `[${notes.indexOf(text) + 1}]`;
+  };
+  for (const c of cost) {
+    out.push(`  at ${c.at}:`);
+    out.push(...table(c.report.lines.map((l) => [...costLineText(l).slice(0, 4), note(l)]), "    "));
+  }
+  out.push(...notes.map((n, i) => `  [${i + 1}] ${n}`));
+  return out;
+}
+
+function costMarkdown(cost: NonNullable<ReportExtras["cost"]>): string[] {
+  const out = ["", "### Cost", "", `USD; a month is ${HOURS_PER_MONTH} h.`, "", "| at | nodes | per hour | per month | unpriced |", "|---|---:|---:|---:|---:|"];
+  for (const c of cost) out.push(`| ${cell(c.at)} | ${c.report.lines.reduce((s, l) => s + l.count, 0)} | ${usd(c.report.hourly)} | ${usd(c.report.monthly)} | ${c.report.unpriced.length} |`);
+  const last = cost[cost.length - 1];
+  if (last) {
+    out.push("", `| node (at ${cell(last.at)}) | type | per hour | per month | price source (date) |`, "|---|---|---:|---:|---|");
+    for (const l of last.report.lines) out.push(`| ${costLineText(l).map(cell).join(" | ")} |`);
+  }
+  return out;
+}
+
+function claimLines(c: NodeClaimResult, pricesLabel: string): string[] {
   const lines = [
     `NodeClaim ${c.name}: requests ${requestsText(c.requests)}`,
     `  pods: ${c.pods.join(", ")}`,
@@ -58,7 +103,7 @@ function claimLines(c: NodeClaimResult): string[] {
     ...c.firstCandidates.map((f) => `    ${f.instanceType}: allocatable ${requestsText(f.allocatable)}`),
     `  capacity types: ${c.capacityTypes.join(", ")}; zones: ${c.zones.join(", ")}`,
   ];
-  if (c.cheapest) lines.push(`  cheapest-looking: ${c.cheapest.instanceType} ${c.cheapest.capacityType} in ${c.cheapest.zone} at ${price(c.cheapest.price)}`);
+  if (c.cheapest) lines.push(`  cheapest-looking: ${c.cheapest.instanceType} ${c.cheapest.capacityType} in ${c.cheapest.zone} at ${price(c.cheapest.price)} (${pricesLabel})`);
   return lines;
 }
 
@@ -100,7 +145,7 @@ function formatText(r: SimulationResult, extras: ReportExtras): string {
     const claims = r.nodeClaims.filter((c) => c.nodePool === p.name);
     const limits = Object.keys(p.limits).length > 0 ? `limits ${requestsText(p.limits)}, headroom ${requestsText(p.headroom)}` : "no limits";
     out.push("", `NodePool ${p.name} (weight ${p.weight}, ${limits}; ${p.consolidationPolicy} after ${p.consolidateAfter}): ${claims.length} NodeClaim(s)`);
-    for (const c of claims) out.push(...claimLines(c).map((l) => `  ${l}`));
+    for (const c of claims) out.push(...claimLines(c, extras.pricesLabel ?? "source not recorded").map((l) => `  ${l}`));
   }
   out.push("", `Pending: ${pendingCount(r)}`);
   if (r.pending.length > 0) out.push(...table([["POD", "REASON", "WHY"], ...listedPending(r).map((p) => [pendingLabel(p), p.reason, p.message])]));
@@ -117,6 +162,7 @@ function formatText(r: SimulationResult, extras: ReportExtras): string {
       ]),
     );
   }
+  if (extras.cost && extras.cost.length > 0) out.push(...costText(extras.cost));
   out.push("", summaryLine(r));
   return `${out.join("\n")}\n`;
 }
@@ -151,7 +197,7 @@ function formatMarkdown(r: SimulationResult, extras: ReportExtras): string {
     if (claims.length > 0) {
       out.push("", "| NodeClaim | requests | pods | candidates | cheapest-looking |", "|---|---|---:|---|---|");
       for (const c of claims) {
-        const cheapest = c.cheapest ? `${c.cheapest.instanceType} ${c.cheapest.capacityType} ${c.cheapest.zone} ${price(c.cheapest.price)}` : "(no prices)";
+        const cheapest = c.cheapest ? `${c.cheapest.instanceType} ${c.cheapest.capacityType} ${c.cheapest.zone} ${price(c.cheapest.price)} (${cell(extras.pricesLabel ?? "source not recorded")})` : "(no prices)";
         out.push(`| ${c.name} | ${requestsText(c.requests)} | ${c.pods.length} | ${c.instanceTypes.length}: ${candidateList(c.instanceTypes)} | ${cheapest} |`);
       }
       out.push("", "| candidate | allocatable |", "|---|---|");
@@ -162,6 +208,7 @@ function formatMarkdown(r: SimulationResult, extras: ReportExtras): string {
     out.push("", "### Pending pods", "", "| pod | reason | why |", "|---|---|---|");
     for (const p of listedPending(r)) out.push(`| ${cell(pendingLabel(p))} | ${p.reason} | ${cell(p.message)} |`);
   }
+  if (extras.cost && extras.cost.length > 0) out.push(...costMarkdown(extras.cost));
   if (extras.consolidation && extras.consolidation.length > 0) {
     out.push("", "### Consolidation after scale-down", "");
     for (const c of extras.consolidation) out.push(`- ${c.message}`);
@@ -173,7 +220,7 @@ function formatMarkdown(r: SimulationResult, extras: ReportExtras): string {
 /** The report of a simulation as text (tables), JSON (the result itself) or markdown. */
 export function formatSimulation(result: SimulationResult, format: ReportFormat, extras: ReportExtras = {}): string {
   if (format === "json") {
-    const doc = { ...result, ...(extras.consolidation ? { consolidation: extras.consolidation } : {}), ...(extras.sweep ? { sweep: extras.sweep } : {}) };
+    const doc = { ...result, ...(extras.consolidation ? { consolidation: extras.consolidation } : {}), ...(extras.sweep ? { sweep: extras.sweep } : {}), ...(extras.cost ? { cost: extras.cost } : {}) };
     return `${JSON.stringify(doc, null, 2)}\n`;
   }
   return format === "markdown" ? formatMarkdown(result, extras) : formatText(result, extras);

@@ -49,6 +49,9 @@ export interface SnapshotFromDescribeOptions {
   readonly prices?: readonly PriceInput[];
   readonly capturedAt?: string;
   readonly source?: string;
+  /** When `prices` were taken (ISO timestamp) and where from; recorded only with prices. */
+  readonly pricesTakenAt?: string;
+  readonly pricesSource?: string;
 }
 
 export class SnapshotError extends Error {
@@ -109,6 +112,8 @@ export function snapshotFromDescribe(options: SnapshotFromDescribeOptions): Inst
     zones: [...allZones].sort(),
     ...(options.capturedAt !== undefined ? { capturedAt: options.capturedAt } : {}),
     ...(options.source !== undefined ? { source: options.source } : {}),
+    ...(options.prices && options.prices.length > 0 && options.pricesTakenAt !== undefined ? { pricesTakenAt: options.pricesTakenAt } : {}),
+    ...(options.prices && options.prices.length > 0 && options.pricesSource !== undefined ? { pricesSource: options.pricesSource } : {}),
     instanceTypes: types,
   };
 }
@@ -245,6 +250,10 @@ export function parseSnapshot(text: string, file: string): InstanceTypeSnapshot 
   const zones = array(root.zones, "zones", fail).map((z, i) => string(z, `zones[${i}]`, fail));
   const types = array(root.instanceTypes, "instanceTypes", fail).map((t, i) => instanceType(t, `instanceTypes[${i}]`, fail));
   if (types.length === 0) fail("instanceTypes", "must not be empty");
+  const priced = types.some((t) => t.offerings.some((o) => o.price !== undefined));
+  // Never a price without its source and date.
+  if (priced && (root.pricesTakenAt === undefined || root.pricesSource === undefined))
+    fail(root.pricesTakenAt === undefined ? "pricesTakenAt" : "pricesSource", `offerings carry prices: the snapshot must say when and where they were taken; re-create the file with \`eks-gitops capacity refresh --prices\``);
   const names = new Set<string>();
   for (const [i, t] of types.entries()) {
     if (names.has(t.name)) fail(`instanceTypes[${i}].name`, `duplicate instance type ${t.name}`);
@@ -259,6 +268,8 @@ export function parseSnapshot(text: string, file: string): InstanceTypeSnapshot 
     zones,
     ...(root.capturedAt !== undefined ? { capturedAt: string(root.capturedAt, "capturedAt", fail) } : {}),
     ...(root.source !== undefined ? { source: string(root.source, "source", fail) } : {}),
+    ...(root.pricesTakenAt !== undefined ? { pricesTakenAt: string(root.pricesTakenAt, "pricesTakenAt", fail) } : {}),
+    ...(root.pricesSource !== undefined ? { pricesSource: string(root.pricesSource, "pricesSource", fail) } : {}),
     instanceTypes: types,
   };
 }

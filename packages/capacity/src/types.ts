@@ -66,6 +66,10 @@ export interface InstanceTypeSnapshot {
   readonly capturedAt?: string;
   /** Where the data came from, e.g. `ec2:DescribeInstanceTypes` or `moto 5.2.5`. */
   readonly source?: string;
+  /** When the offerings' prices were taken (ISO timestamp), when the snapshot has prices. */
+  readonly pricesTakenAt?: string;
+  /** Where the prices came from, e.g. `pricing:GetProducts (AmazonEC2) + ec2:DescribeSpotPriceHistory`. */
+  readonly pricesSource?: string;
   /** Sorted by name. */
   readonly instanceTypes: readonly InstanceTypeInfo[];
 }

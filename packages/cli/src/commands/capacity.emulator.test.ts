@@ -1,5 +1,7 @@
 // `eks-gitops capacity refresh` as a process against moto server (real AWS instance-type data) on 127.0.0.1, region ap-southeast-1.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -17,12 +19,13 @@ const committedHeader = JSON.parse(committed) as { capturedAt: string; source: s
 let moto: Moto;
 let tmp: string;
 
-function cli(args: string[], root = ROOT) {
+function cli(args: string[], root = ROOT, extraEnv: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [BIN, ...args, "--root", root], {
     cwd: ROOT,
     encoding: "utf8",
     env: {
       ...process.env,
+      ...extraEnv,
       AWS_ENDPOINT_URL: moto.endpoint,
       AWS_ACCESS_KEY_ID: "testing",
       AWS_SECRET_ACCESS_KEY: "testing",
@@ -31,6 +34,20 @@ function cli(args: string[], root = ROOT) {
     },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function cliAsync(args: string[], root: string, extraEnv: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, ...args, "--root", root], {
+      cwd: ROOT,
+      env: { ...process.env, ...extraEnv, AWS_ENDPOINT_URL: moto.endpoint, AWS_ACCESS_KEY_ID: "testing", AWS_SECRET_ACCESS_KEY: "testing", AWS_PROFILE: "", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
 }
 
 beforeAll(async () => {
@@ -106,6 +123,42 @@ describe("capacity refresh against moto", () => {
     expect(sim.status).toBe(0);
     expect(sim.stdout).toMatch(/\n +cheapest-looking: \S+ spot in ap-southeast-1[abc] at \S+/);
   });
+
+  it("--prices records on-demand prices (a local Pricing API fake: moto has none) and moto's Spot prices, with source and time; simulate prices the NodeClaim", async () => {
+    // The fake answers two on-demand prices, as pricing:GetProducts would: one document per SKU.
+    const doc = (instanceType: string, usd: string) =>
+      JSON.stringify({ product: { attributes: { instanceType } }, terms: { OnDemand: { T: { priceDimensions: { D: { unit: "Hrs", pricePerUnit: { USD: usd } } } } } } });
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/x-amz-json-1.1" });
+      res.end(JSON.stringify({ PriceList: [doc("t3.2xlarge", "0.4224000000"), doc("c5.2xlarge", "0.3920000000")] }));
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    try {
+      const pricing = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const args = ["capacity", "refresh", "--cluster", "eksworkshop", "--prices", "--captured-at", "2026-12-03", "--source", "moto 5.2.5 emulator data"];
+      // spawnSync would block the fake server's event loop: run the CLI asynchronously.
+      const r = await cliAsync(args, tmp, { AWS_ENDPOINT_URL_PRICING: pricing });
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toMatch(/^described ap-southeast-1: 896 instance types in 3 zones \(ap-southeast-1a, ap-southeast-1b, ap-southeast-1c\), 2 on-demand prices, \d+ Spot prices\n/);
+      expect(r.code).toBe(0);
+      const snapshot = JSON.parse(readFileSync(join(tmp, SNAPSHOT), "utf8")) as {
+        pricesSource: string;
+        pricesTakenAt: string;
+        instanceTypes: { name: string; offerings: { capacityType: string; price?: number }[] }[];
+      };
+      expect(snapshot.pricesSource).toBe("moto 5.2.5 emulator data: pricing:GetProducts (AmazonEC2, Linux, Shared, Used) + ec2:DescribeSpotPriceHistory (Linux/UNIX)");
+      expect(snapshot.pricesTakenAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      const t3 = snapshot.instanceTypes.find((t) => t.name === "t3.2xlarge");
+      expect(t3?.offerings.filter((o) => o.capacityType === "on-demand").map((o) => o.price)).toEqual([0.4224, 0.4224, 0.4224]);
+      const sim = spawnSync(process.execPath, [BIN, "simulate", "--cluster", "eksworkshop", "--root", tmp], { cwd: ROOT, encoding: "utf8" });
+      expect(sim.status).toBe(0);
+      // the node group at the Pricing API's price, labelled with the snapshot's source and time
+      expect(sim.stdout).toMatch(/\n {4}node group podsubnet +3 x t3\.2xlarge on-demand +\$1\.2672\/h +\$925\.06\/month +\[1\]\n/);
+      expect(sim.stdout).toContain(`\n  [1] moto 5.2.5 emulator data: pricing:GetProducts (AmazonEC2, Linux, Shared, Used) + ec2:DescribeSpotPriceHistory (Linux/UNIX) (${snapshot.pricesTakenAt})\n`);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  }, 300_000);
 
   it("--region of another overlay's region: exit 2", () => {
     const r = cli(["capacity", "refresh", "--cluster", "eksworkshop", "--region", "us-east-1"], tmp);

@@ -20,7 +20,7 @@ describe("eks-gitops capacity", () => {
 
   it("bare `capacity` lists its subcommands and the usage (exit 2)", async () => {
     expect(await main(["capacity"])).toBe(2);
-    expect(output.err.split("\n").slice(0, 2)).toEqual(["eks-gitops: capacity needs a subcommand: 'refresh'", "Usage: eks-gitops capacity refresh [--region REGION] [--cluster NAME]... [--captured-at YYYY-MM-DD] [--source TEXT] [--spot-prices] [--check] [--root DIR]"]);
+    expect(output.err.split("\n").slice(0, 2)).toEqual(["eks-gitops: capacity needs a subcommand: 'refresh'", "Usage: eks-gitops capacity refresh [--region REGION] [--cluster NAME]... [--captured-at YYYY-MM-DD] [--source TEXT] [--prices | --spot-prices] [--check] [--root DIR]"]);
   });
 
   it("refresh options get a did-you-mean like every command's", async () => {

@@ -3,13 +3,14 @@ import { existsSync, readFileSync, } from "node:fs";
 import { join, relative } from "node:path";
 // Static: this module is itself loaded only for `capacity` (bin.ts), and the CLI bundle require()s the SDK.
 import { EC2Client, paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes, paginateDescribeSpotPriceHistory } from "@aws-sdk/client-ec2";
+import type { PriceInput } from "@eks-gitops/capacity";
 import { CAPACITY_DIR, CAPACITY_REFRESH_COMMAND, CLUSTERS_DIR, instanceTypesFile, listClusters, loadCluster, REGION_PATTERN } from "@eks-gitops/config";
 import { parseCommandArgs, pickSubcommand } from "../args.ts";
 import { EXIT, exitCodeHelp, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
 import { writeFileAtomically } from "../write-file.ts";
 
-export const capacityUsage = `Usage: eks-gitops capacity refresh [--region REGION] [--cluster NAME]... [--captured-at YYYY-MM-DD] [--source TEXT] [--spot-prices] [--check] [--root DIR]
+export const capacityUsage = `Usage: eks-gitops capacity refresh [--region REGION] [--cluster NAME]... [--captured-at YYYY-MM-DD] [--source TEXT] [--prices | --spot-prices] [--check] [--root DIR]
 
 Calls ec2:DescribeInstanceTypes and ec2:DescribeInstanceTypeOfferings (per availability zone) and
 writes clusters/<name>/capacity/instance-types.<region>.json for each selected overlay: sorted JSON
@@ -20,6 +21,9 @@ Read-only; the IAM actions needed are ec2:DescribeInstanceTypes and ec2:Describe
   --captured-at DATE   the date recorded in the snapshot (default: today, UTC)
   --source TEXT        where the data came from, recorded in the snapshot (default: the two EC2 calls)
   --check              write nothing; exit 1 if the committed snapshot's data differs from EC2's answer
+  --prices             also record prices with the time taken: on-demand from the AWS Price List (pricing:GetProducts,
+                       AmazonEC2, the region, Linux, shared tenancy, no pre-installed software, capacity status Used;
+                       endpoint us-east-1, or ap-south-1 for ap-* regions, as Karpenter does) and Spot as --spot-prices
   --spot-prices        also record each type's current Spot price per zone (ec2:DescribeSpotPriceHistory,
                        Linux/UNIX), so reports name the cheapest-looking candidate; prices change: so does the file
   --root DIR           repository root (default: found from the current directory)
@@ -27,7 +31,7 @@ Credentials and endpoint come from the standard AWS variables and files (AWS_PRO
 
 ${exitCodeHelp("capacity refresh")}`;
 
-/** IAM actions `capacity refresh` calls; all read-only (plus ec2:DescribeSpotPriceHistory with --spot-prices). */
+/** IAM actions `capacity refresh` calls; all read-only (plus ec2:DescribeSpotPriceHistory with --spot-prices, and pricing:GetProducts with --prices). */
 export const REFRESH_IAM_ACTIONS = ["ec2:DescribeInstanceTypes", "ec2:DescribeInstanceTypeOfferings"] as const;
 
 const DEFAULT_SOURCE = "ec2:DescribeInstanceTypes + ec2:DescribeInstanceTypeOfferings (availability-zone)";
@@ -43,6 +47,10 @@ export interface RefreshOptions {
   readonly check?: boolean;
   /** Also record current Spot prices (ec2:DescribeSpotPriceHistory). @default false */
   readonly spotPrices?: boolean;
+  /** Also record on-demand prices (pricing:GetProducts) and Spot prices. @default false */
+  readonly prices?: boolean;
+  /** The clock, for the time prices were taken. @default the current time */
+  readonly now?: () => Date;
   readonly out?: (line: string) => void;
 }
 
@@ -90,6 +98,31 @@ export async function describeRegion(region: string, options: { spotPrices?: boo
   return { instanceTypes, offerings, prices: [...latest.values()].map((l) => l.price) };
 }
 
+/** The Pricing API endpoint region Karpenter v1.14.1 uses for a region (pkg/providers/pricing/pricing.go NewAPI). */
+export function pricingApiRegion(region: string): string {
+  if (region.startsWith("ap-")) return "ap-south-1";
+  if (region.startsWith("cn-")) return "cn-northwest-1";
+  return "us-east-1";
+}
+
+/** On-demand prices of a region from pricing:GetProducts, one per instance type. */
+export async function describeOnDemandPrices(region: string): Promise<PriceInput[]> {
+  const { describeAwsError } = await import("@eks-gitops/bootstrap/aws");
+  const { PricingClient, paginateGetProducts } = await import("@aws-sdk/client-pricing");
+  const { onDemandPricesFromPriceList, priceListFilters } = await import("@eks-gitops/capacity");
+  const client = new PricingClient({ region: pricingApiRegion(region), maxAttempts: 8 });
+  const items: unknown[] = [];
+  try {
+    for await (const page of paginateGetProducts({ client, pageSize: 100 }, { ServiceCode: "AmazonEC2", Filters: priceListFilters(region), FormatVersion: "aws_v1" }))
+      items.push(...((page.PriceList as unknown[] | undefined) ?? []));
+  } catch (err) {
+    throw describeAwsError(err, "PricingClient", "GetProductsCommand", undefined);
+  } finally {
+    client.destroy();
+  }
+  return onDemandPricesFromPriceList(items);
+}
+
 /** A Spot price of one instance type in one zone, USD per hour. */
 export interface SpotPrice {
   readonly instanceType: string;
@@ -105,7 +138,7 @@ export class RefreshError extends Error {
 
 /** The snapshot text without `capturedAt` and `source`, to tell new data from a new date or label. */
 function dataOf(text: string): string {
-  return text.replace(/^ {2}"(capturedAt|source)": ".*",?\n/gm, "");
+  return text.replace(/^ {2}"(capturedAt|source|pricesTakenAt|pricesSource)": ".*",?\n/gm, "");
 }
 
 /** Describes each selected overlay's region once and writes its snapshot; a file whose data did not change keeps its date and source. */
@@ -134,14 +167,18 @@ export async function refresh(options: RefreshOptions): Promise<number> {
   for (const { name, region } of targets) {
     let text = byRegion.get(region);
     if (text === undefined) {
-      const raw = await describeRegion(region, { spotPrices: options.spotPrices ?? false });
+      const raw = await describeRegion(region, { spotPrices: (options.spotPrices ?? false) || (options.prices ?? false) });
+      const onDemand = options.prices ? await describeOnDemandPrices(region) : [];
+      if (options.prices && onDemand.length === 0) throw new RefreshError(`the Price List answered no on-demand prices for region ${region}; nothing was written`);
+      const takenAt = (options.now ?? (() => new Date()))().toISOString().replace(/\.\d{3}Z$/, "Z");
+      const prices = [...onDemand, ...raw.prices];
       if (raw.offerings.length === 0)
         throw new RefreshError(`EC2 answered no instance-type offerings for region ${region} (${raw.instanceTypes.length} instance types): is the region served at this endpoint? nothing was written`);
       const snapshot = snapshotFromDescribe({
         region,
         instanceTypes: raw.instanceTypes as never,
         offerings: raw.offerings as never,
-        ...(raw.prices.length > 0 ? { prices: raw.prices } : {}),
+        ...(prices.length > 0 ? { prices, pricesTakenAt: takenAt, pricesSource: pricesSource(options, onDemand.length, raw.prices.length) } : {}),
         capturedAt,
         source: options.source ?? DEFAULT_SOURCE,
       });
@@ -150,7 +187,7 @@ export async function refresh(options: RefreshOptions): Promise<number> {
       parseSnapshot(text, `${region} snapshot`);
       byRegion.set(region, text);
       out(
-        `described ${region}: ${snapshot.instanceTypes.length} instance types in ${snapshot.zones.length} zones (${snapshot.zones.join(", ")})${options.spotPrices ? `, ${raw.prices.length} Spot prices` : ""}`,
+        `described ${region}: ${snapshot.instanceTypes.length} instance types in ${snapshot.zones.length} zones (${snapshot.zones.join(", ")})${options.prices ? `, ${onDemand.length} on-demand prices` : ""}${options.spotPrices || options.prices ? `, ${raw.prices.length} Spot prices` : ""}`,
       );
     }
     const file = join(options.root, CLUSTERS_DIR, name, CAPACITY_DIR, instanceTypesFile(region));
@@ -171,6 +208,11 @@ export async function refresh(options: RefreshOptions): Promise<number> {
   return stale > 0 ? EXIT.invalid : EXIT.ok;
 }
 
+/** Where the prices came from; `--source` (an emulator, a fixture) labels them too, so a synthetic price never reads as AWS's. */
+function pricesSource(options: RefreshOptions, onDemand: number, spot: number): string {
+  const calls = [onDemand > 0 ? "pricing:GetProducts (AmazonEC2, Linux, Shared, Used)" : "", spot > 0 ? "ec2:DescribeSpotPriceHistory (Linux/UNIX)" : ""].filter(Boolean).join(" + ");
+  return options.source !== undefined ? `${options.source}: ${calls}` : calls;
+}
 const SUBCOMMANDS = ["refresh"] as const;
 
 export async function capacityCommand(argv: readonly string[]): Promise<number> {
@@ -188,6 +230,7 @@ export async function capacityCommand(argv: readonly string[]): Promise<number> 
       source: { type: "string" },
       check: { type: "boolean", default: false },
       "spot-prices": { type: "boolean", default: false },
+      prices: { type: "boolean", default: false },
       root: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -207,6 +250,7 @@ export async function capacityCommand(argv: readonly string[]): Promise<number> 
       source: values.source,
       check: values.check,
       spotPrices: values["spot-prices"],
+      prices: values.prices,
     });
   } catch (err) {
     // Matched by name: importing the classes would load the AWS SDK on every error path.
@@ -216,13 +260,13 @@ export async function capacityCommand(argv: readonly string[]): Promise<number> 
       process.stderr.write(`eks-gitops capacity refresh: no AWS credentials (${(err as Error).message.split("\n")[0]}); set AWS_PROFILE or AWS_ACCESS_KEY_ID; nothing was written.\n`);
       return EXIT.usage;
     }
-    if (name === "RefreshError") {
+    if (name === "RefreshError" || name === "PriceListError") {
       process.stderr.write(`eks-gitops capacity refresh: ${(err as Error).message}\n`);
       return EXIT.external;
     }
     if (name === "AwsCallError") {
       const { accessDenied, setup } = err as { accessDenied?: boolean; setup?: boolean };
-      process.stderr.write(`eks-gitops capacity refresh: ${(err as Error).message}${accessDenied ? ` (it needs ${REFRESH_IAM_ACTIONS.join(", ")}${values["spot-prices"] ? ", ec2:DescribeSpotPriceHistory" : ""})` : ""}; nothing was written.\n`);
+      process.stderr.write(`eks-gitops capacity refresh: ${(err as Error).message}${accessDenied ? ` (it needs ${REFRESH_IAM_ACTIONS.join(", ")}${values["spot-prices"] || values.prices ? ", ec2:DescribeSpotPriceHistory" : ""}${values.prices ? ", pricing:GetProducts" : ""})` : ""}; nothing was written.\n`);
       return accessDenied || setup ? EXIT.usage : EXIT.external;
     }
     // SnapshotError: our conversion wrote a snapshot that does not read back, a bug (3)

@@ -80,6 +80,28 @@ export async function readSnapshot(root: string, config: ClusterConfig): Promise
 }
 
 /** The input of one overlay: its rendered objects in memory, plus its node groups and DaemonSets; NodePools in overlay order. */
+/**
+ * The cost of the nodes at the HPA minimum and maximum (every HPA target there), and at the simulated scenario when
+ * `--replicas` or `--at current` makes it a third point.
+ */
+function costAtPoints(
+  capacity: typeof import("@eks-gitops/capacity"),
+  config: ClusterConfig,
+  scenario: Scenario,
+  snapshot: InstanceTypeSnapshot,
+  result: SimulationResult,
+  live: LiveCapacity | undefined,
+): { at: string; report: import("@eks-gitops/capacity").CostReport }[] {
+  const points: { at: string; report: import("@eks-gitops/capacity").CostReport }[] = [];
+  for (const at of ["min", "max"] as const) {
+    const same = scenario.at === at && (scenario.replicas?.size ?? 0) === 0;
+    const r = same ? result : capacity.simulate(overlayInput(config, { at }, live).input, snapshot);
+    points.push({ at: `HPA ${at}`, report: capacity.costOf(r, snapshot) });
+  }
+  if ((scenario.replicas?.size ?? 0) > 0 || scenario.at === "current") points.push({ at: "this scenario", report: capacity.costOf(result, snapshot) });
+  return points;
+}
+
 export function overlayInput(config: ClusterConfig, scenario: Scenario, live?: LiveCapacity) {
   return buildSimulationInput(
     {
@@ -157,7 +179,14 @@ export async function simulateClusters(options: SimulateOptions): Promise<number
       target && scenarioReplicas !== undefined && hpaMax !== undefined && scenarioReplicas < hpaMax
         ? capacity.scaleDown(input, snapshot, { workload: target, from: hpaMax, to: scenarioReplicas })
         : undefined;
-    const report = capacity.formatSimulation(result, output, { ...(sweep ? { sweep } : {}), ...(consolidation ? { consolidation } : {}) });
+    const cost = costAtPoints(capacity, config, scenario, snapshot, result, live);
+    const pricesLabel = snapshot.pricesSource !== undefined ? `${snapshot.pricesSource}, ${snapshot.pricesTakenAt ?? "unknown date"}` : undefined;
+    const report = capacity.formatSimulation(result, output, {
+      ...(sweep ? { sweep } : {}),
+      ...(consolidation ? { consolidation } : {}),
+      cost,
+      ...(pricesLabel ? { pricesLabel } : {}),
+    });
     const text = output === "json" ? report : withScenario(report, output, scenarioLines(scenario, [...(options.replicas?.keys() ?? [])].map((id) => capacity.summarizeWorkload(result, id))));
     runs.push({ config, result, sweep, text });
     for (const p of capacity.cannotRun(result)) {

@@ -93,6 +93,14 @@ describe("Capacity at HPA max", () => {
     expect(md).toContain("| pods that stay Pending | 0 | 0 | 0 |\n");
   });
 
+  it("prices base and head at HPA min and max, with the change and every price's source and date", () => {
+    // HPA min: the 3 t3.2xlarge node-group nodes only (0.3328 $/h each in Karpenter's table), no change
+    expect(md).toContain("| per hour at HPA min | $1.00 | $1.00 | $0.00 |\n| per month at HPA min | $728.83 | $728.83 | $0.00 |\n");
+    // HPA max: base adds a c6a.2xlarge (0.306 $/h), head a much bigger NodeClaim
+    expect(md).toMatch(/\| per month at HPA max \| \$952\.21 \| \$(\d+\.\d\d) \| \+\$\d+\.\d\d \|\n/);
+    expect(md).toContain("Prices: Karpenter v1.14.1 built-in on-demand table (us-east-1), used for ap-southeast-1 as Karpenter does before it reaches the Pricing API (2026-07-06).");
+  });
+
   it("is well-formed GitHub-flavoured Markdown: headings in order, tables parse, <details> balanced", () => {
     const tokens = new Lexer({ gfm: true }).lex(md);
     const flat: Token[] = [];

@@ -6,6 +6,7 @@ import type { InstanceTypeSnapshot, SimulationResult, SweepResult } from "@eks-g
 import { CAPACITY_DIR, CLUSTER_FILE, CLUSTERS_DIR, type ClusterConfig, instanceTypesFile, loadCluster, RENDERED_DIR } from "@eks-gitops/config";
 import { buildSimulationInput, type ReplicaPoint } from "../capacity/input.ts";
 import { makeTempFolder } from "../temp-folder.ts";
+import { type CostAtMinMax, costTable } from "./cost.ts";
 
 /** Name start of the folders an overlay of another commit is loaded from: `clusters/.capacity-<commit>-<pid>/`. */
 export const CAPACITY_TEMP_PREFIX = ".capacity-";
@@ -20,6 +21,8 @@ export interface CapacitySide {
 interface Simulated {
   readonly result?: SimulationResult;
   readonly sweep?: SweepResult;
+  /** What the nodes cost at HPA min and max. */
+  readonly cost?: CostAtMinMax;
   /** Why this side could not be simulated. */
   readonly problem?: string;
 }
@@ -91,14 +94,14 @@ async function simulateSide(
     const text = snapshotFrom.map((s) => readSnapshotText(root, s, snapshotPath)).find((t) => t !== undefined);
     if (text === undefined) return { problem: `no instance-type snapshot ${snapshotPath}` };
     const snapshot: InstanceTypeSnapshot = capacity.parseSnapshot(text, snapshotPath);
-    const { input, autoscaled } = buildSimulationInput(
-      { name, region: config.region, nodeGroups: config.nodeGroups, daemonSets: config.daemonSets, nodePoolOrder: config.nodePools.map((p) => p.name), nodeClassOrder: config.nodeClasses.map((n) => n.name) },
-      files,
-      { at },
-    );
+    const overlay = { name, region: config.region, nodeGroups: config.nodeGroups, daemonSets: config.daemonSets, nodePoolOrder: config.nodePools.map((p) => p.name), nodeClassOrder: config.nodeClasses.map((n) => n.name) };
+    const { input, autoscaled } = buildSimulationInput(overlay, files, { at });
     const result = capacity.simulate(input, snapshot);
+    // The cost rows of the comment (HPA min and max), with the max-side simulation only.
+    const cost =
+      at === "max" ? { min: capacity.costOf(capacity.simulate(buildSimulationInput(overlay, files, { at: "min" }).input, snapshot), snapshot), max: capacity.costOf(result, snapshot) } : undefined;
     const target = autoscaled[0];
-    return { result, ...(target && at === "max" ? { sweep: capacity.sweep(input, snapshot, { workload: target }) } : {}) };
+    return { result, ...(cost ? { cost } : {}), ...(target && at === "max" ? { sweep: capacity.sweep(input, snapshot, { workload: target }) } : {}) };
   } catch (err) {
     return { problem: (err as Error).message.split("\n")[0] ?? String(err) };
   }
@@ -133,7 +136,8 @@ export async function capacitySection(root: string, base: CapacitySide, head: Ca
       continue;
     }
     // compareSimulations starts with the cluster's own `### <name>` heading; undefined on a side = no such cluster there
-    clusters.push(`${capacity.compareSimulations(b.result, h.result, { ...(h.sweep ? { headSweep: h.sweep } : {}), cluster: name }).trimEnd()}\n`);
+    const compared = capacity.compareSimulations(b.result, h.result, { ...(h.sweep ? { headSweep: h.sweep } : {}), cluster: name }).trimEnd();
+    clusters.push(`${compared}\n${h.cost ? `\n${costTable(b.cost, h.cost)}` : ""}`);
   }
   return { clusters };
 }
