@@ -67,6 +67,53 @@ describe("removeRole", () => {
   });
 });
 
+describe("duplicate keys", () => {
+  const MASTERS = "arn:aws:iam::133129065110:role/Admin";
+  // Go's reader keeps the last rolearn (Admin -> system:masters); a first-wins reader would see the node role
+  const ambiguous = `- rolearn: ${NODE}\n  rolearn: ${MASTERS}\n  username: admin\n  groups: [system:masters]\n`;
+
+  it("refuse every edit of mapRoles and change nothing", () => {
+    const data = { mapRoles: ambiguous };
+    const message = "ConfigMap kube-system/aws-auth data.mapRoles line 2: an entry has the same key twice";
+    expect(() => removeRole(data, NODE)).toThrow(expect.objectContaining({ name: "AwsAuthFormatError", message: expect.stringContaining(message) }));
+    expect(() => addNodeRole(data, NODE)).toThrow(expect.objectContaining({ message: expect.stringContaining(message) }));
+    expect(() => hasRole(data, NODE)).toThrow(AwsAuthFormatError);
+    expect(data).toEqual({ mapRoles: ambiguous });
+  });
+
+  it("in mapUsers too", () => {
+    expect(() => addNodeRole({ mapRoles: EKSCTL, mapUsers: "- userarn: a\n  userarn: b\n  username: u\n" }, NODE)).toThrow(
+      expect.objectContaining({ name: "AwsAuthFormatError", message: expect.stringContaining("ConfigMap kube-system/aws-auth data.mapUsers line 2: an entry has the same key twice") }),
+    );
+  });
+});
+
+describe("anchors and aliases", () => {
+  const OTHER = "arn:aws:iam::133129065110:role/other";
+  const anchored = `- rolearn: ${NODE}\n  username: ${NODE_USERNAME}\n  groups: &nodegroups\n    - system:bootstrappers\n    - system:nodes\n- rolearn: ${OTHER}\n  username: other\n  groups: *nodegroups\n`;
+
+  it("removing the entry that defines an anchor keeps the aliased value in the entries that stay", () => {
+    const r = removeRole({ mapRoles: anchored }, NODE);
+    expect(r.changed).toBe(true);
+    expect(parse(r.data.mapRoles!)).toEqual([{ rolearn: OTHER, username: "other", groups: ["system:bootstrappers", "system:nodes"] }]);
+    expect(r.data.mapRoles).not.toContain("*nodegroups");
+    // a re-run reads it (it used to fail with `Unresolved alias` on every re-run) and has nothing to do
+    expect(removeRole(r.data, NODE).changed).toBe(false);
+    expect(hasRole(r.data, OTHER)).toBe(true);
+  });
+
+  it("an entry that is an alias of the removed one, or merges it, is read as Go reads it", () => {
+    const merged = `- &node\n  rolearn: ${NODE}\n  username: ${NODE_USERNAME}\n  groups: [system:nodes]\n- <<: *node\n  username: merged\n`;
+    // the merged entry inherits rolearn: it maps the node role too, and both are removed
+    expect(hasRole({ mapRoles: `- <<: {rolearn: ${NODE}}\n  username: u\n` }, NODE)).toBe(true);
+    const r = removeRole({ mapRoles: merged }, NODE);
+    expect(parse(r.data.mapRoles!, { merge: true })).toEqual([]);
+    // an alias that stays and points into a removed entry keeps its value
+    const kept = `- rolearn: ${NODE}\n  username: &who ${NODE_USERNAME}\n- rolearn: ${OTHER}\n  username: *who\n`;
+    expect(parse(removeRole({ mapRoles: kept }, NODE).data.mapRoles!)).toEqual([{ rolearn: OTHER, username: NODE_USERNAME }]);
+  });
+});
+
 // Random aws-auth documents: entries with arbitrary extra fields and values, written in random YAML styles.
 const scalar = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.constantFrom("{{EC2PrivateDNSName}}", "system:node:{{SessionName}}", "'quoted'", "a: b", "- x", "#hash", "@at"));
 const extra = fc.dictionary(

@@ -84,7 +84,7 @@ export function createAwsClients(options: AwsClientOptions, caller: CallerRef): 
   return clients;
 }
 
-interface StackClient {
+export interface StackClient {
   middlewareStack: { add(mw: unknown, options: { step: "initialize" | "deserialize"; name: string; priority?: "high" | "low" }): void };
 }
 
@@ -109,7 +109,7 @@ const HTML_PAGE = /^\s*<(!doctype\s+html|html[\s>])/i;
  * whatever its status; say so instead of letting the parser fail on it (or read an empty answer from
  * it), and do not retry it. Only answers labelled HTML are read ahead, and their body is handed on.
  */
-function rejectNonApiAnswers(client: StackClient): void {
+export function rejectNonApiAnswers(client: StackClient): void {
   client.middlewareStack.add(
     (next: (args: unknown) => Promise<{ response?: unknown }>) => async (args: { request?: unknown }) => {
       const result = await next(args);

@@ -8,7 +8,7 @@ export type { Desired, DesiredQueue, DesiredRole } from "./desired.ts";
 export { discover, DiscoveryRefusal } from "./discover.ts";
 export type { Actual, DiscoveryProgress } from "./discover.ts";
 export { executePlan } from "./execute.ts";
-export { kubeAccess } from "./kube.ts";
+export { KubeCallError, KubeconfigError, kubeAccess, loadKubeConfig } from "./kube.ts";
 export type { KubeAccess } from "./kube.ts";
 export { planApply, planDestroy } from "./plan.ts";
 export type { Change, KubeFacts, Operation, Plan } from "./plan.ts";

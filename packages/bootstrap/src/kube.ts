@@ -1,6 +1,7 @@
 // Kubernetes access through @kubernetes/client-node: aws-auth with optimistic concurrency, and NodeClaim counts.
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
 import {
   ApiException,
   type Configuration,
@@ -71,18 +72,82 @@ const rejectHtml: Middleware = {
   },
 };
 
+/** No usable kubeconfig: none found, unreadable, not a kubeconfig, or without the context asked for. A set-up problem (exit 2). */
+export class KubeconfigError extends Error {
+  override name = "KubeconfigError";
+}
+
+/** A Kubernetes API call failed. `setup`: the endpoint is not the Kubernetes API (fix the kubeconfig); otherwise the API failed or was unreachable. */
+export class KubeCallError extends Error {
+  override name = "KubeCallError";
+  constructor(
+    message: string,
+    readonly setup: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The kubeconfig files client-node's loadFromDefault() would read: KUBECONFIG's files (those that exist),
+ * else ~/.kube/config. Without any, loadFromDefault() quietly falls back to in-cluster credentials or to
+ * http://localhost:8080, whose errors tell the user nothing; so we look first and say where we looked.
+ */
+export function loadKubeConfig(options: { readonly kubeconfig?: string; readonly context?: string; readonly env?: NodeJS.ProcessEnv }): KubeConfig {
+  const env = options.env ?? process.env;
+  const kc = new KubeConfig();
+  const fromEnv = (env.KUBECONFIG ?? "").split(delimiter).filter((f) => f !== "");
+  const candidates = options.kubeconfig !== undefined ? [options.kubeconfig] : fromEnv.length > 0 ? fromEnv : [join(env.HOME ?? homedir(), ".kube", "config")];
+  const found = candidates.filter((f) => existsSync(f));
+  const inCluster = options.kubeconfig === undefined && found.length === 0 && env.KUBERNETES_SERVICE_HOST !== undefined && existsSync("/var/run/secrets/kubernetes.io/serviceaccount/token");
+  if (found.length === 0 && !inCluster) {
+    const where = options.kubeconfig !== undefined ? `--kubeconfig ${options.kubeconfig}: no such file` : `no kubeconfig found (looked in ${fromEnv.length > 0 ? `KUBECONFIG: ${candidates.join(", ")}` : candidates[0]})`;
+    throw new KubeconfigError(`${where}; pass --kubeconfig FILE (e.g. after \`aws eks update-kubeconfig --name CLUSTER\`)`);
+  }
+  if (inCluster) kc.loadFromCluster();
+  // KUBECONFIG's files merged as kubectl does (the first file's current context wins)
+  found.forEach((file, i) => {
+    try {
+      readFileSync(file); // unreadable (permissions, a folder) named as such, not as a YAML error
+    } catch (err) {
+      throw new KubeconfigError(`kubeconfig ${file}: cannot be read: ${(err as Error).message}; fix its permissions or pass --kubeconfig FILE`);
+    }
+    const one = i === 0 ? kc : new KubeConfig();
+    try {
+      one.loadFromFile(file); // (not from a string: relative certificate paths resolve against the file's folder)
+    } catch (err) {
+      throw new KubeconfigError(`kubeconfig ${file}: not a valid kubeconfig: ${(err as Error).message.split("\n")[0]}; fix it or pass --kubeconfig FILE`);
+    }
+    if (one === kc) return;
+    // kubectl's merge: the first file that names a cluster, user or context wins (client-node's mergeConfig throws instead)
+    const add = <T extends { name: string }>(have: T[], more: readonly T[]) => {
+      for (const m of more) if (!have.some((h) => h.name === m.name)) have.push(m);
+    };
+    add(kc.clusters, one.clusters);
+    add(kc.users, one.users);
+    add(kc.contexts, one.contexts);
+    if (!kc.currentContext) kc.currentContext = one.currentContext;
+  });
+  if (options.context) {
+    if (!kc.getContexts().some((c) => c.name === options.context)) {
+      throw new KubeconfigError(`kubeconfig ${found.join(", ")}: no context '${options.context}' (it has ${kc.getContexts().map((c) => c.name).join(", ") || "none"}); pass --context NAME`);
+    }
+    kc.setCurrentContext(options.context);
+  }
+  if (!kc.getCurrentCluster()) {
+    throw new KubeconfigError(`kubeconfig ${found.join(", ") || "(in-cluster)"}: no current cluster${options.context ? ` for context '${options.context}'` : ""}; pass --kubeconfig FILE or --context NAME`);
+  }
+  return kc;
+}
+
 /** kc.makeApiClient(), plus the HTML check. */
 function makeClient<T>(kc: KubeConfig, server: string, Api: new (configuration: Configuration) => T): T {
   return new Api(createConfiguration({ baseServer: new ServerConfiguration(server, {}), authMethods: { default: kc }, promiseMiddleware: [rejectHtml] }));
 }
 
 export function kubeAccess(options: KubeAccessOptions): KubeAccess {
-  const kc = new KubeConfig();
-  if (options.kubeconfig) kc.loadFromFile(options.kubeconfig);
-  else kc.loadFromDefault();
-  if (options.context) kc.setCurrentContext(options.context);
+  const kc = loadKubeConfig(options);
   const server = kc.getCurrentCluster()?.server ?? "(no cluster in kubeconfig)";
-  if (!kc.getCurrentCluster()) throw new Error(`kubeconfig: no current cluster${options.context ? ` for context '${options.context}'` : ""}; pass --kubeconfig or --context`);
   const core = makeClient(kc, server, CoreV1Api);
   const custom = makeClient(kc, server, CustomObjectsApi);
   const maxRetries = options.maxConflictRetries ?? 5;
@@ -149,5 +214,7 @@ export function kubeAccess(options: KubeAccessOptions): KubeAccess {
 function kubeError(err: unknown, what: string, server: string): Error {
   const code = status(err);
   const detail = err instanceof ApiException ? `HTTP ${code}` : err instanceof Error ? err.message : String(err);
-  return new Error(`Kubernetes API ${server}: cannot ${what}: ${detail}`);
+  // 401/403: the kubeconfig's identity is refused or lacks RBAC, a setting to fix; an HTML page: not the API
+  const setup = err instanceof NotKubernetesAnswer || code === 401 || code === 403;
+  return new KubeCallError(`Kubernetes API ${server}: cannot ${what}: ${detail}`, setup);
 }

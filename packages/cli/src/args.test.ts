@@ -1,9 +1,12 @@
 // Command-line mistakes: our own messages (not Node's parseArgs text), a "did you mean", exit code 2.
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { closestOption, parseCommandArgs } from "./args.ts";
 import { captureOutput } from "./testing/capture.ts";
 import { main } from "./bin.ts";
+
+// loading a command (the AWS SDK for bootstrap) is slow on a busy machine: not a timing test
+vi.setConfig({ testTimeout: 60_000 });
 
 const output = captureOutput();
 

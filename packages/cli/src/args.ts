@@ -4,18 +4,35 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { distance } from "fastest-levenshtein";
 import { UsageError } from "./exit-codes.ts";
 
-/** The known option closest to `typed` (`--chek` -> `--check`), when it is close enough to be a typo. */
-export function closestOption(typed: string, options: Readonly<Record<string, unknown>>): string | undefined {
-  const name = typed.replace(/^-+/, "").split("=")[0] ?? "";
-  let best: { option: string; d: number } | undefined;
-  for (const option of Object.keys(options).sort()) {
-    const d = distance(name, option);
-    if (!best || d < best.d) best = { option, d };
+/** The name among `names` closest to `typed` (`valdiate` -> `validate`), when it is close enough to be a typo. */
+export function closestName(typed: string, names: readonly string[]): string | undefined {
+  let best: { name: string; d: number } | undefined;
+  for (const name of [...names].sort()) {
+    const d = distance(typed, name);
+    if (!best || d < best.d) best = { name, d };
   }
   // a typo: one edit in a short name, else two (a swapped pair counts two) or a third of the letters;
   // `--bsae` is `--base`, `--outptu` is `--output`, `--x` is not `--root`
-  const limit = name.length <= 3 ? 1 : Math.max(2, Math.floor(name.length / 3));
-  return best && best.d <= limit ? `--${best.option}` : undefined;
+  const limit = typed.length <= 3 ? 1 : Math.max(2, Math.floor(typed.length / 3));
+  return best && best.d <= limit ? best.name : undefined;
+}
+
+/** The known option closest to `typed` (`--chek` -> `--check`), when it is close enough to be a typo. */
+export function closestOption(typed: string, options: Readonly<Record<string, unknown>>): string | undefined {
+  const near = closestName(typed.replace(/^-+/, "").split("=")[0] ?? "", Object.keys(options));
+  return near === undefined ? undefined : `--${near}`;
+}
+
+/**
+ * The subcommand `typed` of `command` (`capacity refresh`, `bootstrap plan`): a UsageError with the
+ * list of subcommands when it is missing, and a did-you-mean when it is unknown.
+ */
+export function pickSubcommand<T extends string>(command: string, typed: string | undefined, subcommands: readonly T[], usage: string): T {
+  if (typed !== undefined && (subcommands as readonly string[]).includes(typed)) return typed as T;
+  const list = subcommands.map((s) => `'${s}'`).join(", ");
+  if (typed === undefined || typed.startsWith("-")) throw new UsageError(`${command} needs a subcommand: ${list}\n${usage}`);
+  const near = closestName(typed, subcommands);
+  throw new UsageError(`${command} ${typed}: unknown subcommand${near ? `; did you mean '${near}'?` : ""} (expected ${list}; eks-gitops help ${command} lists them)`);
 }
 
 /** The option named in a parseArgs error message (`Unknown option '--chek'`). */

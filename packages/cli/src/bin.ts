@@ -1,7 +1,8 @@
 // Entry point of the eks-gitops command: dispatches to a subcommand and maps errors to exit codes.
 // the errors module alone: importing the package index would load the overlay checks (zod) on every start
 import { ConfigError } from "@eks-gitops/config/errors";
-import { closestOption } from "./args.ts";
+import { closestName } from "./args.ts";
+import { colorEnabled } from "./color.ts";
 import { EXIT, UsageError } from "./exit-codes.ts";
 import { startReadAhead } from "./read-ahead.ts";
 import cliPackage from "../package.json" with { type: "json" };
@@ -29,13 +30,33 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
 const usage = () =>
   `Usage: eks-gitops <command> [options]\n\nCommands:\n${Object.entries(COMMANDS)
     .map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`)
-    .join("\n")}\n\nOptions: -h, --help; -V, --version\nRun 'eks-gitops <command> --help' for a command's options.`;
+    .join("\n")}\n  ${"help".padEnd(10)} this list; 'help <command>' shows a command's options and exit codes\n\nOptions: -h, --help; -V, --version\nRun 'eks-gitops help <command>' (or 'eks-gitops <command> --help') for a command's options.\nExit codes of every command: 0 ok, 1 invalid or stale, 2 bad usage or configuration, 3 internal fault,\n4 an external service (AWS, Kubernetes API) failed: each command's help says what they mean there.`;
 
 /** `valdiate` -> `validate`, `--verison` -> `--version`: the closest command or top-level option, if near. */
 function closestCommand(typed: string): string | undefined {
-  const names = typed.startsWith("-") ? { help: {}, version: {} } : Object.fromEntries(Object.keys(COMMANDS).map((n) => [n, {}]));
-  const near = closestOption(typed, names);
-  return near && (typed.startsWith("-") ? near : near.replace(/^--/, ""));
+  if (typed.startsWith("-")) {
+    const near = closestName(typed.replace(/^-+/, ""), ["help", "version"]);
+    return near && `--${near}`;
+  }
+  return closestName(typed, [...Object.keys(COMMANDS), "help"]);
+}
+
+function unknownCommand(name: string): number {
+  const near = closestCommand(name);
+  process.stderr.write(`eks-gitops: unknown ${name.startsWith("-") ? "option" : "command"} '${name}'${near ? `; did you mean '${near}'?` : ""}\n${usage()}\n`);
+  return EXIT.usage;
+}
+
+/** `eks-gitops help [command]`: the list of commands, or the command's own --help. */
+async function help(args: readonly string[]): Promise<number> {
+  const [name] = args;
+  if (name === undefined || name === "help") {
+    process.stdout.write(`${usage()}\n`);
+    return EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) return unknownCommand(name);
+  return command.run(["--help"]);
 }
 
 /**
@@ -59,22 +80,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`eks-gitops ${cliPackage.version}\n`);
     return EXIT.ok;
   }
-  const command = COMMANDS[name];
-  if (!command) {
-    const near = closestCommand(name);
-    process.stderr.write(`eks-gitops: unknown ${name.startsWith("-") ? "option" : "command"} '${name}'${near ? `; did you mean '${near}'?` : ""}\n${usage()}\n`);
-    return EXIT.usage;
-  }
+  const command = name === "help" ? { run: help } : COMMANDS[name];
+  if (!command) return unknownCommand(name);
   try {
     return await command.run(rest);
   } catch (err) {
-    return reportError(err);
+    return await reportError(err);
   }
 }
 
-function reportError(err: unknown): number {
+async function reportError(err: unknown): Promise<number> {
   if (err instanceof ConfigError) {
-    process.stderr.write(`${err.message}\n${err.problems.length} problem(s) in ${err.file}; nothing was written.\n`);
+    // commands with --output (synth, validate) report a bad overlay in their own format; the rest as text
+    const { formatConfigError } = await import("./overlay-report.ts");
+    const { stdout, stderr } = await formatConfigError(err, "text", colorEnabled(process.stderr));
+    process.stdout.write(stdout);
+    process.stderr.write(stderr);
     return EXIT.usage;
   }
   // Matched by name so that reporting an error does not import the packages that define them.

@@ -53,7 +53,7 @@ describe.concurrent("an overlay that cannot be loaded", () => {
       code: 2,
       stderr:
         "clusters/eksworkshop/cluster.ts: (root): cannot load: it threw \"x\" (a string, not an Error) while being imported; an overlay only exports `defineCluster({...})`\n" +
-        "1 problem(s) in clusters/eksworkshop/cluster.ts; nothing was written.\n",
+        "1 problem in clusters/eksworkshop/cluster.ts; nothing was written.\n",
     });
   });
 
@@ -63,7 +63,25 @@ describe.concurrent("an overlay that cannot be loaded", () => {
     const r = await run(["synth", "--root", root, "--check"]);
     expect({ code: r.code, stderr: r.stderr }).toEqual({
       code: 2,
-      stderr: `clusters/eksworkshop/cluster.ts: (root): cannot load: syntax error at line ${line}, column 8: Unexpected ":"\n1 problem(s) in clusters/eksworkshop/cluster.ts; nothing was written.\n`,
+      stderr:
+        `clusters/eksworkshop/cluster.ts:${line}:8 Cluster/eksworkshop invalid /: cannot load: syntax error at line ${line}, column 8: Unexpected ":" [overlay:syntax]\n` +
+        "Summary: 1 resources found - Valid: 0, Invalid: 1, Errors: 0, Skipped: 0\n" +
+        "1 problem in clusters/eksworkshop/cluster.ts; nothing was written.\n",
+    });
+  });
+
+  it("a misspelt key: exit 2, a GitHub annotation on the line and column of cluster.ts with the suggestion (the CLI as run)", async () => {
+    const root = repoWith("typo", "eksworkshop", (s) => s.replace("maxReplicas: 12", "maxReplica: 12"));
+    const source = readFileSync(join(root, "clusters/eksworkshop/cluster.ts"), "utf8").split("\n");
+    const line = source.findIndex((l) => l.includes("maxReplica: 12")) + 1;
+    const column = (source[line - 1] ?? "").indexOf("maxReplica:") + 1;
+    const r = await run(["synth", "--root", root, "--check", "--output", "github"]);
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      code: 2,
+      stdout:
+        `::error file=clusters/eksworkshop/cluster.ts,line=${line},col=${column},title=Cluster/eksworkshop overlay%3Aunknown-key::workloads[0].autoscaling.maxReplica: unknown key 'maxReplica' (fix: did you mean \`maxReplicas\`?)\n` +
+        "Summary: 1 resources found - Valid: 0, Invalid: 1, Errors: 0, Skipped: 0\n",
+      stderr: "1 problem in clusters/eksworkshop/cluster.ts; nothing was written.\n",
     });
   });
 
@@ -75,7 +93,7 @@ describe.concurrent("an overlay that cannot be loaded", () => {
       code: 2,
       stderr:
         "clusters/aws-cn/cluster.ts: (root): cannot load: it called process.exit(0) while being imported; an overlay must not end the process: remove the call\n" +
-        "1 problem(s) in clusters/aws-cn/cluster.ts; nothing was written.\n",
+        "1 problem in clusters/aws-cn/cluster.ts; nothing was written.\n",
     });
   });
 

@@ -244,10 +244,10 @@ describe("the checks CI runs fail when they should (they never pass by doing not
     expect(r.status).toBe(1);
     expect(r.stdout).toBe(
       [
-        "stale   clusters/eksworkshop/rendered: 1 files differ (0 changed, 1 missing, 0 extra)",
+        "stale   clusters/eksworkshop/rendered: 1 file differs (0 changed, 1 missing, 0 extra)",
         "  [+] clusters/eksworkshop/rendered/iam/index.json",
         "  fix: pnpm synth --cluster eksworkshop",
-        "1 of 1 overlays have stale rendered output; run `pnpm synth` and commit the result.",
+        "1 of 1 overlay has stale rendered output; run `pnpm synth` and commit the result.",
         "",
       ].join("\n"),
     );

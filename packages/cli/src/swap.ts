@@ -2,6 +2,8 @@
 import { chmodSync, existsSync, linkSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { UsageError } from "./exit-codes.ts";
+import { onInterrupt } from "./interrupt.ts";
+import { currentOwner, describeOwner, formatOwner, type Owner, ownerState, parseOwner } from "./owner.ts";
 
 /**
  * The swap writes `<dir>.tmp-PID/`, renames `<dir>` to `<dir>.old-PID/`, renames the temporary
@@ -16,6 +18,13 @@ const LEFTOVER = /^(.*)\.(tmp|old)-(\d+)$/;
 /** Another live process holds the lock (exit 2: wait, or remove a lock that is not really held). */
 export class RenderedLockedError extends UsageError {
   override name = "RenderedLockedError";
+  constructor(
+    message: string,
+    /** Who holds it. */
+    readonly owner?: Owner,
+  ) {
+    super(message);
+  }
 }
 
 /** The file system refused a write (permissions, read-only or full disk): the user's to fix, exit 2. */
@@ -48,16 +57,6 @@ export function reached(step: string): void {
   for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
 }
 
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return false; // this process holds no lock between (synchronous) swaps
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 function readIfExists(file: string): string | undefined {
   try {
     return readFileSync(file, "utf8");
@@ -67,35 +66,58 @@ function readIfExists(file: string): string | undefined {
   }
 }
 
+export interface LockOptions {
+  /** The command taking the lock, recorded for whoever finds it held. @default "synth" */
+  readonly command?: string;
+  /** Told when a stale lock (its owner no longer runs) is taken over. */
+  readonly note?: (line: string) => void;
+}
+
+/** The message for a lock held by `owner`, with a hint that fits who it is. */
+function heldMessage(file: string, dir: string, owner: Owner): string {
+  const who = describeOwner(owner);
+  const doing = owner.command === "validate" ? "reading" : "writing";
+  if (ownerState(owner) === "elsewhere") {
+    return `${file}: held by ${who}, on another host: this host cannot tell whether it still runs; if no eks-gitops runs on ${owner.host}, delete ${file}`;
+  }
+  const check = owner.start !== undefined ? `; if \`ps -o lstart=,args= -p ${owner.pid}\` shows no eks-gitops started at ${owner.started}, delete ${file}` : `; if process ${owner.pid} is not an eks-gitops command, delete ${file}`;
+  return `${file}: another ${who} is ${doing} ${dir}; wait for it to finish${check}`;
+}
+
 /**
- * Takes `<dir>.lock` (content: the owner's process id) and returns its release. A lock whose owner
- * is dead is stale and taken over. The lock file is written complete under a private name and then
- * hard-linked into place (atomic, fails if it exists), so a reader never sees a half-written one.
- * Hand-written: Node has no flock(2), and the lock must outlive nothing but its process.
+ * Takes `<dir>.lock` (content: the owner, see ./owner.ts) and returns its release. A lock whose owner
+ * no longer runs (dead, its process id reused, rebooted since) is stale and taken over, saying so. The
+ * lock file is written complete under a private name and then hard-linked into place (atomic, fails if
+ * it exists), so a reader never sees a half-written one. Hand-written: Node has no flock(2), and the
+ * lock must outlive nothing but its process. Held, it is released on SIGINT/SIGTERM.
  */
-export function lockRendered(dir: string): () => void {
+export function lockRendered(dir: string, options: LockOptions = {}): () => void {
   const file = `${dir}.lock`;
   const mine = `${file}.${process.pid}`;
-  const content = `${process.pid}\n`;
+  const content = formatOwner(currentOwner(options.command ?? "synth"));
   writeFileSync(mine, content);
   try {
     for (let attempt = 0; attempt < 10; attempt++) {
       try {
         linkSync(mine, file);
-        return () => {
+        const release = () => {
           if (readIfExists(file) === content) unlinkSync(file);
+        };
+        const forget = onInterrupt(() => {
+          release();
+          return undefined;
+        });
+        return () => {
+          forget();
+          release();
         };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       }
       const seen = readIfExists(file);
       if (seen === undefined) continue; // released meanwhile
-      const owner = Number(seen.trim());
-      if (Number.isSafeInteger(owner) && owner > 0 && isAlive(owner)) {
-        throw new RenderedLockedError(
-          `${file}: another synth (process ${owner}) is writing ${dir}; wait for it to finish (if no such process is running, delete ${file})`,
-        );
-      }
+      const owner = parseOwner(seen);
+      if (owner && ownerState(owner) !== "gone") throw new RenderedLockedError(heldMessage(file, dir, owner), owner);
       // Stale: move it aside, then make sure what was moved is what was judged stale (another
       // process may have taken the lock in between; then it is given back).
       const aside = `${file}.stale-${process.pid}`;
@@ -111,12 +133,44 @@ export function lockRendered(dir: string): () => void {
         } catch {
           // someone else holds it now: the next attempt sees them
         }
+      } else {
+        options.note?.(`took over ${basename(file)}: ${owner ? `${describeOwner(owner)} no longer runs` : "it names no owner"}`);
       }
       unlinkSync(aside);
     }
     throw new RenderedLockedError(`${file}: could not take the lock after 10 attempts; another synth keeps taking it`);
   } finally {
     unlinkSync(mine);
+  }
+}
+
+export interface WaitOptions extends LockOptions {
+  /** Wait (instead of failing at once) while the lock is held by an owner for which this is true. @default always */
+  readonly waitWhile?: (owner: Owner) => boolean;
+  /** Told once, when it starts waiting. */
+  readonly onWait?: (message: string) => void;
+  /** Give up after this long. @default 600000 (10 minutes: a validation of a large tree on a busy machine) */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * {@link lockRendered}, waiting while another process holds the lock (polling; the event loop stays free,
+ * so a signal is handled while waiting). Used by validate, which reads a rendered folder under the same
+ * lock synth writes it under, so it sees the old tree or the new one, never a mix of both.
+ */
+export async function lockRenderedWaiting(dir: string, options: WaitOptions = {}): Promise<() => void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 600_000);
+  let told = false;
+  for (;;) {
+    try {
+      return lockRendered(dir, options);
+    } catch (err) {
+      const owner = err instanceof RenderedLockedError ? err.owner : undefined;
+      if (!owner || ownerState(owner) === "elsewhere" || !(options.waitWhile?.(owner) ?? true) || Date.now() > deadline) throw err;
+      if (!told) options.onWait?.(`waiting for ${describeOwner(owner)} to finish with ${dir}`);
+      told = true;
+    }
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -160,8 +214,12 @@ export function recoverSwap(dir: string, warn: (message: string) => void): strin
     if (m && m[1] === name) found.push({ path: join(parent, entry), kind: m[2] as "tmp" | "old", pid: Number(m[3]), entry });
     else {
       // the private lock files of a process killed while it took the lock
-      const lock = /^(.*)\.lock\.(?:stale-)?(\d+)$/.exec(entry);
-      if (lock && lock[1] === name && !isAlive(Number(lock[2]))) rmSync(join(parent, entry), { force: true });
+      const lock = /^(.*)\.lock\.(stale-)?(\d+)$/.exec(entry);
+      if (lock && lock[1] === name) {
+        // `.lock.<pid>` holds its maker as owner; `.lock.stale-<pid>` the stale owner it moved aside, so only the id counts
+        const owner = (lock[2] ? undefined : parseOwner(readIfExists(join(parent, entry)) ?? "")) ?? { pid: Number(lock[3]) };
+        if (ownerState(owner) === "gone") rmSync(join(parent, entry), { force: true });
+      }
     }
   }
   const notes: string[] = [];

@@ -1,13 +1,17 @@
 // synth's check before it writes: the render, still in memory, through the same validation as `pnpm validate`
 // (schema, defaults, CEL, cross-object, IAM lint), so clusters/*/rendered never holds output validate rejects.
-import { formatText, validateRender, type DownloadProgress, type RenderedOverlay } from "@eks-gitops/validate";
-import type { RenderedTree } from "./render.ts";
+import { formatReport, validateRender, type DownloadProgress, type OutputFormat, type RenderedOverlay } from "@eks-gitops/validate";
+import { findingsInOverlay } from "./overlay-findings.ts";
+import type { RenderedTree, RenderSources } from "./render.ts";
 
 export interface RenderToValidate {
   readonly cluster: string;
   readonly tree: RenderedTree;
   /** The overlay as synth loaded it (not loaded again for validation). */
   readonly config?: RenderedOverlay["config"];
+  /** With both: findings are reported at the overlay field of `sourceFile` that produced the value. */
+  readonly sourceFile?: string;
+  readonly sources?: RenderSources;
 }
 
 export interface SynthValidation {
@@ -21,6 +25,8 @@ export interface SynthValidation {
 export interface SynthValidateOptions {
   readonly root: string;
   readonly color?: boolean;
+  /** @default "text" */
+  readonly format?: OutputFormat;
   readonly onProgress?: (p: DownloadProgress) => void;
 }
 
@@ -31,7 +37,10 @@ export async function validateBeforeWrite(renders: readonly RenderToValidate[], 
   );
   return {
     ok: report.summary.invalid + report.summary.error === 0,
-    text: formatText(report, { color: options.color === true }),
+    text: formatReport(findingsInOverlay(report, traced(renders), options.root), options.format ?? "text", { color: options.color === true }),
     resources: report.summary.resources,
   };
 }
+
+const traced = (renders: readonly RenderToValidate[]) =>
+  renders.flatMap((r) => (r.sourceFile !== undefined && r.sources !== undefined ? [{ cluster: r.cluster, sourceFile: r.sourceFile, sources: r.sources, tree: r.tree }] : []));

@@ -7,7 +7,10 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "./bin.ts";
 import { synth } from "./commands/synth.ts";
+import { hostname } from "node:os";
+import { formatOwner, processStart } from "./owner.ts";
 import { KILL_AT_ENV } from "./swap.ts";
+import { PAUSE_AT_ENV } from "./temp-folder.ts";
 import { readTree, recoverRendered } from "./tree.ts";
 
 // Spawns processes on a shared machine: generous timeouts (the 20 random kills took 62 s with other jobs and two
@@ -162,7 +165,8 @@ describe("synth under SIGKILL", () => {
 
   it("exits 2 naming the process while a live synth holds the lock, and writes nothing", async () => {
     writeFileSync(join(rendered(), [...committed.keys()][0]!), "edited\n");
-    writeFileSync(`${rendered()}.lock`, `${process.ppid}\n`);
+    const owner = { pid: process.ppid, start: processStart(process.ppid), host: hostname(), command: "synth", started: "2026-12-03T15:00:00Z" };
+    writeFileSync(`${rendered()}.lock`, formatOwner(owner));
     const errors: string[] = [];
     const spy = vi.spyOn(process.stderr, "write").mockImplementation((s) => {
       errors.push(String(s));
@@ -171,7 +175,9 @@ describe("synth under SIGKILL", () => {
     const code = await main(["synth", "--root", repo, "--cluster", "eksworkshop"]).finally(() => spy.mockRestore());
     expect({ code, errors }).toEqual({
       code: 2,
-      errors: [`eks-gitops: ${rendered()}.lock: another synth (process ${process.ppid}) is writing ${rendered()}; wait for it to finish (if no such process is running, delete ${rendered()}.lock)\n`],
+      errors: [
+        `eks-gitops: ${rendered()}.lock: another eks-gitops synth (process ${process.ppid} on ${hostname()}, started 2026-12-03T15:00:00Z) is writing ${rendered()}; wait for it to finish; if \`ps -o lstart=,args= -p ${process.ppid}\` shows no eks-gitops started at 2026-12-03T15:00:00Z, delete ${rendered()}.lock\n`,
+      ],
     });
     expect(readTree(rendered()).get([...committed.keys()][0]!)).toBe("edited\n");
     rmSync(`${rendered()}.lock`);
@@ -217,5 +223,167 @@ describe("synth under SIGKILL", () => {
     expect(readTree(dir)).toEqual(changed);
     expect(readdirSync(join(work, "read-only"))).toEqual(["rendered"]);
     expect(existsSync(`${dir}.lock`)).toBe(false);
+  });
+});
+
+/** Starts the driver swapping `dir` between the trees of `file` over and over; resolves once it swapped once. */
+async function startSwapLoop(dir: string, file: string) {
+  const child = spawn(process.execPath, [driver, "loop", dir, file], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  await new Promise<void>((ready, fail) => {
+    child.stdout.once("data", () => ready());
+    child.once("exit", (code) => fail(new Error(`driver exited ${code} before it swapped: ${stderr}`)));
+  });
+  return { child, stderr: () => stderr };
+}
+
+describe("synth under SIGINT and SIGTERM", () => {
+  it.each(["SIGTERM", "SIGINT"] as const)("%s in the middle of back-to-back swaps: the swap in progress ends, no temporary folder or lock is left", async (signal) => {
+    for (let trial = 0; trial < 5; trial++) {
+      const { child, stderr } = await startSwapLoop(rendered(), treesFile);
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 40)));
+      const exited = new Promise((r) => child.once("exit", (_code, sig) => r(sig)));
+      child.kill(signal);
+      // it dies of the signal (as a shell expects), after the swap it was in
+      expect(await exited).toBe(signal);
+      // no recovery run before looking: nothing was left to recover
+      expect({ trial, siblings: siblings(), stderr: stderr() }).toEqual({ trial, siblings: ["rendered"], stderr: "" });
+      const now = readTree(rendered());
+      expect(same(now, committed) || same(now, changed)).toBe(true);
+    }
+    await rerunAndCheckClean();
+  });
+});
+
+describe("the lock names its owner", () => {
+  const lock = () => `${rendered()}.lock`;
+  const run = async () => {
+    const lines: string[] = [];
+    const code = await synth({ root: repo, clusters: ["eksworkshop"], out: (l) => lines.push(l), validate: false });
+    return { code, lines };
+  };
+
+  it("a lock whose process id now belongs to another process (a reused PID, a container's PID 1) is taken over, saying so", async () => {
+    // the parent process runs, but it is not the one that took the lock: its start time differs
+    writeFileSync(lock(), formatOwner({ pid: process.ppid, start: "1", host: hostname(), command: "synth", started: "2026-01-01T00:00:00Z" }));
+    rmSync(join(rendered(), [...committed.keys()][0]!));
+    const { code, lines } = await run();
+    expect(code).toBe(0);
+    expect(lines[0]).toBe(`recovered clusters/eksworkshop: took over rendered.lock: eks-gitops synth (process ${process.ppid} on ${hostname()}, started 2026-01-01T00:00:00Z) no longer runs`);
+    expect(existsSync(lock())).toBe(false);
+    await rerunAndCheckClean();
+  });
+
+  it("a lock of this very process id but an earlier start (PID 1 in a new container) is stale too", async () => {
+    writeFileSync(lock(), formatOwner({ pid: process.pid, start: "1", host: hostname(), command: "synth" }));
+    const { code, lines } = await run();
+    expect(code).toBe(0);
+    expect(lines[0]).toBe(`recovered clusters/eksworkshop: took over rendered.lock: eks-gitops synth (process ${process.pid} on ${hostname()}) no longer runs`);
+  });
+
+  it("a lock of another host is not judged from here: exit 2 with a hint that fits", async () => {
+    writeFileSync(lock(), formatOwner({ pid: process.pid, host: "build-7", command: "synth" }));
+    const errors: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((s) => {
+      errors.push(String(s));
+      return true;
+    });
+    const code = await main(["synth", "--root", repo, "--cluster", "eksworkshop", "--no-validate"]).finally(() => spy.mockRestore());
+    expect({ code, errors }).toEqual({
+      code: 2,
+      errors: [`eks-gitops: ${lock()}: held by eks-gitops synth (process ${process.pid} on build-7), on another host: this host cannot tell whether it still runs; if no eks-gitops runs on build-7, delete ${lock()}\n`],
+    });
+    rmSync(lock());
+  });
+});
+
+describe("validate while synth swaps the folder", () => {
+  it("judges the old tree or the new one, never a mix and never ENOENT", async () => {
+    // the new tree: every file under another name, so a run that read part of each tree would list both names (or miss files)
+    const renamed = new Map([...committed].map(([p, c]) => [p.replace(/([^/]+)$/, "v2-$1"), c]));
+    const file = join(work, "renamed-trees.json");
+    writeFileSync(file, JSON.stringify([[...renamed], [...committed]]));
+    const names = (m: ReadonlyMap<string, string>) => [...m.keys()].map((p) => `clusters/eksworkshop/rendered/${p}`).sort();
+    const { child, stderr } = await startSwapLoop(rendered(), file);
+    const seen = { old: 0, new: 0 };
+    try {
+      for (let run = 0; run < 6; run++) {
+        let out = "";
+        const spy = vi.spyOn(process.stdout, "write").mockImplementation((s) => {
+          out += String(s);
+          return true;
+        });
+        const errSpy = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+        const code = await main(["validate", rendered(), "--root", repo, "-o", "json", "--checks", "schema"]).finally(() => {
+          spy.mockRestore();
+          errSpy.mockRestore();
+        });
+        const report = JSON.parse(out) as { resources: { file: string; status: string; findings: { rule: string }[] }[] };
+        const files = [...new Set(report.resources.map((r) => r.file))].sort();
+        const which = JSON.stringify(files) === JSON.stringify(names(committed)) ? "old" : JSON.stringify(files) === JSON.stringify(names(renamed)) ? "new" : "a mix";
+        expect({ run, code, which, problems: report.resources.filter((r) => r.status !== "valid").flatMap((r) => r.findings.map((f) => `${r.file} ${f.rule}`)) }).toEqual({
+          run,
+          code: 0,
+          which: which === "a mix" ? "old or new" : which,
+          problems: [],
+        });
+        seen[which as "old" | "new"]++;
+      }
+    } finally {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    expect(stderr()).toBe("");
+    expect(seen.old + seen.new).toBe(6);
+    recoverRendered(rendered());
+    await rerunAndCheckClean();
+  }, 300_000);
+});
+
+describe("diff's temporary overlay folders", () => {
+  const capacityDirs = () => readdirSync(join(repo, "clusters")).filter((e) => e.startsWith(".capacity-"));
+
+  it("are removed on SIGINT while an overlay of the base commit loads, saying so", async () => {
+    const child = spawn(process.execPath, [CLI, "diff", "--root", repo, "--base", "HEAD", "-o", "markdown"], {
+      cwd: repo,
+      env: { ...process.env, [PAUSE_AT_ENV]: "temp-folder" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    const paused = new Promise<void>((resolvePaused, fail) => {
+      child.stderr.on("data", (d) => {
+        stderr += d;
+        if (stderr.includes("paused ")) resolvePaused();
+      });
+      child.once("exit", (code) => fail(new Error(`diff exited ${code} before making its folder: ${stderr}`)));
+    });
+    await paused;
+    expect(capacityDirs()).toHaveLength(1);
+    const folder = capacityDirs()[0]!;
+    expect(folder).toMatch(new RegExp(`^\\.capacity-[0-9a-f]{12}-${child.pid}$`));
+    const exited = new Promise((r) => child.once("exit", (_code, sig) => r(sig)));
+    child.kill("SIGINT");
+    expect(await exited).toBe("SIGINT");
+    expect(stderr).toContain(`eks-gitops: interrupted (SIGINT): removed clusters/${folder}\n`);
+    expect(capacityDirs()).toEqual([]);
+  });
+
+  it("left by a killed run are swept by the next diff, which says so; a running owner's are kept", async () => {
+    const dead = join(repo, "clusters", ".capacity-0123456789ab-4242");
+    mkdirSync(join(dead, "clusters/eksworkshop"), { recursive: true });
+    writeFileSync(join(dead, ".eks-gitops-owner"), formatOwner({ pid: process.ppid, start: "1", host: hostname(), command: "diff", started: "2026-01-01T00:00:00Z" }));
+    const live = join(repo, "clusters", `.capacity-0123456789ab-${process.pid}`);
+    mkdirSync(live, { recursive: true });
+    writeFileSync(join(live, ".eks-gitops-owner"), formatOwner({ pid: process.pid, start: processStart(process.pid), host: hostname(), command: "diff" }));
+    const { diff } = await import("./commands/diff.ts");
+    const notes: string[] = [];
+    expect(await diff({ root: repo, base: "HEAD", output: "markdown", out: () => {}, err: (t) => notes.push(t) })).toBe(0);
+    expect(notes).toEqual([`eks-gitops diff: removed clusters/.capacity-0123456789ab-4242, left by eks-gitops diff (process ${process.ppid} on ${hostname()}, started 2026-01-01T00:00:00Z) that no longer runs\n`]);
+    expect(capacityDirs()).toEqual([`.capacity-0123456789ab-${process.pid}`]);
+    rmSync(live, { recursive: true });
   });
 });

@@ -78,6 +78,13 @@ describe("eks-gitops synth", () => {
     const text = out.join("");
     expect(text).toContain("stale   clusters/eksworkshop/rendered: 3 files differ (1 changed, 1 missing, 1 extra)");
     expect(text).toContain("  [~] clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml");
+    // the unified diff of the changed file, committed -> rendered
+    expect(text).toContain(
+      "      --- a/clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml\tcommitted\n" +
+        "      +++ b/clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml\trendered\n" +
+        "      @@ -1,1 +1,",
+    );
+    expect(text).toContain("\n      -edited by hand\n      +# Rendered by `pnpm synth` from clusters/eksworkshop/cluster.ts.");
     expect(text).toContain("  [+] clusters/eksworkshop/rendered/iam/index.json");
     expect(text).toContain("  [-] clusters/eksworkshop/rendered/karpenter-nodepools/stale.yaml");
     expect(text).toContain("  fix: pnpm synth --cluster eksworkshop");
@@ -102,7 +109,9 @@ describe("eks-gitops synth", () => {
     rmSync(join(root, "clusters/aws-cn/rendered/iam/index.json"));
     const before = readTree(join(root, "clusters/aws-cn/rendered"));
     expect(await main(["synth", "--root", root])).toBe(2);
-    expect(err.join("")).toContain("clusters/eksworkshop/cluster.ts: nodePools[0].limits.cpu: must not be negative");
+    expect(err.join("")).toContain(
+      "clusters/eksworkshop/cluster.ts:33:22 Cluster/eksworkshop invalid nodePools[0].limits.cpu: must not be negative; got -4 [overlay:range]\n",
+    );
     expect(err.join("")).toContain("nothing was written");
     // aws-cn renders fine, but nothing is written when any overlay fails.
     expect(readTree(join(root, "clusters/aws-cn/rendered"))).toEqual(before);
@@ -118,8 +127,8 @@ describe("eks-gitops synth", () => {
     expect(await main(["synth", "--root", root])).toBe(1);
     const text = err.join("");
     expect(text).toContain(
-      // located in the render's in-memory text (line 30 is the second requirement's `- key:`)
-      'clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml:30:11 NodePool/default invalid /spec/template/spec/requirements/1/key: Invalid value: "karpenter.sh/nodepool": label "karpenter.sh/nodepool" is restricted [cel:self != "karpenter.sh/nodepool"]',
+      // at the overlay's line first, then where it is in the render's in-memory text (line 30 is the second requirement's `- key:`)
+      'clusters/eksworkshop/cluster.ts:26:16 NodePool/default invalid nodePools[0].requirements[1].key -> clusters/eksworkshop/rendered/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml:30:11 /spec/template/spec/requirements/1/key: Invalid value: "karpenter.sh/nodepool": label "karpenter.sh/nodepool" is restricted [cel:self != "karpenter.sh/nodepool"]',
     );
     expect(text).toMatch(/\nSummary: 48 resources found - Valid: 47, Invalid: 1, Errors: 0, Skipped: 0[^\n]*\n/);
     expect(text.endsWith("the render is invalid: nothing was written. Fix the overlay, or write it anyway with `pnpm synth --no-validate`.\n")).toBe(true);
@@ -165,7 +174,9 @@ describe("eks-gitops synth", () => {
   it("exits 2 when the folder name and the cluster name differ", async () => {
     cpSync(join(root, "clusters/aws-cn"), join(root, "clusters/other"), { recursive: true });
     expect(await main(["synth", "--root", root, "--cluster", "other"])).toBe(2);
-    expect(err.join("")).toContain("clusters/other/cluster.ts: name: is 'aws-cn' but the overlay folder is 'other'; they must match");
+    expect(err.join("")).toContain(
+      "clusters/other/cluster.ts:5:9 Cluster/other invalid name: is 'aws-cn' but the overlay folder is 'other'; they must match (fix: `name: \"other\"`) [overlay:name]\n",
+    );
   });
 });
 

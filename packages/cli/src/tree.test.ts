@@ -121,9 +121,9 @@ describe("replaceTree after an interrupted swap (a synth killed part-way)", () =
     writeTree(dir, previous);
     writeFileSync(`${dir}.lock`, `${process.ppid}\n`);
     expect(() => replaceTree(dir, next)).toThrow(
-      `${dir}.lock: another synth (process ${process.ppid}) is writing ${dir}; wait for it to finish (if no such process is running, delete ${dir}.lock)`,
+      `${dir}.lock: another eks-gitops (process ${process.ppid}) is writing ${dir}; wait for it to finish; if process ${process.ppid} is not an eks-gitops command, delete ${dir}.lock`,
     );
-    expect(() => recoverRendered(dir)).toThrow(`another synth (process ${process.ppid})`);
+    expect(() => recoverRendered(dir)).toThrow(`another eks-gitops (process ${process.ppid})`);
     expect([...readTree(dir)]).toEqual([...previous]);
   });
 });

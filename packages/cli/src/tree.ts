@@ -46,6 +46,8 @@ export function isEmptyDifference(d: TreeDifference): boolean {
 export interface ReplaceOptions {
   /** Problems that do not stop the write (a leftover that cannot be removed). @default stderr */
   readonly warn?: (message: string) => void;
+  /** The caller holds `<dir>.lock` already (see lockRenderedWaiting). @default false: taken here */
+  readonly locked?: boolean;
 }
 
 const warnOnStderr = (message: string) => {
@@ -58,9 +60,10 @@ const warnOnStderr = (message: string) => {
  */
 export function recoverRendered(dir: string, options: ReplaceOptions = {}): string[] {
   try {
-    const release = lockRendered(dir);
+    const notes: string[] = [];
+    const release = options.locked ? () => {} : lockRendered(dir, { note: (l) => notes.push(l) });
     try {
-      return recoverSwap(dir, options.warn ?? warnOnStderr);
+      return [...notes, ...recoverSwap(dir, options.warn ?? warnOnStderr)];
     } finally {
       release();
     }
@@ -78,7 +81,7 @@ export function recoverRendered(dir: string, options: ReplaceOptions = {}): stri
 export function replaceTree(dir: string, tree: RenderedTree, options: ReplaceOptions = {}): void {
   const warn = options.warn ?? warnOnStderr;
   try {
-    const release = lockRendered(dir);
+    const release = options.locked ? () => {} : lockRendered(dir);
     try {
       recoverSwap(dir, warn);
       reached("locked");

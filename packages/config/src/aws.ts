@@ -1,8 +1,11 @@
 // Partition facts: which partition a region is in, and the partition's DNS suffix and service principals.
+import { knownRegion } from "./regions.ts";
 import type { Partition } from "./types.ts";
 
-/** The partition a region belongs to, from its name. */
+/** The partition a region belongs to: the AWS SDK's partition metadata, or (a region it does not list) from its name. */
 export function partitionOfRegion(region: string): Partition {
+  const listed = knownRegion(region)?.partition;
+  if (listed === "aws" || listed === "aws-cn" || listed === "aws-us-gov") return listed;
   if (region.startsWith("cn-")) return "aws-cn";
   if (region.startsWith("us-gov-")) return "aws-us-gov";
   return "aws";

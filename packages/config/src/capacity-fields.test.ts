@@ -74,8 +74,8 @@ describe("node groups and DaemonSets", () => {
   });
 
   it("rejects a negative or fractional node count, naming the field", () => {
-    expect(problemsOf(withChange((x) => (x.nodeGroups[0].count = -1)))).toEqual(["nodeGroups[0].count: must not be negative"]);
-    expect(problemsOf(withChange((x) => (x.nodeGroups[0].count = 1.5)))).toEqual(["nodeGroups[0].count: must be a whole number of nodes"]);
+    expect(problemsOf(withChange((x) => (x.nodeGroups[0].count = -1)))).toEqual(["nodeGroups[0].count: must not be negative; got -1"]);
+    expect(problemsOf(withChange((x) => (x.nodeGroups[0].count = 1.5)))).toEqual(["nodeGroups[0].count: must be a whole number of nodes; got 1.5"]);
   });
 
   it("rejects a malformed instance type and capacity type", () => {
@@ -87,8 +87,8 @@ describe("node groups and DaemonSets", () => {
         }),
       ),
     ).toEqual([
-      "nodeGroups[0].instanceType: must be an EC2 instance type such as 't3.2xlarge'",
-      'nodeGroups[0].capacityType: Invalid option: expected one of "ON_DEMAND"|"SPOT"|"CAPACITY_BLOCK"',
+      "nodeGroups[0].instanceType: must be an EC2 instance type such as 't3.2xlarge'; got \"t3 2xlarge\"",
+      `nodeGroups[0].capacityType: must be one of 'ON_DEMAND', 'SPOT', 'CAPACITY_BLOCK'; got "on-demand"`,
     ]);
   });
 
@@ -124,7 +124,7 @@ describe("node groups and DaemonSets", () => {
 
   it("rejects a bad DaemonSet request", () => {
     expect(problemsOf(withChange((x) => (x.daemonSets[1].requests.cpu = "-100m")))).toEqual([
-      "daemonSets[1].requests.cpu: must be a non-negative Kubernetes quantity such as '2', '500m', '4G' or '1Gi'",
+      `daemonSets[1].requests.cpu: must be a non-negative Kubernetes quantity such as '2', '500m', '4G' or '1Gi'; got "-100m"`,
     ]);
   });
 });
@@ -151,10 +151,10 @@ describe("EC2NodeClass kubelet and block devices", () => {
         }),
       ),
     ).toEqual([
-      "nodeClasses[0].kubelet.maxPods: Too small: expected number to be >=0",
-      'nodeClasses[0].kubelet.kubeReserved: Unrecognized key: "gpu"',
-      "nodeClasses[0].kubelet.evictionHard.memory.available: must be a quantity such as '100Mi' or a percentage such as '10%'",
-      'nodeClasses[0].kubelet.evictionHard: Unrecognized key: "disk.available"',
+      "nodeClasses[0].kubelet.maxPods: must be at least 0; got -1",
+      "nodeClasses[0].kubelet.kubeReserved.gpu: unknown key 'gpu'",
+      `nodeClasses[0].kubelet.evictionHard.memory.available: must be a quantity such as '100Mi' or a percentage such as '10%'; got "lots"`,
+      "nodeClasses[0].kubelet.evictionHard.disk.available: unknown key 'disk.available'",
     ]);
   });
 

@@ -23,7 +23,7 @@ export async function withoutProcessExit<T>(file: string, load: () => Promise<T>
   process.exit = ((code?: unknown) => {
     // from another overlay, loaded before (a timer it set): the guard of guardLaterExits names it
     const stack = new Error().stack ?? "";
-    if ([...loaded.keys()].some((abs) => abs !== file && stack.includes(abs))) return exit.call(process, code as number);
+    if ([...loaded].some(([abs, shown]) => abs !== file && shown !== loaded.get(file) && stack.includes(abs))) return exit.call(process, code as number);
     called = new OverlayExitError(code);
     throw called;
   }) as typeof process.exit;

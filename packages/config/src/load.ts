@@ -1,8 +1,8 @@
 // Finds and loads cluster overlays (clusters/<name>/cluster.ts). The only file access in this package.
-import { readdirSync, existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ConfigError } from "./errors.ts";
+import { ConfigError, type ConfigProblem } from "./errors.ts";
 import { CLUSTER_FILE, CLUSTERS_DIR } from "./layout.ts";
 import { describeLoadError, guardLaterExits, withoutProcessExit } from "./load-error.ts";
 import type { ClusterConfig } from "./resolve.ts";
@@ -47,6 +47,29 @@ async function importTypeScript(url: string): Promise<{ default?: unknown }> {
 }
 
 /**
+ * Imports an overlay: compiled once to a plain ES module and cached by content (compile.ts), so a load needs
+ * no TypeScript loader; through the loader when the compiler is missing or EKS_GITOPS_OVERLAY_CACHE=off.
+ */
+async function importOverlay(file: string, shown: string): Promise<{ default?: unknown }> {
+  const url = pathToFileURL(file).href;
+  if (process.env.EKS_GITOPS_OVERLAY_CACHE === "off") return importTypeScript(url);
+  const [config, { CONFIG_MODULE, compileOverlay }] = await Promise.all([import("./index.ts"), import("./compile.ts")]);
+  const slot = globalThis as Record<symbol, unknown>;
+  slot[CONFIG_MODULE] ??= config;
+  let compiled: string;
+  try {
+    compiled = compileOverlay(file, Object.keys(config));
+  } catch (err) {
+    // a syntax error is the overlay's (esbuild says where); a compiler that cannot run is not: load it the other way
+    if (Array.isArray((err as { errors?: unknown }).errors) && (err as { errors: unknown[] }).errors.length > 0) throw err;
+    return importTypeScript(url);
+  }
+  // stack traces name the compiled module: the process.exit guards know it as this overlay
+  guardLaterExits(compiled, shown);
+  return importModule(pathToFileURL(compiled).href);
+}
+
+/**
  * Imports `clusters/<name>/cluster.ts`, checks it and applies defaults.
  * The importing process needs a TypeScript loader (the CLI registers tsx on first use; vitest has its own).
  */
@@ -59,18 +82,46 @@ export async function loadCluster(root: string, name: string): Promise<ClusterCo
   let mod: { default?: unknown };
   try {
     guardLaterExits(file, shown);
-    mod = await withoutProcessExit(file, () => importTypeScript(pathToFileURL(file).href));
+    mod = await withoutProcessExit(file, () => importOverlay(file, shown));
   } catch (err) {
-    throw new ConfigError(shown, [{ path: "", message: `cannot load: ${describeLoadError(err)}` }]);
+    const message = `cannot load: ${describeLoadError(err)}`;
+    const at = /syntax error at line (\d+), column (\d+)/.exec(message);
+    throw new ConfigError(shown, [{ path: "", message, rule: "overlay:syntax", ...(at ? { line: Number(at[1]), column: Number(at[2]) } : {}) }]);
   }
   if (mod.default === undefined) {
     throw new ConfigError(shown, [{ path: "", message: "must `export default defineCluster({...})`" }]);
   }
   // the checks (zod) load with the first overlay: commands that never load one (validate of loose files) skip them
   const { checkCluster } = await import("./resolve.ts");
-  const config = checkCluster(mod.default, shown);
-  if (config.name !== name) {
-    throw new ConfigError(shown, [{ path: "name", message: `is '${config.name}' but the overlay folder is '${name}'; they must match` }]);
+  try {
+    const config = checkCluster(mod.default, shown);
+    if (config.name !== name) {
+      throw new ConfigError(shown, [
+        { path: "name", segments: ["name"], message: `is '${config.name}' but the overlay folder is '${name}'; they must match`, rule: "overlay:name", hint: `\`name: "${name}"\`` },
+      ]);
+    }
+    return config;
+  } catch (err) {
+    if (err instanceof ConfigError) throw await locateProblems(err, file);
+    throw err;
   }
-  return config;
+}
+
+/** The same error with each problem's line and column in the overlay's source, sorted by them. */
+export async function locateProblems(err: ConfigError, file: string): Promise<ConfigError> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return err;
+  }
+  const { parseOverlay } = await import("./locate.ts");
+  const source = parseOverlay(file, text);
+  const problems: ConfigProblem[] = err.problems.map((p) => {
+    if (p.line !== undefined || !p.segments) return p;
+    const at = source.locate(p.segments, p.target);
+    return at ? { ...p, line: at.line, column: at.column } : p;
+  });
+  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return new ConfigError(err.file, problems);
 }

@@ -67,12 +67,12 @@ describe("checkCluster defaults", () => {
 
 describe("checkCluster errors name the field path", () => {
   it("rejects a negative CPU limit", () => {
-    expect(problemsOf(withChange((x) => (x.nodePools[0].limits.cpu = -1)))).toEqual(["nodePools[0].limits.cpu: must not be negative"]);
+    expect(problemsOf(withChange((x) => (x.nodePools[0].limits.cpu = -1)))).toEqual(["nodePools[0].limits.cpu: must not be negative; got -1"]);
   });
 
   it("rejects an unknown requirement operator", () => {
     expect(problemsOf(withChange((x) => (x.nodePools[0].requirements[0].operator = "Within")))).toEqual([
-      'nodePools[0].requirements[0].operator: Invalid option: expected one of "In"|"NotIn"|"Exists"|"DoesNotExist"|"Gt"|"Lt"|"Gte"|"Lte"',
+      `nodePools[0].requirements[0].operator: must be one of 'In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'; got "Within"`,
     ]);
   });
 
@@ -88,7 +88,7 @@ describe("checkCluster errors name the field path", () => {
           x.partition = "aws";
         }),
       ),
-    ).toContain("partition: region 'cn-north-1' is in partition 'aws-cn', not 'aws'");
+    ).toContain("partition: region 'cn-north-1' (China (Beijing)) is in partition 'aws-cn', not 'aws'");
   });
 
   it("rejects minReplicas above maxReplicas with both values", () => {
@@ -128,7 +128,7 @@ describe("checkCluster errors name the field path", () => {
   });
 
   it("rejects unknown fields (typos) instead of ignoring them", () => {
-    expect(problemsOf(withChange((x) => (x.karpenter.verison = "1.14.1")))).toEqual(['karpenter: Unrecognized key: "verison"']);
+    expect(problemsOf(withChange((x) => (x.karpenter.verison = "1.14.1")))).toEqual(["karpenter.verison: unknown key 'verison'"]);
   });
 
   it("lists every problem at once, with the file in the message", () => {
@@ -137,8 +137,36 @@ describe("checkCluster errors name the field path", () => {
       x.nodePools[0].expireAfter = "30 days";
     });
     expect(() => checkCluster(input, FILE)).toThrow(
-      "clusters/eksworkshop/cluster.ts: account: must be a 12-digit AWS account id\nclusters/eksworkshop/cluster.ts: nodePools[0].expireAfter: must be a duration such as '30s', '1m', '720h' or '1h30m'",
+      "clusters/eksworkshop/cluster.ts: account: must be a 12-digit AWS account id; got \"123\" (e.g. `account: \"123456789012\"`)\nclusters/eksworkshop/cluster.ts: nodePools[0].expireAfter: must be a duration such as '30s', '1m', '720h' or '1h30m'; got \"30 days\" (e.g. `expireAfter: \"720h\"`)",
     );
+  });
+
+  it("bounds names by where they end up (issue 18 item 9: a 253-character name never reaches the file system)", () => {
+    const long = "a".repeat(253);
+    expect(problemsOf(withChange((x) => (x.workloads[1].name = long)))).toEqual([
+      "workloads[1].name: must be at most 63 characters: it is also the container's name, which Kubernetes limits to a DNS-1123 label; it has 253",
+    ]);
+    expect(problemsOf(withChange((x) => (x.nodePools[0].name = "p".repeat(64))))).toEqual([
+      "nodePools[0].name: must be at most 63 characters: it is the value of the 'karpenter.sh/nodepool' label on every node of the pool; it has 64",
+    ]);
+    expect(problemsOf(withChange((x) => (x.name = "c".repeat(41))))).toEqual([
+      "name: must be at most 40 characters: it is part of the IAM role name 'KarpenterControllerRole-<name>', which IAM limits to 64; it has 41",
+    ]);
+  });
+
+  it("rejects a region the AWS SDK does not list, suggesting the nearest", () => {
+    const input = withChange((x) => {
+      x.region = "eu-wset-1";
+      x.oidcIssuer = "https://oidc.eks.eu-wset-1.amazonaws.com/id/ABC";
+    });
+    try {
+      checkCluster(input, FILE);
+      throw new Error("expected a ConfigError");
+    } catch (err) {
+      expect((err as ConfigError).problems).toEqual([
+        expect.objectContaining({ path: "region", message: "unknown AWS region 'eu-wset-1' (not in the AWS SDK's partition metadata)", hint: "did you mean `eu-west-1`?", rule: "overlay:region" }),
+      ]);
+    }
   });
 
   it("accepts the typed overlay unchanged", () => {

@@ -1,6 +1,7 @@
 // checkCluster(): validates an overlay once, applies every default in this one place, and freezes the result.
 import { dnsSuffix, ec2ServicePrincipal, partitionOfRegion } from "./aws.ts";
-import { ConfigError, formatPath } from "./errors.ts";
+import { ConfigError } from "./errors.ts";
+import { isOverlayField as isOverlayFieldOf, problemsFromIssues } from "./issues.ts";
 import { clusterSchema } from "./schema.ts";
 import type {
   AmiSelectorTerm,
@@ -147,6 +148,11 @@ export interface ClusterConfig {
   readonly tags: Readonly<Record<string, string>>;
 }
 
+/** Whether `key` is a field an overlay may set on the object at `path` (e.g. `["nodePools", 0]`, `"expireAfter"`). */
+export function isOverlayField(path: readonly (string | number)[], key: string | number): boolean {
+  return isOverlayFieldOf(clusterSchema, path, key);
+}
+
 /** Declares a cluster overlay. Identity at run time; gives editors the types and docs. */
 export function defineCluster(input: ClusterInput): ClusterInput {
   return input;
@@ -156,10 +162,7 @@ export function defineCluster(input: ClusterInput): ClusterInput {
 export function checkCluster(input: unknown, sourceFile: string): ClusterConfig {
   const parsed = clusterSchema.safeParse(input);
   if (!parsed.success) {
-    throw new ConfigError(
-      sourceFile,
-      parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
-    );
+    throw new ConfigError(sourceFile, problemsFromIssues(parsed.error.issues, input, clusterSchema));
   }
   return deepFreeze(resolve(parsed.data as ClusterInput, sourceFile));
 }

@@ -1,8 +1,11 @@
 // Runtime checks of a cluster overlay (zod), matching the TypeScript types in types.ts field for field.
 import { z } from "zod";
 import { partitionOfRegion, REGION_PATTERN } from "./aws.ts";
+import { formatPath } from "./errors.ts";
+import { knownRegion, suggestRegion } from "./regions.ts";
 import type { ClusterInput } from "./types.ts";
 
+const SUPPORTED_PARTITIONS = ["aws", "aws-cn", "aws-us-gov"] as const;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const QUALIFIED_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
@@ -12,6 +15,9 @@ const QUANTITY = /^\+?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|(
 const DURATION = /^([0-9]+(s|m|h))+$/;
 const EKS_CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/;
 const IAM_ROLE_NAME = /^[\w+=,.@-]{1,64}$/;
+/** The longest role name derived from the cluster name (resolve.ts): IAM role names are at most 64 characters. */
+const CONTROLLER_ROLE_PREFIX = "KarpenterControllerRole-";
+const MAX_CLUSTER_NAME = 64 - CONTROLLER_ROLE_PREFIX.length;
 
 const dnsLabel = z.string().regex(DNS_LABEL, "must be a DNS-1123 label (lowercase letters, digits and '-')").max(63);
 const dnsSubdomain = z.string().regex(DNS_SUBDOMAIN, "must be a DNS-1123 subdomain").max(253);
@@ -74,8 +80,15 @@ const budget = z
   })
   .refine((b) => (b.schedule === undefined) === (b.duration === undefined), "'schedule' and 'duration' must be set together");
 
+// Names bounded by where they end up, so a long one fails here (exit 2) and never at the API server or as ENAMETOOLONG:
+// a rendered file is `<group>_<version>_<kind>[_<namespace>]_<name>.yaml` (at most 255 bytes on every common file system).
+/** A NodePool's name is the value of the `karpenter.sh/nodepool` label on its nodes: a label value is at most 63 characters. */
+const nodePoolName = dnsSubdomain.max(63, "must be at most 63 characters: it is the value of the 'karpenter.sh/nodepool' label on every node of the pool");
+/** An EC2NodeClass's name is the value of the `karpenter.k8s.aws/ec2nodeclass` label on its nodes. */
+const nodeClassName = dnsSubdomain.max(63, "must be at most 63 characters: it is the value of the 'karpenter.k8s.aws/ec2nodeclass' label on every node of the class");
+
 const nodePool = z.strictObject({
-  name: dnsSubdomain,
+  name: nodePoolName,
   nodeClass: dnsSubdomain,
   labels: labels.optional(),
   taints: z
@@ -139,7 +152,7 @@ const blockDeviceMapping = z.strictObject({
 });
 
 const nodeClass = z.strictObject({
-  name: dnsSubdomain,
+  name: nodeClassName,
   role: z.string().regex(IAM_ROLE_NAME, "must be an IAM role name").optional(),
   amiSelectorTerms: z.array(amiSelectorTerm).min(1).max(30).readonly(),
   subnetSelectorTerms: z.array(selectorTerm).min(1).max(30).readonly().optional(),
@@ -161,7 +174,11 @@ const resourceList = z.strictObject({ cpu: quantity.optional(), memory: quantity
 
 const workload = z
   .strictObject({
-    name: dnsSubdomain,
+    // also the container's name: a DNS-1123 label (apps/v1 validation of spec.template.spec.containers[].name)
+    name: z
+      .string()
+      .max(63, "must be at most 63 characters: it is also the container's name, which Kubernetes limits to a DNS-1123 label")
+      .regex(DNS_LABEL, "must be a DNS-1123 label (lowercase letters, digits and '-'): it is also the container's name"),
     namespace: dnsLabel,
     image: z.string().min(1).regex(/^\S+$/, "must not contain spaces"),
     imagePullPolicy: z.enum(["Always", "IfNotPresent", "Never"]).optional(),
@@ -258,9 +275,21 @@ const argocd = z.strictObject({
 
 export const clusterSchema = z
   .strictObject({
-    name: z.string().min(1, "must not be empty").regex(EKS_CLUSTER_NAME, "must be a valid EKS cluster name (letters, digits, '-' and '_', up to 100)"),
+    name: z
+      .string()
+      .min(1, "must not be empty")
+      .regex(EKS_CLUSTER_NAME, "must be a valid EKS cluster name (letters, digits, '-' and '_', up to 100)")
+      .max(MAX_CLUSTER_NAME, `must be at most ${MAX_CLUSTER_NAME} characters: it is part of the IAM role name '${CONTROLLER_ROLE_PREFIX}<name>', which IAM limits to 64`),
     account: z.string().regex(/^[0-9]{12}$/, "must be a 12-digit AWS account id"),
-    region: z.string().regex(REGION_PATTERN, "must be an AWS region such as 'ap-southeast-1'"),
+    region: z.string().superRefine((r, ctx) => {
+      if (knownRegion(r)) return;
+      const near = suggestRegion(r);
+      ctx.addIssue({
+        code: "custom",
+        message: REGION_PATTERN.test(r) ? `unknown AWS region '${r}' (not in the AWS SDK's partition metadata)` : `must be an AWS region such as 'ap-southeast-1'; got '${r}'`,
+        params: { rule: "overlay:region", hint: near ? `did you mean \`${near}\`?` : "see https://docs.aws.amazon.com/global-infrastructure/latest/regions/aws-regions.html" },
+      });
+    }),
     partition: z.enum(["aws", "aws-cn", "aws-us-gov"]).optional(),
     kubernetesVersion: z.string().regex(/^1\.[0-9]+$/, "must be a Kubernetes minor version like '1.36'"),
     oidcIssuer: z.string().regex(/^https:\/\/[^\s/]+(\/[^\s]*)?$/, "must be an https:// OIDC issuer URL"),
@@ -277,12 +306,18 @@ export const clusterSchema = z
     tags: z.record(z.string().min(1).max(128), z.string().max(256)).optional(),
   })
   .superRefine((c, ctx) => {
+    const region = knownRegion(c.region);
+    if (!region) return; // reported on the field
+    if (!(SUPPORTED_PARTITIONS as readonly string[]).includes(region.partition)) {
+      ctx.addIssue({ code: "custom", path: ["region"], message: `region '${c.region}' (${region.description}) is in partition '${region.partition}', which is not supported (${SUPPORTED_PARTITIONS.join(", ")})`, params: { rule: "overlay:region" } });
+      return;
+    }
     const derived = partitionOfRegion(c.region);
     if (c.partition !== undefined && c.partition !== derived)
-      ctx.addIssue({ code: "custom", path: ["partition"], message: `region '${c.region}' is in partition '${derived}', not '${c.partition}'` });
+      ctx.addIssue({ code: "custom", path: ["partition"], message: `region '${c.region}' (${region.description}) is in partition '${derived}', not '${c.partition}'`, params: { rule: "overlay:partition", hint: `set \`partition: "${derived}"\` or leave it out` } });
     const issuerRegion = /^https:\/\/oidc\.eks\.([a-z0-9-]+)\./.exec(c.oidcIssuer)?.[1];
     if (issuerRegion !== undefined && issuerRegion !== c.region)
-      ctx.addIssue({ code: "custom", path: ["oidcIssuer"], message: `issuer is in region '${issuerRegion}', the cluster in '${c.region}'` });
+      ctx.addIssue({ code: "custom", path: ["oidcIssuer"], message: `issuer is in region '${issuerRegion}', the cluster in '${c.region}'`, params: { rule: "overlay:region", hint: `the issuer of an EKS cluster in ${c.region} starts \`https://oidc.eks.${c.region}.\`` } });
     const classNames = new Set(c.nodeClasses.map((n) => n.name));
     unique(ctx, c.nodeClasses.map((n) => n.name), "nodeClasses", "EC2NodeClass");
     unique(ctx, c.nodePools.map((n) => n.name), "nodePools", "NodePool");
@@ -305,7 +340,13 @@ export const clusterSchema = z
 function unique(ctx: z.RefinementCtx, names: string[], field: string, what: string): void {
   const seen = new Set<string>();
   names.forEach((n, i) => {
-    if (seen.has(n)) ctx.addIssue({ code: "custom", path: [field, i, "name"], message: `duplicate ${what} name '${n}'` });
+    if (seen.has(n))
+      ctx.addIssue({
+        code: "custom",
+        path: [field, i, "name"],
+        message: `duplicate ${what} name '${n}'`,
+        params: { rule: "overlay:duplicate", hint: `${formatPath([field, names.indexOf(n)])} has it already: rename one` },
+      });
     seen.add(n);
   });
 }

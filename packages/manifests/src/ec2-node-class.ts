@@ -3,13 +3,19 @@ import { ApiObject } from "cdk8s";
 import type { Construct } from "constructs";
 import type { ResolvedNodeClass } from "@eks-gitops/config";
 import { ARGOCD_SYNC_OPTIONS_ANNOTATION, KEEP_ON_PRUNE_AND_DELETE } from "./node-pool.ts";
+import type { ObjectSources, OverlayPath } from "./sources.ts";
 
 export interface Ec2NodeClassProps {
   readonly nodeClass: ResolvedNodeClass;
+  /** The class's path in the overlay, for {@link Ec2NodeClass.sources}. @default ["nodeClasses"] */
+  readonly source?: OverlayPath;
 }
 
 /** An EC2NodeClass; Karpenter creates the instance profile from `spec.role`. */
 export class Ec2NodeClass extends ApiObject {
+  /** Which overlay field each part of the EC2NodeClass comes from. */
+  readonly sources: ObjectSources;
+
   constructor(scope: Construct, id: string, props: Ec2NodeClassProps) {
     const n = props.nodeClass;
     super(scope, id, {
@@ -27,5 +33,13 @@ export class Ec2NodeClass extends ApiObject {
         blockDeviceMappings: n.blockDeviceMappings?.map((b) => structuredClone(b)),
       },
     });
+    const at = props.source ?? ["nodeClasses"];
+    this.sources = {
+      "": at,
+      ...Object.fromEntries(["name"].map((k) => [`/metadata/${k}`, [...at, k]])),
+      ...Object.fromEntries(
+        ["role", "amiSelectorTerms", "subnetSelectorTerms", "securityGroupSelectorTerms", "tags", "kubelet", "blockDeviceMappings"].map((k) => [`/spec/${k}`, [...at, k]]),
+      ),
+    };
   }
 }

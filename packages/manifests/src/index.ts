@@ -10,3 +10,4 @@ export {
   NODE_POOL_API_VERSION,
 } from "./node-pool.ts";
 export { WebApp } from "./web-app.ts";
+export { type ObjectSources, type OverlayPath, overlayPathOf, sourceKey } from "./sources.ts";

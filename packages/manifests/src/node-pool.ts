@@ -2,6 +2,7 @@
 import { ApiObject } from "cdk8s";
 import type { Construct } from "constructs";
 import type { ResolvedNodePool } from "@eks-gitops/config";
+import type { ObjectSources, OverlayPath } from "./sources.ts";
 
 export const NODE_POOL_API_VERSION = "karpenter.sh/v1";
 export const NODE_CLASS_GROUP = "karpenter.k8s.aws";
@@ -15,10 +16,15 @@ export const KEEP_ON_PRUNE_AND_DELETE = "Prune=false,Delete=false";
 
 export interface KarpenterNodePoolProps {
   readonly pool: ResolvedNodePool;
+  /** The pool's path in the overlay, for {@link KarpenterNodePool.sources}. @default ["nodePools"] */
+  readonly source?: OverlayPath;
 }
 
 /** A Karpenter NodePool; its nodeClassRef always points at an EC2NodeClass of the same overlay. */
 export class KarpenterNodePool extends ApiObject {
+  /** Which overlay field each part of the NodePool comes from. */
+  readonly sources: ObjectSources;
+
   constructor(scope: Construct, id: string, props: KarpenterNodePoolProps) {
     const p = props.pool;
     super(scope, id, {
@@ -50,5 +56,19 @@ export class KarpenterNodePool extends ApiObject {
         weight: p.weight,
       },
     });
+    const at = props.source ?? ["nodePools"];
+    this.sources = {
+      "": at,
+      "/metadata/name": [...at, "name"],
+      "/spec/template/metadata/labels": [...at, "labels"],
+      "/spec/template/spec/nodeClassRef": [...at, "nodeClass"],
+      "/spec/template/spec/requirements": [...at, "requirements"],
+      "/spec/template/spec/taints": [...at, "taints"],
+      "/spec/template/spec/expireAfter": [...at, "expireAfter"],
+      "/spec/template/spec/terminationGracePeriod": [...at, "terminationGracePeriod"],
+      "/spec/limits": [...at, "limits"],
+      "/spec/disruption": [...at, "disruption"],
+      "/spec/weight": [...at, "weight"],
+    };
   }
 }

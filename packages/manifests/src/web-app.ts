@@ -3,10 +3,15 @@ import { ApiObject, JsonPatch } from "cdk8s";
 import * as kplus from "cdk8s-plus-30";
 import { Construct } from "constructs";
 import type { ResolvedWorkload, ResourceList } from "@eks-gitops/config";
+import type { ObjectSources, OverlayPath } from "./sources.ts";
 
 export interface WebAppProps {
   readonly workload: ResolvedWorkload;
+  /** The workload's path in the overlay, for {@link WebApp.sources}. @default ["workloads"] */
+  readonly source?: OverlayPath;
 }
+
+const CONTAINER = "/spec/template/spec/containers/0";
 
 const SERVICE_TYPES = {
   LoadBalancer: kplus.ServiceType.LOAD_BALANCER,
@@ -25,10 +30,56 @@ export class WebApp extends Construct {
   readonly deployment: kplus.Deployment;
   readonly service: kplus.Service | undefined;
   readonly autoscaler: kplus.HorizontalPodAutoscaler | undefined;
+  /** Which overlay field each part of the Deployment, Service and HPA comes from, by object kind. */
+  readonly sources: Readonly<Record<"Deployment" | "Service" | "HorizontalPodAutoscaler", ObjectSources>>;
 
   constructor(scope: Construct, id: string, props: WebAppProps) {
     super(scope, id);
     const w = props.workload;
+    const at = props.source ?? ["workloads"];
+    const field = (...keys: string[]) => [...at, ...keys];
+    this.sources = {
+      Deployment: {
+        "": at,
+        "/metadata/name": field("name"),
+        "/metadata/namespace": field("namespace"),
+        "/metadata/labels": field("labels"),
+        "/spec/replicas": field("replicas"),
+        "/spec/selector/matchLabels": field("labels"),
+        "/spec/template/metadata/labels": field("labels"),
+        "/spec/template/spec/securityContext": field("securityContext"),
+        "/spec/template/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0/matchExpressions": field("requiredNodeAffinity"),
+        [CONTAINER]: at,
+        [`${CONTAINER}/name`]: field("name"),
+        [`${CONTAINER}/image`]: field("image"),
+        [`${CONTAINER}/imagePullPolicy`]: field("imagePullPolicy"),
+        [`${CONTAINER}/ports/0/containerPort`]: field("containerPort"),
+        [`${CONTAINER}/resources`]: field("resources"),
+        [`${CONTAINER}/securityContext`]: field("securityContext"),
+      },
+      Service: {
+        "": field("service"),
+        "/metadata/name": field("service", "name"),
+        "/metadata/namespace": field("namespace"),
+        "/metadata/labels": field("labels"),
+        "/metadata/annotations": field("service", "annotations"),
+        "/spec/type": field("service", "type"),
+        "/spec/loadBalancerClass": field("service", "loadBalancerClass"),
+        "/spec/ports/0/port": field("service", "port"),
+        "/spec/ports/0/targetPort": field("service", "targetPort"),
+        "/spec/selector": field("labels"),
+      },
+      HorizontalPodAutoscaler: {
+        "": field("autoscaling"),
+        "/metadata/name": field("name"),
+        "/metadata/namespace": field("namespace"),
+        "/metadata/labels": field("labels"),
+        "/spec/scaleTargetRef": field("name"),
+        "/spec/minReplicas": field("autoscaling", "minReplicas"),
+        "/spec/maxReplicas": field("autoscaling", "maxReplicas"),
+        "/spec/metrics": field("autoscaling", "targetCpuUtilizationPercent"),
+      },
+    };
     const metadata = { name: w.name, namespace: w.namespace, labels: { ...w.labels } };
 
     this.deployment = new kplus.Deployment(this, "deployment", {

@@ -1,5 +1,6 @@
 // `simulate --from-cluster`: the existing nodes and DaemonSets read from a live cluster instead of the overlay's declaration.
-import { ApiException, AppsV1Api, CoreV1Api, KubeConfig, type V1DaemonSet, type V1Node } from "@kubernetes/client-node";
+import { ApiException, AppsV1Api, CoreV1Api, type KubeConfig, type V1DaemonSet, type V1Node } from "@kubernetes/client-node";
+import { loadKubeConfig } from "@eks-gitops/bootstrap/kube";
 import type { DaemonSetInput, NodeGroupInput, Taint } from "@eks-gitops/capacity";
 import { podSchedulingOf } from "./input.ts";
 
@@ -18,9 +19,16 @@ export interface LiveCapacity {
   readonly skippedNodes: number;
 }
 
-/** The cluster could not be read: exit 2, the message says which call failed where. */
+/** The cluster could not be read: the message says which call failed where. Exit 2 (kubeconfig, credentials), or 4 when `external`. */
 export class LiveClusterError extends Error {
   override name = "LiveClusterError";
+  constructor(
+    message: string,
+    /** The API failed or could not be reached (not a setting to fix). */
+    readonly external = false,
+  ) {
+    super(message);
+  }
 }
 
 /** Labels that differ per node or that the simulation derives from the instance type and zone itself. */
@@ -82,13 +90,11 @@ export function daemonSetsOf(list: readonly V1DaemonSet[]): DaemonSetInput[] {
 
 /** Reads every Node and DaemonSet (read-only: list nodes, list daemonsets in all namespaces). */
 export async function readLiveCapacity(options: LiveCapacityOptions): Promise<LiveCapacity> {
-  const kc = new KubeConfig();
+  let kc: KubeConfig;
   try {
-    if (options.kubeconfig) kc.loadFromFile(options.kubeconfig);
-    else kc.loadFromDefault();
-    if (options.context) kc.setCurrentContext(options.context);
+    kc = loadKubeConfig(options);
   } catch (err) {
-    throw new LiveClusterError(`cannot load kubeconfig${options.kubeconfig ? ` ${options.kubeconfig}` : ""}: ${(err as Error).message}`);
+    throw new LiveClusterError((err as Error).message);
   }
   const server = kc.getCurrentCluster()?.server ?? "(no cluster in kubeconfig)";
   const call = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
@@ -96,7 +102,9 @@ export async function readLiveCapacity(options: LiveCapacityOptions): Promise<Li
       return await f();
     } catch (err) {
       const code = err instanceof ApiException ? ` (HTTP ${err.code})` : "";
-      throw new LiveClusterError(`${what} at ${server} failed${code}: ${(err as Error).message.split("\n")[0]}`);
+      // refused credentials or RBAC are the kubeconfig's to fix (2); a failing or unreachable API is external (4)
+      const setup = err instanceof ApiException && (err.code === 401 || err.code === 403);
+      throw new LiveClusterError(`${what} at ${server} failed${code}: ${(err as Error).message.split("\n")[0]}`, !setup);
     }
   };
   const nodes = await call("list nodes", () => kc.makeApiClient(CoreV1Api).listNode());

@@ -1,14 +1,20 @@
 // `eks-gitops bootstrap` command line: usage errors exit 2 before any AWS call (the AWS paths are tested in @eks-gitops/bootstrap).
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { captureOutput } from "../testing/capture.ts";
 import { main } from "../bin.ts";
+
+// loading a command (the AWS SDK for bootstrap) is slow on a busy machine: not a timing test
+vi.setConfig({ testTimeout: 60_000 });
 
 const output = captureOutput();
 
 describe("eks-gitops bootstrap", () => {
-  it("needs one of plan, apply, destroy", async () => {
+  it("needs one of plan, apply, destroy, and suggests the closest", async () => {
     expect(await main(["bootstrap", "--cluster", "eksworkshop"])).toBe(2);
-    expect(output.err.split("\n")[0]).toBe("eks-gitops: bootstrap needs one of plan, apply, destroy, e.g. `pnpm bootstrap plan --cluster eksworkshop`");
+    expect(output.err.split("\n")[0]).toBe("eks-gitops: bootstrap needs a subcommand: 'plan', 'apply', 'destroy'");
+    output.err = "";
+    expect(await main(["bootstrap", "aply", "--cluster", "eksworkshop"])).toBe(2);
+    expect(output.err).toBe("eks-gitops: bootstrap aply: unknown subcommand; did you mean 'apply'? (expected 'plan', 'apply', 'destroy'; eks-gitops help bootstrap lists them)\n");
   });
 
   it("needs --cluster", async () => {

@@ -1,8 +1,8 @@
 // `eks-gitops bootstrap plan|apply|destroy --cluster NAME`: the AWS-only parts of the lab (see @eks-gitops/bootstrap).
-import { AwsCallError, bootstrap, DiscoveryRefusal, RenderedIamError, type Action } from "@eks-gitops/bootstrap";
-import { parseCommandArgs } from "../args.ts";
+import { AwsAuthFormatError, AwsCallError, bootstrap, DiscoveryRefusal, KubeCallError, KubeconfigError, RenderedIamError, type Action } from "@eks-gitops/bootstrap";
+import { parseCommandArgs, pickSubcommand } from "../args.ts";
 import { colorEnabled } from "../color.ts";
-import { EXIT, UsageError } from "../exit-codes.ts";
+import { EXIT, exitCodeHelp, UsageError } from "../exit-codes.ts";
 import { discoveryProgress, progressLine } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
 
@@ -16,14 +16,16 @@ export const bootstrapUsage = `Usage: eks-gitops bootstrap plan|apply|destroy --
   --yes               do not ask for confirmation (required when stdin is not a terminal)
   --fix               also remove stray discovery tags on subnets/security groups outside the cluster VPC
   --force             destroy even while Karpenter NodeClaims exist
-  --output text|json  output format (default text)
+  -o, --output text|json
+                      output format (default text)
   --kubeconfig FILE   kubeconfig for aws-auth and NodeClaims (default KUBECONFIG or ~/.kube/config)
   --context NAME      kubeconfig context
   --root DIR          repository root (default: found from the current directory)
 
 AWS credentials come from the standard provider chain; endpoints from AWS_ENDPOINT_URL and
-AWS_ENDPOINT_URL_<SERVICE>. Exit codes: 0 ok, 1 refused (see the plan's reasons) or declined,
-2 bad usage or the overlay does not match the account/region/cluster, 3 an AWS or Kubernetes call failed.`;
+AWS_ENDPOINT_URL_<SERVICE>.
+
+${exitCodeHelp("bootstrap")}`;
 
 const ACTIONS: readonly Action[] = ["plan", "apply", "destroy"];
 
@@ -34,7 +36,7 @@ export async function bootstrapCommand(argv: readonly string[]): Promise<number>
       yes: { type: "boolean", default: false },
       fix: { type: "boolean", default: false },
       force: { type: "boolean", default: false },
-      output: { type: "string", default: "text" },
+      output: { type: "string", short: "o", default: "text" },
       kubeconfig: { type: "string" },
       context: { type: "string" },
       root: { type: "string" },
@@ -47,10 +49,8 @@ export async function bootstrapCommand(argv: readonly string[]): Promise<number>
     process.stdout.write(`${bootstrapUsage}\n`);
     return EXIT.ok;
   }
-  const action = positionals[0] as Action | undefined;
-  if (positionals.length !== 1 || !action || !ACTIONS.includes(action)) {
-    throw new UsageError(`bootstrap needs one of ${ACTIONS.join(", ")}, e.g. \`pnpm bootstrap plan --cluster eksworkshop\`\n${bootstrapUsage}`);
-  }
+  const action = pickSubcommand("bootstrap", positionals[0], ACTIONS, bootstrapUsage);
+  if (positionals.length > 1) throw new UsageError(`bootstrap ${positionals.slice(1).join(" ")}: unexpected argument; bootstrap takes one of ${ACTIONS.join(", ")}, e.g. \`pnpm bootstrap plan --cluster eksworkshop\``);
   if (!values.cluster) throw new UsageError(`bootstrap ${action} needs --cluster NAME, e.g. \`pnpm bootstrap ${action} --cluster eksworkshop\``);
   if (values.output !== "text" && values.output !== "json") throw new UsageError(`--output must be text or json, not '${values.output}'`);
   if (values.force && action !== "destroy") throw new UsageError("--force only applies to destroy");
@@ -72,7 +72,7 @@ export async function bootstrapCommand(argv: readonly string[]): Promise<number>
     }).finally(discovery.finish);
     if (result.status === "failed") {
       process.stderr.write(`eks-gitops bootstrap: ${result.error?.message ?? "a step failed"}\n`);
-      return result.error instanceof AwsCallError && result.error.setup ? EXIT.usage : EXIT.internal;
+      return exitCodeOf(result.error);
     }
     return result.status === "ok" ? EXIT.ok : EXIT.invalid;
   } catch (err) {
@@ -85,10 +85,22 @@ export async function bootstrapCommand(argv: readonly string[]): Promise<number>
       process.stderr.write(`eks-gitops bootstrap: ${err.message}\n`);
       return EXIT.usage;
     }
-    if (err instanceof AwsCallError) {
-      process.stderr.write(`eks-gitops bootstrap: ${err.message}\n`);
-      return err.setup ? EXIT.usage : EXIT.internal;
-    }
-    throw err;
+    const code = exitCodeOf(err);
+    if (code === EXIT.internal) throw err;
+    process.stderr.write(`eks-gitops bootstrap: ${(err as Error).message}\n`);
+    return code;
   }
+}
+
+/**
+ * The exit code of a failed call. The rule (../exit-codes.ts): what the user sets up (credentials,
+ * permissions, kubeconfig, endpoints) is 2; an AWS or Kubernetes API that fails or cannot be reached is 4
+ * (not our fault, nothing to set: run again); an aws-auth ConfigMap we refuse to edit is 1; anything else 3.
+ */
+export function exitCodeOf(err: unknown): number {
+  if (err instanceof AwsCallError) return err.setup || err.accessDenied ? EXIT.usage : EXIT.external;
+  if (err instanceof KubeCallError) return err.setup ? EXIT.usage : EXIT.external;
+  if (err instanceof KubeconfigError) return EXIT.usage;
+  if (err instanceof AwsAuthFormatError) return EXIT.invalid;
+  return EXIT.internal;
 }

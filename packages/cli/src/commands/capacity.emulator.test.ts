@@ -113,12 +113,12 @@ describe("capacity refresh against moto", () => {
     expect(r.code).toBe(2);
   });
 
-  it("a region the endpoint does not serve: exit 3, nothing written", () => {
+  it("a region the endpoint does not serve: exit 4 (an external service's answer, not our fault), nothing written", () => {
     const r = cli(["capacity", "refresh", "--cluster", "aws-cn"], tmp);
     expect(r.stderr).toBe(
       "eks-gitops capacity refresh: EC2 answered no instance-type offerings for region cn-northwest-1 (1395 instance types): is the region served at this endpoint? nothing was written\n",
     );
-    expect(r.code).toBe(3);
+    expect(r.code).toBe(4);
     expect(existsSync(join(tmp, "clusters/aws-cn/capacity"))).toBe(false);
   });
 });

@@ -1,11 +1,11 @@
 // `eks-gitops capacity refresh`: takes the instance-type data of a region from EC2 and commits it as a snapshot.
 import { existsSync, readFileSync, } from "node:fs";
 import { join, relative } from "node:path";
-import { parseArgs } from "node:util";
 // Static: this module is itself loaded only for `capacity` (bin.ts), and the CLI bundle require()s the SDK.
 import { EC2Client, paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes, paginateDescribeSpotPriceHistory } from "@aws-sdk/client-ec2";
 import { CAPACITY_DIR, CAPACITY_REFRESH_COMMAND, CLUSTERS_DIR, instanceTypesFile, listClusters, loadCluster, REGION_PATTERN } from "@eks-gitops/config";
-import { EXIT, UsageError } from "../exit-codes.ts";
+import { parseCommandArgs, pickSubcommand } from "../args.ts";
+import { EXIT, exitCodeHelp, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
 import { writeFileAtomically } from "../write-file.ts";
 
@@ -23,7 +23,9 @@ Read-only; the IAM actions needed are ec2:DescribeInstanceTypes and ec2:Describe
   --spot-prices        also record each type's current Spot price per zone (ec2:DescribeSpotPriceHistory,
                        Linux/UNIX), so reports name the cheapest-looking candidate; prices change: so does the file
   --root DIR           repository root (default: found from the current directory)
-Credentials and endpoint come from the standard AWS variables and files (AWS_PROFILE, AWS_ENDPOINT_URL, ...).`;
+Credentials and endpoint come from the standard AWS variables and files (AWS_PROFILE, AWS_ENDPOINT_URL, ...).
+
+${exitCodeHelp("capacity refresh")}`;
 
 /** IAM actions `capacity refresh` calls; all read-only (plus ec2:DescribeSpotPriceHistory with --spot-prices). */
 export const REFRESH_IAM_ACTIONS = ["ec2:DescribeInstanceTypes", "ec2:DescribeInstanceTypeOfferings"] as const;
@@ -46,9 +48,11 @@ export interface RefreshOptions {
 
 /** The raw EC2 answers of one region: every instance type and every (type, zone) offering. */
 export async function describeRegion(region: string, options: { spotPrices?: boolean } = {}): Promise<{ instanceTypes: unknown[]; offerings: unknown[]; prices: SpotPrice[] }> {
-  const { describeAwsError } = await import("@eks-gitops/bootstrap/aws");
+  const { describeAwsError, rejectNonApiAnswers } = await import("@eks-gitops/bootstrap/aws");
   // The SDK's standard retry (exponential backoff with jitter) absorbs throttling of these paginated calls.
   const client = new EC2Client({ region, maxAttempts: 8 });
+  // an HTML page (a proxy, a wrong AWS_ENDPOINT_URL) is a set-up mistake (exit 2), as in bootstrap
+  rejectNonApiAnswers(client as never); // (its StackClient type is the structural subset both SDK clients share)
   const instanceTypes: unknown[] = [];
   const offerings: unknown[] = [];
   const latest = new Map<string, { price: SpotPrice; at: number }>();
@@ -167,15 +171,16 @@ export async function refresh(options: RefreshOptions): Promise<number> {
   return stale > 0 ? EXIT.invalid : EXIT.ok;
 }
 
+const SUBCOMMANDS = ["refresh"] as const;
+
 export async function capacityCommand(argv: readonly string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === "--help" || sub === "-h") {
     process.stdout.write(`${capacityUsage}\n`);
     return EXIT.ok;
   }
-  if (sub !== "refresh") throw new UsageError(`capacity: unknown subcommand '${sub ?? ""}'; expected 'refresh'\n${capacityUsage}`);
-  const { values } = parseArgs({
-    args: rest,
+  pickSubcommand("capacity", sub, SUBCOMMANDS, capacityUsage);
+  const { values } = parseCommandArgs("capacity refresh", rest, {
     options: {
       region: { type: "string" },
       cluster: { type: "string", multiple: true },
@@ -205,20 +210,22 @@ export async function capacityCommand(argv: readonly string[]): Promise<number> 
     });
   } catch (err) {
     // Matched by name: importing the classes would load the AWS SDK on every error path.
+    // The rule of ../exit-codes.ts, as for bootstrap: set-up (credentials, permissions, endpoint) 2, EC2 failing 4.
     const name = (err as Error).name;
     if (name === "CredentialsProviderError") {
       process.stderr.write(`eks-gitops capacity refresh: no AWS credentials (${(err as Error).message.split("\n")[0]}); set AWS_PROFILE or AWS_ACCESS_KEY_ID; nothing was written.\n`);
       return EXIT.usage;
     }
-    if (name === "RefreshError" || name === "SnapshotError") {
+    if (name === "RefreshError") {
       process.stderr.write(`eks-gitops capacity refresh: ${(err as Error).message}\n`);
-      return EXIT.internal;
+      return EXIT.external;
     }
     if (name === "AwsCallError") {
-      const denied = (err as { accessDenied?: boolean }).accessDenied === true;
-      process.stderr.write(`eks-gitops capacity refresh: ${(err as Error).message}${denied ? ` (it needs ${REFRESH_IAM_ACTIONS.join(", ")}${values["spot-prices"] ? ", ec2:DescribeSpotPriceHistory" : ""})` : ""}; nothing was written.\n`);
-      return denied ? EXIT.usage : EXIT.internal;
+      const { accessDenied, setup } = err as { accessDenied?: boolean; setup?: boolean };
+      process.stderr.write(`eks-gitops capacity refresh: ${(err as Error).message}${accessDenied ? ` (it needs ${REFRESH_IAM_ACTIONS.join(", ")}${values["spot-prices"] ? ", ec2:DescribeSpotPriceHistory" : ""})` : ""}; nothing was written.\n`);
+      return accessDenied || setup ? EXIT.usage : EXIT.external;
     }
+    // SnapshotError: our conversion wrote a snapshot that does not read back, a bug (3)
     throw err;
   }
 }

@@ -199,3 +199,37 @@ describe("eks-gitops diff against the working tree", () => {
     expect(err).toContain("eks-gitops: --output must be one of text, markdown, json, not 'html'");
   });
 });
+
+describe("eks-gitops diff --exit-code", () => {
+  /** main() with stdout and stderr swallowed: the exit code is what is tested. */
+  async function exitOf(...argv: string[]): Promise<number> {
+    const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      return await main(["diff", "--root", repo, ...argv]);
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+  }
+
+  it("exits 1 when the rendered output differs, 0 when it does not, as git diff --exit-code", async () => {
+    expect(await exitOf("--base", "main", "--head", "feature", "--exit-code")).toBe(1);
+    expect(await exitOf("--base", "main", "--head", "feature", "--exit-code", "-o", "json")).toBe(1);
+    expect(await exitOf("--base", "feature", "--head", "feature", "--exit-code")).toBe(0);
+    // without it a diff only informs
+    expect(await exitOf("--base", "main", "--head", "feature")).toBe(0);
+  });
+
+  it("counts only rendered files: a change elsewhere is no difference", async () => {
+    git("checkout", "-q", "feature");
+    write("README.md", "edited in the working tree\n");
+    try {
+      expect(await exitOf("--base", "feature", "--exit-code")).toBe(0);
+      write(`${R}/karpenter-nodepools/karpenter.sh_v1_nodepool_default.yaml`, nodePool("400"));
+      expect(await exitOf("--base", "feature", "--exit-code")).toBe(1);
+    } finally {
+      git("checkout", "-q", "--", ".");
+    }
+  });
+});

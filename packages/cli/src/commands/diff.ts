@@ -1,6 +1,7 @@
 // `eks-gitops diff`: what a change does to the rendered output, per cluster and component, IAM first.
 import { existsSync, } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { CLUSTERS_DIR } from "@eks-gitops/config/layout";
 import { diffRendered } from "../diff/changes.ts";
 import type { CapacitySide } from "../diff/capacity.ts";
 import { analyzeDrift, drivingNodePools, type DriftReport, paceOf } from "../drift/drift.ts";
@@ -9,24 +10,28 @@ import { formatJson, formatMarkdown, formatText, GITHUB_COMMENT_LIMIT, type Diff
 import { checkRepository, defaultBase, readRenderedAtRef, readRenderedWorkingTree, resolveCommit } from "../diff/git.ts";
 import { parseCommandArgs } from "../args.ts";
 import { colorEnabled } from "../color.ts";
-import { EXIT, UsageError } from "../exit-codes.ts";
+import { EXIT, exitCodeHelp, UsageError } from "../exit-codes.ts";
 import { findRepoRoot } from "../repo.ts";
 import { writeFileAtomically } from "../write-file.ts";
 
-export const diffUsage = `Usage: eks-gitops diff [--base REF] [--head REF] [--output text|markdown|json] [--full FILE] [--url URL] [--cluster NAME]...
+export const diffUsage = `Usage: eks-gitops diff [--base REF] [--head REF] [-o|--output text|markdown|json] [--exit-code] [--full FILE] [--url URL] [--cluster NAME]...
 
 Compares the committed rendered output (clusters/*/rendered) of two revisions, and says for every NodePool and
 EC2NodeClass that changed whether Karpenter replaces existing nodes (drift) and at what pace (disruption budgets).
   --base REF      old side (default: the merge base of HEAD with main)
   --head REF      new side (default: the working tree)
-  --output FMT    text (default), markdown (a pull-request comment, cut at ${GITHUB_COMMENT_LIMIT} characters, led by
+  -o, --output FMT
+                  text (default), markdown (a pull-request comment, cut at ${GITHUB_COMMENT_LIMIT} characters, led by
                   "Node replacement (drift)", with a "Capacity at HPA max" section per cluster: \`eks-gitops
                   simulate\` of base and head) or json (with \`drift\`)
+  --exit-code     exit 1 when the rendered output differs (as \`git diff --exit-code\`), 0 when it does not
   --full FILE     also write the complete, uncut output to FILE (the CI artifact)
   --url URL       link to the full diff, shown when the Markdown is cut
   --limit N       Markdown character limit (default ${GITHUB_COMMENT_LIMIT})
   --cluster NAME  only this overlay (repeatable)
-  --root DIR      repository root (default: found from the current directory)`;
+  --root DIR      repository root (default: found from the current directory)
+
+${exitCodeHelp("diff")}`;
 
 const OUTPUTS = ["text", "markdown", "json"] as const;
 type Output = (typeof OUTPUTS)[number];
@@ -42,12 +47,16 @@ export interface DiffOptions {
   readonly limit?: number;
   /** Markdown only: add the "Capacity at HPA max" section (capacity simulation of base and head). @default true */
   readonly capacity?: boolean;
+  /** Exit 1 when the rendered output differs (as `git diff --exit-code`). @default false: exit 0 whenever it could compare */
+  readonly exitCode?: boolean;
   /** ANSI colours in text output. @default stdout is a TTY and NO_COLOR is unset */
   readonly color?: boolean;
   readonly out?: (text: string) => void;
+  /** Notes (leftovers of interrupted runs swept). @default stderr */
+  readonly err?: (text: string) => void;
 }
 
-/** Always exits 0 when it could compare: a diff informs, the checks decide. */
+/** Exits 0 when it could compare (a diff informs, the checks decide); with `exitCode`, 1 when anything differs. */
 export async function diff(options: DiffOptions): Promise<number> {
   const out = options.out ?? ((t: string) => process.stdout.write(t));
   checkRepository(options.root);
@@ -65,6 +74,10 @@ export async function diff(options: DiffOptions): Promise<number> {
   const headCommit = options.head !== undefined ? resolveRef(options.root, options.head) : undefined;
   const drift = await driftReport(options.root, { rendered: before, commit: baseCommit }, { rendered: after, commit: headCommit });
   const capacityModule = options.output === "markdown" && options.capacity !== false ? await import("../diff/capacity.ts") : undefined;
+  if (capacityModule) {
+    const { sweepTempFolders } = await import("../temp-folder.ts");
+    for (const note of sweepTempFolders(join(options.root, CLUSTERS_DIR), capacityModule.CAPACITY_TEMP_PREFIX)) (options.err ?? ((t: string) => process.stderr.write(t)))(`eks-gitops diff: ${note}\n`);
+  }
   const capacitySection = await capacityModule?.capacitySection(
     options.root,
     { rendered: before, commit: baseCommit },
@@ -87,7 +100,7 @@ export async function diff(options: DiffOptions): Promise<number> {
         : formatText(d, labels, { color: options.color ?? (options.out === undefined && colorEnabled()), ...(drift.findings.length > 0 ? { extra: formatDriftText(drift) } : {}) });
   if (options.full !== undefined) writeAtomically(options.full, render(Number.POSITIVE_INFINITY));
   out(render(options.limit ?? GITHUB_COMMENT_LIMIT));
-  return EXIT.ok;
+  return options.exitCode === true && d.changes.length > 0 ? EXIT.invalid : EXIT.ok;
 }
 
 /** Drift findings, and for each NodePool that drifts its budgets and simulated NodeClaims (base side: the nodes that exist). */
@@ -130,7 +143,8 @@ export async function diffCommand(argv: readonly string[]): Promise<number> {
     options: {
       base: { type: "string" },
       head: { type: "string" },
-      output: { type: "string", default: "text" },
+      output: { type: "string", short: "o", default: "text" },
+      "exit-code": { type: "boolean", default: false },
       full: { type: "string" },
       url: { type: "string" },
       limit: { type: "string" },
@@ -159,5 +173,6 @@ export async function diffCommand(argv: readonly string[]): Promise<number> {
     full: values.full,
     url: values.url,
     limit,
+    exitCode: values["exit-code"],
   });
 }

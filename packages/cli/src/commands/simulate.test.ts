@@ -185,7 +185,7 @@ describe("bad input", () => {
     const root = overlay((t) => t.replace("count: 3", "count: -3"));
     const run = cli(["--cluster", "eksworkshop"], root);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("clusters/eksworkshop/cluster.ts: nodeGroups[0].count: must not be negative\n");
+    expect(run.stderr).toMatch(/^clusters\/eksworkshop\/cluster\.ts:\d+:\d+ Cluster\/eksworkshop invalid nodeGroups\[0\]\.count: must not be negative; got -3 \[overlay:range\]\n/);
   });
 
   it("runs 1,000,000 and 2147483647 replicas: the pods past the NodePool's limits are one counted group", () => {

@@ -1,17 +1,17 @@
 // `eks-gitops simulate`: what HPA and Karpenter will do with an overlay, offline: nodes, NodeClaims, Pending pods.
 import { existsSync, readFileSync, } from "node:fs";
 import { extname, join, relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import type { InstanceTypeSnapshot, SimulationResult, SweepResult } from "@eks-gitops/capacity";
 import { CAPACITY_DIR, CAPACITY_REFRESH_COMMAND, CLUSTERS_DIR, type ClusterConfig, instanceTypesFile, listClusters, loadCluster } from "@eks-gitops/config";
 import type { LiveCapacity } from "../capacity/from-cluster.ts";
 import { buildSimulationInput, type ReplicaPoint, type Scenario } from "../capacity/input.ts";
-import { EXIT, UsageError } from "../exit-codes.ts";
+import { parseCommandArgs } from "../args.ts";
+import { EXIT, exitCodeHelp, UsageError } from "../exit-codes.ts";
 import { renderCluster } from "../render.ts";
 import { findRepoRoot } from "../repo.ts";
 import { writeFileAtomically } from "../write-file.ts";
 
-export const simulateUsage = `Usage: eks-gitops simulate [--cluster NAME]... [--replicas NAMESPACE/NAME=N]... [--at min|max|current] [--output text|json|markdown] [--svg FILE] [--from-cluster [--kubeconfig FILE] [--context NAME]] [--root DIR]
+export const simulateUsage = `Usage: eks-gitops simulate [--cluster NAME]... [--replicas NAMESPACE/NAME=N]... [--at min|max|current] [-o|--output text|json|markdown] [--svg FILE] [--from-cluster [--kubeconfig FILE] [--context NAME]] [--root DIR]
 
 Simulates, offline, where the pods of an overlay run: first on the node groups Karpenter does not
 manage (as kube-scheduler would), then on the NodeClaims Karpenter would create, with Karpenter's own
@@ -20,13 +20,14 @@ arithmetic over the committed instance-type snapshot (clusters/<name>/capacity/i
   --replicas NAMESPACE/NAME=N  run this workload at N replicas (repeatable; wins over --at)
   --at min|max|current         every HPA target at its minReplicas, maxReplicas or rendered spec.replicas (an HPA
                                target renders none: its minReplicas, where the HPA takes it) (default: max)
-  --output FMT                 text (default), json (one --cluster: its SimulationResult; else an array, one per cluster) or markdown
+  -o, --output FMT             text (default), json (one --cluster: its SimulationResult; else an array, one per cluster) or markdown
   --svg FILE                   also write the chart (nodes and Pending pods per replica count) as SVG
   --from-cluster               read the existing nodes (all but Karpenter's) and DaemonSets from the cluster
                                instead of the overlay's nodeGroups and daemonSets (read-only: list nodes, daemonsets)
   --kubeconfig FILE            with --from-cluster (default: KUBECONFIG or ~/.kube/config); --context NAME
   --root DIR                   repository root (default: found from the current directory)
-Exit codes: 0 every pod can run, 1 a pod can never run (too big, nothing matches), 2 bad usage, overlay or snapshot.`;
+
+${exitCodeHelp("simulate")}`;
 
 const OUTPUTS = ["text", "json", "markdown"] as const;
 type Output = (typeof OUTPUTS)[number];
@@ -219,13 +220,12 @@ export function parseReplicas(entries: readonly string[]): Map<string, number> {
 }
 
 export async function simulateCommand(argv: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: [...argv],
+  const { values } = parseCommandArgs("simulate", argv, {
     options: {
       cluster: { type: "string", multiple: true },
       replicas: { type: "string", multiple: true },
       at: { type: "string", default: "max" },
-      output: { type: "string", default: "text" },
+      output: { type: "string", short: "o", default: "text" },
       svg: { type: "string" },
       "from-cluster": { type: "boolean", default: false },
       kubeconfig: { type: "string" },
@@ -257,7 +257,7 @@ export async function simulateCommand(argv: readonly string[]): Promise<number> 
   } catch (e) {
     if (e instanceof CapacityInputError || (e instanceof Error && e.name === "LiveClusterError")) {
       process.stderr.write(`${e.message}\nnothing was simulated.\n`);
-      return EXIT.usage;
+      return (e as { external?: boolean }).external === true ? EXIT.external : EXIT.usage;
     }
     throw e;
   }

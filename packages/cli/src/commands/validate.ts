@@ -1,6 +1,10 @@
 // `eks-gitops validate`: check rendered output (or any Kubernetes YAML/JSON) as the API server would, plus cross-object checks.
+import { existsSync, readdirSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
 import type { Worker } from "node:worker_threads";
+import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
 import { ConfigError } from "@eks-gitops/config/errors";
+import { reportConfigError } from "../overlay-report.ts";
 import {
   CatalogError,
   CHECKS,
@@ -21,9 +25,10 @@ import {
 } from "@eks-gitops/validate";
 import { parseCommandArgs } from "../args.ts";
 import { colorEnabled } from "../color.ts";
-import { EXIT, UsageError } from "../exit-codes.ts";
+import { EXIT, exitCodeHelp, UsageError } from "../exit-codes.ts";
 import { progressLine, schemaDownloadProgress } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
+import { lockRenderedWaiting } from "../swap.ts";
 
 export const validateUsage = `Usage: eks-gitops validate [paths...] [options]
 
@@ -67,7 +72,42 @@ Options:
   --max-file-bytes N   larger files (and stdin) are an error, unread (default 16777216)
   --root DIR           repository root (default: found from the current directory)
 
-Exit codes: 0 all valid, 1 something invalid or unreadable, 2 usage, 3 internal error.`;
+${exitCodeHelp("validate")}`;
+
+/**
+ * Takes `<dir>.lock` of every clusters/<name>/rendered folder the paths reach (all of them without paths), in
+ * name order, waiting while a synth swaps one. Where the lock cannot be written (a read-only checkout) nobody
+ * can swap the folder either, so it is read without one.
+ */
+async function lockRenderedFolders(root: string, paths: readonly string[]): Promise<() => void> {
+  const clusters = join(root, CLUSTERS_DIR);
+  const dirs = existsSync(clusters)
+    ? readdirSync(clusters, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => join(clusters, d.name, RENDERED_DIR))
+        .sort()
+    : [];
+  const wanted = paths.filter((p) => p !== "-").map((p) => resolve(p));
+  const reached = (dir: string) => paths.length === 0 || wanted.some((p) => p === dir || p.startsWith(`${dir}${sep}`) || dir.startsWith(`${p}${sep}`));
+  const releases: (() => void)[] = [];
+  const releaseAll = () => {
+    for (const release of releases.splice(0).reverse()) release();
+  };
+  try {
+    for (const dir of dirs.filter(reached)) {
+      try {
+        releases.push(await lockRenderedWaiting(dir, { command: "validate", onWait: (m) => process.stderr.write(`eks-gitops validate: ${m}\n`) }));
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== "EACCES" && code !== "EPERM" && code !== "EROFS") throw err;
+      }
+    }
+  } catch (err) {
+    releaseAll();
+    throw err;
+  }
+  return releaseAll;
+}
 
 /** `readAheadWorker`: the worker the CLI started first thing (read-ahead.ts), handed the files to parse ahead. */
 export async function validateCommand(argv: readonly string[], readAheadWorker?: Worker): Promise<number> {
@@ -129,6 +169,8 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
     if (err instanceof SelectionError) throw new UsageError(err.message);
     throw err;
   }
+  // the rendered folders it reads, under synth's lock: a synth swapping one waits, so this run judges one whole tree
+  const unlock = await lockRenderedFolders(root, positionals);
   const download = schemaDownloadProgress(progressLine());
   try {
     const { report, timings, readAhead } = await runValidation({
@@ -148,7 +190,10 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
       read: { cwd: output === "github" || output === "sarif" ? root : process.cwd(), ...(maxFileBytes ? { maxFileBytes } : {}) },
       onProgress: download.onProgress,
       ...(readAheadWorker ? { readAheadWorker } : {}),
-    }).finally(download.finish);
+    }).finally(() => {
+      download.finish();
+      unlock();
+    });
     const started = performance.now();
     // written in chunks: a large report is never one large string
     writeReport(report, output, { color: colorEnabled(), verbose: values.verbose }, (chunk) => process.stdout.write(chunk));
@@ -164,7 +209,7 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
       process.stderr.write(`eks-gitops validate: ${err.message}\n`);
       return EXIT.usage;
     }
-    if (err instanceof ConfigError) throw err;
+    if (err instanceof ConfigError) return reportConfigError(err, output, colorEnabled(output === "text" ? process.stderr : process.stdout));
     throw err;
   }
 }

@@ -153,7 +153,7 @@ describe("Capacity at HPA max", () => {
       git("commit", "-qam", "bad count");
       const broken = await markdown("broken");
       expect(broken.slice(broken.indexOf("## Capacity"))).toBe(
-        "## Capacity at HPA max\n\n### eksworkshop\n\n> head: not simulated: clusters/eksworkshop/cluster.ts: nodeGroups[0].count: must not be negative\n\n",
+        "## Capacity at HPA max\n\n### eksworkshop\n\n> head: not simulated: clusters/eksworkshop/cluster.ts:86:72: nodeGroups[0].count: must not be negative; got -3\n\n",
       );
     } finally {
       git("checkout", "-q", "feature");

@@ -1,10 +1,14 @@
 // The "Capacity at HPA max" section of the pull-request comment: the capacity simulation of base and head, compared.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { InstanceTypeSnapshot, SimulationResult, SweepResult } from "@eks-gitops/capacity";
 import { CAPACITY_DIR, CLUSTER_FILE, CLUSTERS_DIR, type ClusterConfig, instanceTypesFile, loadCluster, RENDERED_DIR } from "@eks-gitops/config";
 import { buildSimulationInput, type ReplicaPoint } from "../capacity/input.ts";
+import { makeTempFolder } from "../temp-folder.ts";
+
+/** Name start of the folders an overlay of another commit is loaded from: `clusters/.capacity-<commit>-<pid>/`. */
+export const CAPACITY_TEMP_PREFIX = ".capacity-";
 
 export interface CapacitySide {
   /** `clusters/<name>/rendered/...` -> content, as the diff read it. */
@@ -38,13 +42,14 @@ async function loadOverlayAt(root: string, side: CapacitySide, name: string, atC
   if (!atCommit.has(path)) return undefined;
   const text = show(root, side.commit, path);
   if (text === undefined) return undefined;
-  const tmpRoot = join(root, CLUSTERS_DIR, `.capacity-${side.commit.slice(0, 12)}-${process.pid}`);
+  // removed on SIGINT/SIGTERM too; what a killed run left is swept by the next diff (../temp-folder.ts)
+  const tmp = await makeTempFolder(join(root, CLUSTERS_DIR), `${CAPACITY_TEMP_PREFIX}${side.commit.slice(0, 12)}`, "diff");
   try {
-    mkdirSync(join(tmpRoot, CLUSTERS_DIR, name), { recursive: true });
-    writeFileSync(join(tmpRoot, path), text);
-    return await loadCluster(tmpRoot, name);
+    mkdirSync(join(tmp.path, CLUSTERS_DIR, name), { recursive: true });
+    writeFileSync(join(tmp.path, path), text);
+    return await loadCluster(tmp.path, name);
   } finally {
-    rmSync(tmpRoot, { recursive: true, force: true });
+    tmp.remove();
   }
 }
 

@@ -51,7 +51,7 @@ describe("Secret values in the rendered diff", () => {
     const broken = `${after}  bad: [unclosed\n`;
     const d = diffRendered(new Map([[P, before]]), new Map([[P, broken]]));
     for (const out of all(d)) for (const leak of LEAKS) expect(out).not.toContain(leak);
-    expect(d.changes[0]!.hunks).toContain(`+# a Secret that cannot be parsed: content not shown (${Buffer.byteLength(broken)} bytes)`);
+    expect(d.changes[0]!.hunks).toContain(`+# does not parse and may hold a Secret: content not shown (${Buffer.byteLength(broken)} bytes)`);
   });
 
   it("also hides a Secret's last-applied-configuration annotation (it holds the whole object, values included)", () => {
@@ -67,5 +67,33 @@ describe("Secret values in the rendered diff", () => {
     const cm = (v: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  key: ${v}\n`;
     const d = diffRendered(new Map([["clusters/demo/rendered/x/core_v1_configmap_c.yaml", cm("one")]]), new Map([["clusters/demo/rendered/x/core_v1_configmap_c.yaml", cm("two")]]));
     expect(d.changes[0]!.hunks).toContain("+  key: two");
+  });
+});
+
+describe("Secret redaction is decided on the decoded object", () => {
+  const leaks = (d: ReturnType<typeof diffRendered>) => all(d).filter((out) => LEAKS.some((l) => out.includes(l)));
+
+  it.each([
+    ["a kind written with a hex escape", after.replace("kind: Secret", 'kind: "\\x53ecret"')],
+    ["a kind written with a unicode escape", after.replace("kind: Secret", 'kind: "\\u0053ecret"')],
+    ["a kind with a comment", after.replace("kind: Secret", "kind: Secret # the database password")],
+    ["a kind key written with an escape", after.replace("kind: Secret", '"\\x6bind": Secret')],
+    ["a kind from an alias", `x: &k Secret\n${after.replace("kind: Secret", "kind: *k")}`],
+  ])("%s: values redacted in text, Markdown and JSON", (_what, text) => {
+    const d = diffRendered(new Map([[P, before]]), new Map([[P, text]]));
+    expect(leaks(d)).toEqual([]);
+    expect(d.changes[0]!.hunks.join("\n")).toContain('password: "(redacted: 28 bytes, changed)"');
+  });
+
+  it.each([
+    ["a commented kind line", after.replace("kind: Secret", "kind: Secret # db")],
+    ["a quoted kind", after.replace("kind: Secret", "kind: 'Secret'")],
+    ["an escaped kind", after.replace("kind: Secret", 'kind: "\\x53ecret"')],
+  ])("a file that does not parse and mentions Secret (%s): nothing of it is shown, in any format", (_what, text) => {
+    const broken = `${text}  bad: [unclosed\n`;
+    for (const d of [diffRendered(new Map([[P, before]]), new Map([[P, broken]])), diffRendered(new Map(), new Map([[P, broken]]))]) {
+      expect(leaks(d)).toEqual([]);
+      expect(d.changes[0]!.hunks.at(-1)).toBe(`+# does not parse and may hold a Secret: content not shown (${Buffer.byteLength(broken)} bytes)`);
+    }
   });
 });

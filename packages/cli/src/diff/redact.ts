@@ -9,9 +9,11 @@ const SECRET_FIELDS = [["data"], ["stringData"], ["metadata", "annotations"]] as
 const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 const isSecretKey = (field: readonly string[], key: string) => field[0] !== "metadata" || key === LAST_APPLIED;
 
-/** Cheap pre-check: only files that may hold a Secret are parsed. */
-const MAY_BE_SECRET = /\bSecret\b/;
-const KIND_SECRET = /^kind:\s*["']?Secret["']?\s*$/m;
+/**
+ * Cheap pre-check: only files that may hold a Secret are parsed. What counts is the decoded object, so a
+ * file with any escape (`kind: "\x53ecret"`, `"\u0053ecret"`, an escaped line break) is parsed too.
+ */
+const MAY_BE_SECRET = /Secret|\\/;
 
 type Values = Map<string, string>;
 
@@ -23,7 +25,9 @@ function plain(node: unknown): unknown {
 /** The Secret documents of a file: per document index, `field\0key` -> value as text (undefined if not a Secret). */
 function secretValues(docs: readonly Document.Parsed[]): (Values | undefined)[] {
   return docs.map((doc) => {
-    if (doc.get("kind") !== "Secret") return undefined;
+    // the decoded object decides: escapes, quoting, comments and aliases resolved
+    const object = doc.toJS({ maxAliasCount: 1000 }) as { kind?: unknown } | null;
+    if (object === null || typeof object !== "object" || object.kind !== "Secret") return undefined;
     const values: Values = new Map();
     for (const field of SECRET_FIELDS) {
       const map = doc.getIn(field, true);
@@ -68,7 +72,14 @@ function redactSide(text: string, docs: readonly Document.Parsed[], own: readonl
 function parse(text: string | undefined): { docs: Document.Parsed[]; unreadable: boolean } | undefined {
   if (text === undefined || !MAY_BE_SECRET.test(text)) return undefined;
   const docs = parseAllDocuments(text);
-  if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return { docs: [], unreadable: KIND_SECRET.test(text) };
+  // a file that does not parse cannot be judged object by object: all of it is hidden when it mentions Secret
+  // (or holds an escape that may spell it), however its `kind:` line is written (quoted, commented, flow)
+  if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return { docs: [], unreadable: true };
+  try {
+    for (const d of docs) d.toJS({ maxAliasCount: 1000 });
+  } catch {
+    return { docs: [], unreadable: true }; // an alias bomb or an unresolved alias: not readable either
+  }
   return { docs, unreadable: false };
 }
 
@@ -81,7 +92,7 @@ export function redactSecrets(before: string | undefined, after: string | undefi
   const a = parse(before);
   const b = parse(after);
   if (!a && !b) return [before, after];
-  const unreadable = (text: string) => `# a Secret that cannot be parsed: content not shown (${Buffer.byteLength(text)} bytes)\n`;
+  const unreadable = (text: string) => `# does not parse and may hold a Secret: content not shown (${Buffer.byteLength(text)} bytes)\n`;
   const va = a ? secretValues(a.docs) : [];
   const vb = b ? secretValues(b.docs) : [];
   const side = (text: string | undefined, p: typeof a, own: (Values | undefined)[], other: (Values | undefined)[] | undefined) =>

@@ -15,7 +15,18 @@ if (mode === "once") {
 }
 else {
   for (let i = 0; ; i++) {
-    replaceTree(dir, trees[i % trees.length]!);
+    try {
+      replaceTree(dir, trees[i % trees.length]!);
+    } catch (err) {
+      // a validate reading the folder holds the lock: wait a little and swap again, as a later synth would
+      if ((err as Error).name !== "RenderedLockedError") throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+      i--;
+      continue;
+    }
     if (i === 0) writeSync(1, "ready\n");
+    // back to the event loop between swaps, as a synth returns to it after each: a signal is handled here;
+    // and a pause, as between two synth runs, in which a reader can take the lock
+    await new Promise((r) => setTimeout(r, 10));
   }
 }

@@ -22,6 +22,24 @@ export function safeText(s: string): string {
   return UNSAFE.test(s) ? s.replace(UNSAFE, visible) : s;
 }
 
+/**
+ * `s` for Markdown (a pull-request comment): safe as text (above), then every character that Markdown or
+ * HTML gives a meaning written as an HTML character reference, which GitHub shows as the character itself:
+ * `<` `>` `&` (no tags such as `</details>`), `|` (no table cells), backticks, `*` `_` `~` `[` `]` `\`
+ * (no formatting or links) and `@` (no mentions). Valid inside `<code>`, table cells and headings alike.
+ */
+export function safeMarkdown(s: string): string {
+  return safeText(s).replace(/[&<>"'|`*_~[\]\\@#!]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** `s` cut to at most `max` characters (an ellipsis in the middle, so both ends stay readable): for names in a bounded comment. */
+export function shorten(s: string, max = 120): string {
+  const chars = [...s];
+  if (chars.length <= max) return s;
+  const head = Math.ceil((max - 1) / 2);
+  return `${chars.slice(0, head).join("")}…${chars.slice(chars.length - (max - 1 - head)).join("")}`;
+}
+
 const safeFinding = (f: Finding): Finding => ({
   ...f,
   path: safeText(f.path),

@@ -1,0 +1,97 @@
+// Overlays compiled once: esbuild bundles clusters/<name>/cluster.ts (and whatever it imports, except this
+// package) into one plain ES module, cached by the content of every input; a later load imports the cached
+// module directly, with no TypeScript loader in the process. `@eks-gitops/config` in the overlay resolves
+// to this process's own copy of the package (a generated module that reads it from a global), so the overlay
+// and its checks share one `defineCluster` and nothing of this package is evaluated twice.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { homedir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+
+/** The global the generated `@eks-gitops/config` module reads this package's exports from. */
+export const CONFIG_MODULE = Symbol.for("eks-gitops.config-module");
+const PACKAGE = "@eks-gitops/config";
+
+/** @default $XDG_CACHE_HOME/eks-gitops/overlays or ~/.cache/eks-gitops/overlays; EKS_GITOPS_OVERLAY_CACHE overrides it. */
+export function overlayCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.EKS_GITOPS_OVERLAY_CACHE) return env.EKS_GITOPS_OVERLAY_CACHE;
+  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME !== "" ? env.XDG_CACHE_HOME : join(homedir(), ".cache");
+  return join(base, "eks-gitops", "overlays");
+}
+
+const sha256 = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
+
+/** What a compiled overlay was built from: each input file and the hash of its content. */
+interface Manifest {
+  readonly inputs: Readonly<Record<string, string>>;
+  readonly module: string;
+}
+
+/** The cached module's path if every input still has the content it was built from. */
+function cached(dir: string, key: string): string | undefined {
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, `${key}.json`), "utf8")) as Manifest;
+    for (const [file, hash] of Object.entries(manifest.inputs)) if (sha256(readFileSync(file)) !== hash) return undefined;
+  } catch {
+    return undefined;
+  }
+  return join(dir, manifest.module);
+}
+
+/** Writes `content` to `path` through a temporary file and a rename: a concurrent reader never sees half of it. */
+function writeAtomic(path: string, content: string): void {
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, path);
+}
+
+/**
+ * The path of the overlay compiled to a plain ES module (built now, or taken from the cache). `exportNames`
+ * are this package's exports, which the generated `@eks-gitops/config` module re-exports from {@link CONFIG_MODULE}.
+ * Throws esbuild's error (`file:line:col: ERROR: reason` lines) when the overlay does not compile.
+ */
+export function compileOverlay(file: string, exportNames: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
+  const dir = overlayCacheDir(env);
+  const names = [...exportNames].sort();
+  // one entry per overlay path and shape of this package; the manifest says whether its inputs still match
+  const key = sha256(`${resolve(file)}\n${names.join(",")}\n${COMPILER_VERSION}`).slice(0, 32);
+  const hit = cached(dir, key);
+  if (hit) return hit;
+
+  // require(), not import(): the CLI's bundle runs as a script, where Node 20 offers no import() of a package.
+  // buildSync: no esbuild service process outlives the build (an overlay may end the process at any time).
+  const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
+  mkdirSync(dir, { recursive: true });
+  const shim = `const m = globalThis[Symbol.for("eks-gitops.config-module")];\n${names.map((n) => `export const ${n} = m.${n};`).join("\n")}\n`;
+  const shimFile = join(dir, `config-${sha256(shim).slice(0, 16)}.mjs`);
+  writeAtomic(shimFile, shim);
+  const result = esbuild.buildSync({
+    entryPoints: [file],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    metafile: true,
+    logLevel: "silent",
+    absWorkingDir: dirname(resolve(file)),
+    alias: { [PACKAGE]: shimFile },
+  });
+  const code = result.outputFiles[0]?.text ?? "";
+  const base = dirname(resolve(file));
+  const inputs: Record<string, string> = {};
+  for (const input of Object.keys(result.metafile.inputs)) {
+    const path = resolve(base, input);
+    if (path === shimFile) continue;
+    inputs[path] = sha256(readFileSync(path));
+  }
+  const module = `${key}-${sha256(code).slice(0, 16)}.mjs`;
+  writeAtomic(join(dir, module), code);
+  writeAtomic(join(dir, `${key}.json`), `${JSON.stringify({ source: relative(dir, resolve(file)), inputs, module }, null, 2)}\n`);
+  return join(dir, module);
+}
+
+/** Changes when the compiled form changes (the shim, esbuild's options): old cache entries are then ignored. */
+const COMPILER_VERSION = "1";
