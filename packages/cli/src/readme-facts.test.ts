@@ -1,11 +1,10 @@
 // README figures that come from code, derived from the code here: the pinned schema download (number and size of
-// files, from the pin list), the exit codes (EXIT), and "no Go, no Python" for `pnpm test` (the unit tests' import
+// files, from the pin list), and "no Go, no Python" for `pnpm test` (the unit tests' import
 // graph starts no python or go). A README that drifts from the code fails here.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { CATALOG, CHART_VALUES, fetchPinned } from "@eks-gitops/validate";
 import { describe, expect, it } from "vitest";
-import { EXIT } from "./exit-codes.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -28,14 +27,7 @@ describe("README: the pinned schema download", { timeout: 120_000 }, () => {
   });
 });
 
-describe("README: exit codes", () => {
-  it("lists exactly the codes the CLI uses, each once", () => {
-    const line = README.split("\n").find((l) => l.startsWith("Exit codes of every command:"));
-    expect(line, "README.md: the `Exit codes of every command:` line").toBeDefined();
-    const codes = [...(line ?? "").matchAll(/`(\d+)`/g)].map((m) => Number(m[1]));
-    expect(codes).toEqual([...new Set(Object.values(EXIT))].sort((a, b) => a - b));
-  });
-});
+// the exit-code table is checked against exit-codes.ts by exit-codes.test.ts ("the README's exit-code table")
 
 /** Modules reachable from a file through relative and @eks-gitops/* imports (sources only). */
 function importGraph(entries: string[]): Set<string> {

@@ -2,7 +2,7 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "./bin.ts";
@@ -322,7 +322,8 @@ describe("validate while synth swaps the folder", () => {
           errSpy.mockRestore();
         });
         const report = JSON.parse(out) as { resources: { file: string; status: string; findings: { rule: string }[] }[] };
-        const files = [...new Set(report.resources.map((r) => r.file))].sort();
+        // validate prints paths relative to the folder it runs in: compared relative to the repository
+        const files = [...new Set(report.resources.map((r) => relative(repo, resolve(r.file)).split(sep).join("/")))].sort();
         const which = JSON.stringify(files) === JSON.stringify(names(committed)) ? "old" : JSON.stringify(files) === JSON.stringify(names(renamed)) ? "new" : "a mix";
         expect({ run, code, which, problems: report.resources.filter((r) => r.status !== "valid").flatMap((r) => r.findings.map((f) => `${r.file} ${f.rule}`)) }).toEqual({
           run,
