@@ -21,11 +21,11 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const SNAPSHOT_FILE = join(HERE, "..", "..", "..", "clusters", "eksworkshop", "capacity", "instance-types.ap-southeast-1.json");
 const FIXTURES = join(HERE, "testing", "karpenter-disagreements");
 const SEED = Number(process.env.CAPACITY_DIFF_SEED ?? 22000);
-// CI runs the 100 seeds whose figure is recorded (94/100); CAPACITY_DIFF_COUNT=520 is the issue's full set
+// CI runs the 100 seeds whose figure is recorded (99/100); CAPACITY_DIFF_COUNT=520 is the issue's full set
 const COUNT = Number(process.env.CAPACITY_DIFF_COUNT ?? 100);
 /** `CAPACITY_DIFF_STRICT=1`: the issue's target (99 %, no disagreement without a cause); otherwise the measured floor. */
 const STRICT = process.env.CAPACITY_DIFF_STRICT === "1";
-const AGREEMENT_FLOOR = 0.9;
+const AGREEMENT_FLOOR = 0.97;
 /**
  * Karpenter iterates Go maps where the order matters: tied topology domains (topologygroup.go nextDomainTopologySpread)
  * and DaemonSet overhead groups (nodeclaim.go addDaemonRequests, over lo.Values of a map). Such a scenario runs this
@@ -223,8 +223,8 @@ describe(`the scheduler agrees with Karpenter's on random clusters (seeds ${SEED
       expect(agreeing / rows.length).toBeGreaterThanOrEqual(0.99);
       expect(unexplained.map((r) => `seed ${r.seed}: ${r.agree.reason}`)).toEqual([]);
     } else {
-      // Until the causes of the remaining disagreements are found (issue 22 stays open), CI holds the measured floor:
-      // 94/100 on seeds 22000..22099 when this gate was set. A regression below it fails; the seeds are printed above.
+      // CI holds a floor below the measured 99/100 on seeds 22000..22099 (the two committed disagreements are Go map
+      // order and pdqsort, so a run may draw 98/100): a regression of more seeds fails; the seeds are printed above.
       console.log(`${unexplained.length} disagreement(s) without a committed cause (CAPACITY_DIFF_STRICT=1 fails on them)`);
       expect(agreeing / rows.length).toBeGreaterThanOrEqual(AGREEMENT_FLOOR);
     }

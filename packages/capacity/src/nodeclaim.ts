@@ -125,19 +125,32 @@ export function insertNew(claims: Claim[], claim: Claim): void {
 
 export function finalizeClaim(claim: Claim, counters: Map<Template, number>): NodeClaimResult {
   const requests: Amounts = { ...claim.requests };
-  const groups = new Map<string, Amounts>();
-  for (const t of claim.types) groups.set(t.daemonKey, t.daemonOverhead);
-  let min: Amounts | undefined;
-  for (const overhead of groups.values()) {
-    if (!min) min = { ...overhead };
+  // addDaemonRequests (nodeclaim.go) walks the template's DaemonSet overhead groups in the order of lo.Values over the
+  // map buildDaemonOverheadGroups (scheduler.go) filled while walking the template's instance types, skips the groups
+  // with no remaining type, takes the first overhead while the running minimum is empty, else resources.MinResources
+  // (the keys of the minimum that the group also has, at the smaller amount). A group without DaemonSets has no keys,
+  // so it empties the minimum and the NEXT group's overhead replaces it: the result depends on the group order.
+  // Go (>= 1.24, swiss tables) stores a map of at most 8 entries in one group, in insertion order, and iterates it from
+  // a random one of the 8 slots (internal/runtime/maps/table.go Iter.Next), so with n <= 8 groups insertion order comes
+  // out with probability (9 - n) / 8: that, the most likely order, is what is modelled (README "What it does not model").
+  const remaining = new Set(claim.types.map((t) => t.daemonKey));
+  const ordered: Amounts[] = [];
+  const seen = new Set<string>();
+  for (const t of [...claim.template.types, ...claim.types]) {
+    if (seen.has(t.daemonKey)) continue;
+    seen.add(t.daemonKey);
+    if (remaining.has(t.daemonKey)) ordered.push(t.daemonOverhead);
+  }
+  let min: Amounts = {};
+  for (const overhead of ordered) {
+    if (Object.keys(min).length === 0) min = { ...overhead };
     else {
-      // resources.MinResources: per resource, the smaller amount; a resource missing on one side counts as 0.
       const next: Amounts = {};
-      for (const name of new Set([...Object.keys(min), ...Object.keys(overhead)])) next[name] = Math.min(min[name] ?? 0, overhead[name] ?? 0);
+      for (const name of Object.keys(min)) if (overhead[name] !== undefined) next[name] = Math.min(min[name]!, overhead[name]!);
       min = next;
     }
   }
-  if (min) addInto(requests, min);
+  addInto(requests, min);
   for (const name of Object.keys(requests)) if (requests[name] === 0) delete requests[name];
 
   // Cheapest first, then at most MAX_INSTANCE_TYPES; Karpenter's log prints the requirement's values, sorted by name

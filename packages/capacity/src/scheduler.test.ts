@@ -92,3 +92,26 @@ describe("instance types as the AWS provider v1.14.1 resolves them", () => {
     expect(labels.has("karpenter.k8s.aws/nitro-sandbox")).toBe(false);
   });
 });
+
+describe("Karpenter's quirks the differential found (issue 22)", () => {
+  it("a relaxed pod's spread counts start again: Topology.Update gives it a new group (seed 22067)", () => {
+    // The pods do not tolerate the heavier pool's PreferNoSchedule taint: two go to `plain` (2 nodes at most); the other
+    // two are relaxed (toleration added), and their new spread group has no pod on the in-flight NodeClaims yet.
+    const soft: NodePoolInput = { name: "soft", nodeClass: "default", weight: 10, taints: [{ key: "k", value: "v", effect: "PreferNoSchedule" }] };
+    const plain: NodePoolInput = { name: "plain", nodeClass: "default", limits: { nodes: "2" } };
+    const w: WorkloadInput = { namespace: "a", name: "w", replicas: 4, requests: { cpu: "100m" }, hostnameSpread: { maxSkew: 1 } };
+    const r = simulate(cluster([w], [soft, plain]), snapshot, { singleBatch: true });
+    expect(r.nodeClaims.map((c) => [c.nodePool, c.pods.length])).toEqual([
+      ["plain", 2],
+      ["plain", 2],
+    ]);
+  });
+
+  it("addDaemonRequests: an empty DaemonSet group first lets the next group's overhead count (seed 22096)", () => {
+    // The first types of the pool are amd64 (no DaemonSet), then arm64 ones run ds: the groups come in that order, the
+    // empty one empties the running minimum and ds's overhead replaces it.
+    const input = { ...cluster([{ namespace: "a", name: "w", replicas: 1, requests: { cpu: "100m" } }]), daemonSets: [{ name: "ds", requests: { cpu: "1" }, nodeSelector: { "kubernetes.io/arch": "arm64" } }] };
+    const claim = simulate(input, snapshot).nodeClaims[0]!;
+    expect(claim.requests.cpu).toBe("1100m");
+  });
+});

@@ -131,7 +131,35 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
 
   // Zone spread domains: the zones of existing nodes and every zone a NodePool can launch into (topology.go).
   const topology = new Topology([...new Set(templates.flatMap((t) => t.types.flatMap((x) => [...x.zones])))].sort(), nodes, zoneCounts);
-  const pickerFor = (shape: PodShape) => topology.pickerFor(shape);
+  const pickerFor = (shape: PodShape, group: string) => topology.pickerFor(shape, group);
+
+  // Relaxation starts new spread counts. After each relaxation step Karpenter calls Topology.Update (topology.go), which
+  // looks the pod's spread groups up by TopologyGroup.Hash (topologygroup.go): the hash includes the node filter, i.e.
+  // the pod's remaining required node-affinity terms and its tolerations, so a relaxed pod (a term dropped, or the
+  // PreferNoSchedule toleration added) gets a NEW group, counted by countDomains from the cluster's bound pods only
+  // (here: the node-group pods of step 1); pods already placed on this batch's NodeClaims are not in it. From then on
+  // Topology.Record counts every placed pod of the workload in it too. Group key: the workload for the unrelaxed pod,
+  // `<workload> <attempt>` for attempt `ti` of the relaxation below.
+  const existingZoneCounts = new Map([...zoneCounts].map(([w, m]) => [w, new Map(m)]));
+  const relaxedGroups = new Map<string, string[]>();
+  const hostCounts = new Map<Claim, Map<string, number>>();
+  const spreadGroup = (shape: PodShape, ti: number): string => {
+    if (ti === 0 || (shape.zoneSpread === undefined && shape.hostnameSpread === undefined)) return shape.workload;
+    const group = `${shape.workload} ${ti}`;
+    let groups = relaxedGroups.get(shape.workload);
+    if (!groups) {
+      groups = [];
+      relaxedGroups.set(shape.workload, groups);
+    }
+    if (!groups.includes(group)) {
+      groups.push(group);
+      const existing = existingZoneCounts.get(shape.workload);
+      if (existing) zoneCounts.set(group, new Map(existing));
+    }
+    return group;
+  };
+  const hostCount = (claim: Claim, shape: PodShape, group: string): number =>
+    group === shape.workload ? (claim.workloads.get(shape.workload) ?? 0) : (hostCounts.get(claim)?.get(group) ?? 0);
   const spreadKey = (key: number, pickZone: ZonePicker, current: Requirements, term: Requirements) => topology.spreadKey(key, pickZone, current, term);
 
   // Karpenter decides in batches and, inside one, counts each new NodeClaim at its largest candidate against the
@@ -173,14 +201,15 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
       const term = shape.terms[Math.min(ti, shape.terms.length - 1)]!;
       const key = shape.id * 64 + ti;
       // A zone spread depends on counts that change as pods land: such shapes skip the caches below.
-      const pickZone = pickerFor(shape);
+      const group = spreadGroup(shape, ti);
+      const pickZone = pickerFor(shape, group);
       // In-flight NodeClaims, fewest pods first.
       for (let ci = 0; ci < claims.length; ci++) {
         const claim = claims[ci]!;
         if (claim.closed.has(key)) continue;
         if (shape.onePerNode && claim.workloads.has(shape.workload)) continue;
         // A new NodeClaim is a hostname domain with 0 pods, so the global minimum is 0 (topologygroup.go nextDomainTopologySpread).
-        if (shape.hostnameSpread !== undefined && (claim.workloads.get(shape.workload) ?? 0) + 1 > shape.hostnameSpread) continue;
+        if (shape.hostnameSpread !== undefined && hostCount(claim, shape, group) + 1 > shape.hostnameSpread) continue;
         // Under a zone spread a refusal holds for the zone it was tried in: remember it per zone.
         const zoneKey = pickZone ? spreadKey(key, pickZone, claim.requirements, term) : undefined;
         if (pickZone && (zoneKey === undefined || claim.closed.has(zoneKey))) continue;
@@ -233,6 +262,15 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
 
   function commit(claim: Claim, r: AddResult, pod: Pod, key: number): void {
     if (r.zone !== undefined) countZone(zoneCounts, pod.shape.workload, r.zone);
+    for (const group of relaxedGroups.get(pod.shape.workload) ?? []) {
+      if (r.zone !== undefined) countZone(zoneCounts, group, r.zone);
+      let counts = hostCounts.get(claim);
+      if (!counts) {
+        counts = new Map();
+        hostCounts.set(claim, counts);
+      }
+      counts.set(group, (counts.get(group) ?? 0) + 1);
+    }
     if (!r.absorbed) claim.absorbed = new Set();
     claim.absorbed.add(key);
     claim.requirements = r.requirements;

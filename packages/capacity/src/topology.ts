@@ -18,7 +18,7 @@ export function countZone(zoneCounts: Map<string, Map<string, number>>, workload
 }
 
 export class Topology {
-  private readonly pickers = new Map<PodShape, ZonePicker>();
+  private readonly pickers = new Map<PodShape, Map<string, ZonePicker>>();
 
   /**
    * `poolZones`: the zones the NodePools' instance types offer (buildDomainGroups: every pod counts them);
@@ -38,14 +38,20 @@ export class Topology {
     return [...zones].sort();
   }
 
-  pickerFor(shape: PodShape): ZonePicker | undefined {
+  /** `group`: the key of the spread's counts in `zoneCounts` (the workload, or a relaxed pod's group: see scheduler.ts). */
+  pickerFor(shape: PodShape, group: string = shape.workload): ZonePicker | undefined {
     if (shape.zoneSpread === undefined) return undefined;
-    let picker = this.pickers.get(shape);
+    let byGroup = this.pickers.get(shape);
+    if (!byGroup) {
+      byGroup = new Map();
+      this.pickers.set(shape, byGroup);
+    }
+    let picker = byGroup.get(group);
     if (!picker) {
       const skew = shape.zoneSpread;
       const domains = this.domainsFor(shape);
       picker = (nodeZones, podZones) => {
-        const counts = this.zoneCounts.get(shape.workload);
+        const counts = this.zoneCounts.get(group);
         const podDomains = domains.filter((d) => podZones.has(d));
         if (podDomains.length === 0) return undefined;
         const min = Math.min(...podDomains.map((d) => counts?.get(d) ?? 0));
@@ -61,7 +67,7 @@ export class Topology {
         }
         return best;
       };
-      this.pickers.set(shape, picker);
+      byGroup.set(group, picker);
     }
     return picker;
   }
