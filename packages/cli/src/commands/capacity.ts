@@ -1,8 +1,9 @@
 // `eks-gitops capacity refresh`: takes the instance-type data of a region from EC2 and commits it as a snapshot.
-import { existsSync, readFileSync, } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 // Static: this module is itself loaded only for `capacity` (bin.ts), and the CLI bundle require()s the SDK.
 import { EC2Client, paginateDescribeInstanceTypeOfferings, paginateDescribeInstanceTypes, paginateDescribeSpotPriceHistory } from "@aws-sdk/client-ec2";
+import { PricingClient, paginateGetProducts } from "@aws-sdk/client-pricing";
 import type { PriceInput } from "@eks-gitops/capacity";
 import { CAPACITY_DIR, CAPACITY_REFRESH_COMMAND, CLUSTERS_DIR, instanceTypesFile, listClusters, loadCluster, REGION_PATTERN } from "@eks-gitops/config";
 import { parseCommandArgs, pickSubcommand } from "../args.ts";
@@ -108,7 +109,6 @@ export function pricingApiRegion(region: string): string {
 /** On-demand prices of a region from pricing:GetProducts, one per instance type. */
 export async function describeOnDemandPrices(region: string): Promise<PriceInput[]> {
   const { describeAwsError } = await import("@eks-gitops/bootstrap/aws");
-  const { PricingClient, paginateGetProducts } = await import("@aws-sdk/client-pricing");
   const { onDemandPricesFromPriceList, priceListFilters } = await import("@eks-gitops/capacity");
   const client = new PricingClient({ region: pricingApiRegion(region), maxAttempts: 8 });
   const items: unknown[] = [];
