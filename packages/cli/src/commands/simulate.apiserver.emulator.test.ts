@@ -86,12 +86,12 @@ describe("simulate --from-cluster", () => {
     expect(r.stdout).toContain("instance types (349 candidates): c3.2xlarge, c3.4xlarge, c3.8xlarge, c4.2xlarge, c4.4xlarge and 344 other(s)");
   });
 
-  it("an unreachable cluster: exit 2 naming the call and the server", () => {
+  it("a kubeconfig that does not exist: exit 2 naming the file and the fix", () => {
     const r = spawnSync(process.execPath, [BIN, "simulate", "--cluster", "eksworkshop", "--from-cluster", "--kubeconfig", join(ROOT, "no-such-kubeconfig"), "--root", ROOT], {
       cwd: ROOT,
       encoding: "utf8",
     });
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^cannot load kubeconfig .*no-such-kubeconfig: .+\nnothing was simulated\.\n$/);
+    expect(r.stderr).toBe(`--kubeconfig ${join(ROOT, "no-such-kubeconfig")}: no such file; pass --kubeconfig FILE (e.g. after \`aws eks update-kubeconfig --name CLUSTER\`)\nnothing was simulated.\n`);
   });
 });
