@@ -83,9 +83,6 @@ function unitTestFiles(): string[] {
   return out;
 }
 
-// Only checkMoto's own test reaches this helper, with a fake interpreter: it never starts Python.
-const STARTS_PYTHON_ONLY_IN_E2E = new Set(["packages/bootstrap/src/testing/moto.ts"]);
-
 describe("README: `pnpm test` needs no Go and no Python", () => {
   it("says so", () => {
     expect(README).toContain("pnpm test                     # the whole test suite (unit and integration; no Go, no Python)");
@@ -96,7 +93,6 @@ describe("README: `pnpm test` needs no Go and no Python", () => {
     expect(tests.length).toBeGreaterThan(100);
     const starters = [...importGraph(tests)]
       .map((f) => relative(ROOT, f))
-      .filter((f) => !STARTS_PYTHON_ONLY_IN_E2E.has(f))
       .filter((f) => /\b(?:spawn|spawnSync|execFile|execFileSync|exec|execSync)\(\s*["'`](?:python3?|go|pip3?)\b/.test(readFileSync(join(ROOT, f), "utf8")) || /moto\.server|import (?:\w+, )*moto\b/.test(readFileSync(join(ROOT, f), "utf8")));
     expect(starters).toEqual([]);
   });
