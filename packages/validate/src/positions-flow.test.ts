@@ -7,49 +7,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { shapeFiles } from "./bench/world.ts";
-import { pointerSegment } from "./pointer.ts";
 import { fastOffset } from "./positions-fast.ts";
 import { flowOffset, flowTopString, isFlowDocument } from "./positions-flow.ts";
-import { documentSpans, locateFindings, yamlOffset } from "./positions.ts";
+import { locateFindings } from "./positions.ts";
+import { compareWithYaml } from "./testing/scanner-agreement.ts";
 import type { ResourceResult } from "./types.ts";
 import { yamlLib } from "./yaml-lib.ts";
 
 const PACKAGE = fileURLToPath(new URL("../", import.meta.url));
 
-/** Every pointer of a value, plus a missing key below each map and a missing index below each list. */
-function pointers(value: unknown, at = ""): string[] {
-  const out = [at];
-  if (Array.isArray(value)) {
-    value.forEach((v, i) => {
-      out.push(...pointers(v, `${at}/${i}`));
-    });
-    out.push(`${at}/${value.length}`, `${at}/x`);
-  } else if (value !== null && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) out.push(...pointers(v, `${at}/${pointerSegment(k)}`));
-    out.push(`${at}/no-such-key`);
-  }
-  return out;
-}
-
-function compare(text: string, scan: typeof flowOffset): { answered: number; total: number; mismatches: string[] } {
-  const lib = yamlLib();
-  let answered = 0;
-  let total = 0;
-  const mismatches: string[] = [];
-  for (const span of documentSpans(text)) {
-    const doc = lib.parseDocument(text.slice(span.start, span.end), { prettyErrors: false, uniqueKeys: false });
-    if (doc.errors.length > 0) continue;
-    for (const p of pointers(doc.toJS({ maxAliasCount: 100 }))) {
-      total++;
-      const fast = scan(text, span.start, span.end, p);
-      if (fast === undefined) continue;
-      answered++;
-      const slow = yamlOffset(doc, p);
-      if (slow === undefined || fast !== span.start + slow) mismatches.push(`${p}: scanner ${fast}, yaml ${slow === undefined ? "none" : span.start + slow}`);
-    }
-  }
-  return { answered, total, mismatches };
-}
 
 function filesUnder(dir: string, re: RegExp): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name), re) : re.test(e.name) ? [join(dir, e.name)] : []));
@@ -61,7 +27,7 @@ describe("flowOffset", () => {
       let answered = 0;
       let total = 0;
       for (const [name, text] of shapeFiles(shape, 120)) {
-        const r = compare(text, flowOffset);
+        const r = compareWithYaml(text, flowOffset, "scanner", true);
         expect(r.mismatches, `${shape} ${name}`).toEqual([]);
         answered += r.answered;
         total += r.total;
@@ -81,7 +47,7 @@ describe("flowOffset", () => {
       const values = docs.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown).filter((v) => v !== null && typeof v === "object");
       const json = values.map((v) => JSON.stringify(v, null, 2)).join("\n---\n");
       const flow = values.map((v) => lib.stringify(v, { collectionStyle: "flow" })).join("---\n");
-      for (const text of [json, flow]) for (const m of compare(text, flowOffset).mismatches) problems.push(`${file}: ${m}`);
+      for (const text of [json, flow]) for (const m of compareWithYaml(text, flowOffset, "scanner", true).mismatches) problems.push(`${file}: ${m}`);
     }
     expect(problems).toEqual([]);
   }, 180_000);
@@ -94,7 +60,7 @@ describe("flowOffset", () => {
       '{"a/b": {"~c": 1}, "": 2, "80": {"x": 3}}\n',
     ];
     for (const text of texts) {
-      const r = compare(text, flowOffset);
+      const r = compareWithYaml(text, flowOffset, "scanner", true);
       expect(r.mismatches, text).toEqual([]);
       expect(r.answered, text).toBeGreaterThan(r.total / 2);
     }
@@ -102,7 +68,7 @@ describe("flowOffset", () => {
 
   it("agrees with yaml on block documents with flow values, through the block scanner", () => {
     const text = "a:\n  b: {c: [1, {d: e}], 'f': 2}\n  g:\n  - {h: 1, i: [x, y]}\n  - [1, 2]\n  j: []\n";
-    const r = compare(text, fastOffset);
+    const r = compareWithYaml(text, fastOffset, "scanner", true);
     expect(r.mismatches).toEqual([]);
     expect(r.answered).toBe(r.total);
   });
