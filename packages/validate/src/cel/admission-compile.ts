@@ -45,6 +45,9 @@ export function goTypeName(t: string): string {
   return `${kind === "optional" ? "optional_type" : kind}(${params.join(", ")})`;
 }
 
+/** A type as cel-go's overload errors print it (null is `null` there, `null_type` in Type.String()). */
+const overloadTypeName = (t: string) => goTypeName(t).replace(/null_type/g, "null");
+
 function splitTypeParams(s: string): string[] {
   const out: string[] = [];
   let depth = 0;
@@ -121,7 +124,15 @@ function goError(expression: string, e: CelError): { offset: number; message: st
     // cel-go places a binary operator at the operator, between the two operands
     const [left] = (e.node?.args ?? []) as { range?: { end: number } }[];
     const at = expression.indexOf(binary[2] as string, left?.range?.end ?? offset);
-    return { offset: at >= 0 ? at : offset, message: `found no matching overload for '${op}' applied to '(${binary[1]}, ${binary[3]})'` };
+    return { offset: at >= 0 ? at : offset, message: `found no matching overload for '${op}' applied to '(${overloadTypeName(binary[1] as string)}, ${overloadTypeName(binary[3] as string)})'` };
+  }
+  const branches = /^Ternary branches must have the same type, got '(.+)' and '(.+)'$/.exec(first);
+  if (e.code === "incompatible_ternary_branches" && branches) {
+    // cel-go resolves `_?_:_` as an overload, placed at the `?`
+    const [cond] = (e.node?.args ?? []) as { range?: { end: number }; checkedType?: { name: string } }[];
+    const at = expression.indexOf("?", cond?.range?.end ?? offset);
+    const types = [cond?.checkedType?.name ?? "bool", branches[1] as string, branches[2] as string].map(overloadTypeName).join(", ");
+    return { offset: at >= 0 ? at : offset, message: `found no matching overload for '_?_:_' applied to '(${types})'` };
   }
   const mixed = /^(?:List elements|Map keys|Map values) must have the same type, (expected type .*)$/.exec(first);
   if (mixed) return { offset, message: mixed[1] as string };
@@ -146,6 +157,51 @@ function* nodes(n: unknown): Generator<Node> {
   if (!isNode(n)) return;
   yield n;
   yield* nodes(n.args);
+}
+
+interface TypedNode extends Node {
+  readonly checkedType?: { readonly name: string };
+  readonly range?: { readonly start: number };
+}
+
+/** Nodes outside any `format(...)` call (cel-go's homogeneous-literal validator exempts what format takes). */
+function* unexemptNodes(n: unknown): Generator<TypedNode> {
+  if (Array.isArray(n)) {
+    for (const x of n) yield* unexemptNodes(x);
+    return;
+  }
+  if (!isNode(n)) return;
+  if ((n.op === "rcall" || n.op === "call") && (n.args as [string])[0] === "format") return;
+  yield n;
+  yield* unexemptNodes(n.args);
+}
+
+/**
+ * cel.ValidateHomogeneousAggregateLiterals: every element of a list literal, every key and every value of a map literal
+ * of one type (the first element's), reported at the first that differs.
+ */
+function mixedLiteral(ast: unknown): { node: TypedNode; message: string } | undefined {
+  const mismatch = (first: TypedNode | undefined, other: TypedNode | undefined) => {
+    const a = first?.checkedType?.name;
+    const b = other?.checkedType?.name;
+    return a !== undefined && b !== undefined && a !== b ? { node: other as TypedNode, message: `expected type '${overloadTypeName(a)}' but found '${overloadTypeName(b)}'` } : undefined;
+  };
+  for (const n of unexemptNodes(ast)) {
+    if (n.op === "list") {
+      const [first, ...rest] = n.args as TypedNode[];
+      for (const e of rest) {
+        const m = mismatch(first, e);
+        if (m) return m;
+      }
+    } else if (n.op === "map") {
+      const [first, ...rest] = n.args as [TypedNode, TypedNode][];
+      for (const [k, v] of rest) {
+        const m = mismatch(first?.[0], k) ?? mismatch(first?.[1], v);
+        if (m) return m;
+      }
+    }
+  }
+  return undefined;
 }
 
 /** The `cel` of a `cel.bind(...)` call, which the server does not declare. */
@@ -224,6 +280,8 @@ export function compileAdmissionExpression(expression: string, decls: AdmissionD
   const bind = celBind(parsed.ast);
   // cel-js has the cel.bind macro built in; the server's base set does not enable ext.Bindings
   if (bind) return { error: `compilation failed: ${frame(expression, bind.pos ?? 0, "undeclared reference to 'cel' (in container '')")}` };
+  const mixed = mixedLiteral(parsed.ast);
+  if (mixed) return { error: `compilation failed: ${frame(expression, mixed.node.range?.start ?? mixed.node.pos ?? 0, mixed.message)}` };
   const literal = invalidLiteral(parsed.ast);
   if (literal) return { error: `compilation failed: ${frame(expression, literal.node.pos ?? 0, `invalid ${literal.fn} argument`)}` };
   const type = goTypeName(checked.type ?? "dyn");

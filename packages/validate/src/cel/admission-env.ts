@@ -220,7 +220,9 @@ function registerExtLibraries(env: Environment): Environment {
 
 /** The admission environment for one set of optional declarations (a fresh one: callers add `variables`). */
 export function createAdmissionEnvironment(decls: AdmissionDeclarations): Environment {
-  const env = new Environment({ unlistedVariablesAreDyn: false, enableOptionalTypes: true, homogeneousAggregateLiterals: true });
+  // homogeneous literals are checked after type-checking (admission-compile.ts), as cel-go's validator does: it exempts
+  // the lists `format` takes, which cel-js's option would reject
+  const env = new Environment({ unlistedVariablesAreDyn: false, enableOptionalTypes: true, homogeneousAggregateLiterals: false });
   registerRequestTypes(env);
   registerAuthzLibrary(env);
   registerValueLibraries(env);
