@@ -118,7 +118,7 @@ function registerValueLibraries(env: Environment): Environment {
     "kubernetes.URL.getQuery(): map<string, list<string>>",
     `quantity(string): ${Q}`,
     "isQuantity(string): bool",
-    `${Q}.sign(): int`,
+    `sign(${Q}): int`,
     `${Q}.isGreaterThan(${Q}): bool`,
     `${Q}.isLessThan(${Q}): bool`,
     `${Q}.compareTo(${Q}): int`,
