@@ -16,7 +16,7 @@ import { byteLength, isDns1035Label, isDns1123Subdomain, isQualifiedName, isVali
 import { FieldPath } from "./path.ts";
 import type { NativeGroup } from "./registry.ts";
 import { JsonValue, type Reporter } from "./report.ts";
-import { type Obj, asArr, asNum, asObj, asStr, objItems } from "./values.ts";
+import { asArr, asNum, asObj, asStr, type Obj, objItems } from "./values.ts";
 
 const CHECK = "admissionregistration/webhook";
 const ACCEPTED_REVIEW_VERSIONS = ["v1", "v1beta1"];
