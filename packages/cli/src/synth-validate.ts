@@ -1,6 +1,6 @@
 // synth's check before it writes: the render, still in memory, through the same validation as `pnpm validate`
 // (schema, defaults, CEL, cross-object, IAM lint), so clusters/*/rendered never holds output validate rejects.
-import { formatReport, validateRender, type DownloadProgress, type OutputFormat, type RenderedOverlay } from "@eks-gitops/validate";
+import { formatReport, validateRender, type DownloadProgress, type OutputFormat, type RenderedOverlay, type Report } from "@eks-gitops/validate";
 import { findingsInOverlay } from "./overlay-findings.ts";
 import type { RenderedTree, RenderSources } from "./render.ts";
 
@@ -35,12 +35,18 @@ export interface SynthValidateOptions {
 }
 
 export async function validateBeforeWrite(renders: readonly RenderToValidate[], options: SynthValidateOptions): Promise<SynthValidation> {
-  const report = await validateRender(
-    renders.map((r) => ({ cluster: r.cluster, files: r.tree, ...(r.config ? { config: r.config } : {}) })),
-    { root: options.root, onProgress: options.onProgress },
-  );
+  const run = (positions: boolean) =>
+    validateRender(
+      renders.map((r) => ({ cluster: r.cluster, files: r.tree, ...(r.config ? { config: r.config } : {}) })),
+      { root: options.root, onProgress: options.onProgress, positions },
+    );
+  const isOk = (report: Report) => report.summary.invalid + report.summary.error === 0;
+  // a valid render's findings are not shown: the first pass leaves them unlocated (locating parses each file
+  // with findings again), and only a rejected render is validated once more with lines and columns
+  const first = await run(false);
+  const report = isOk(first) ? first : await run(true);
   return {
-    ok: report.summary.invalid + report.summary.error === 0,
+    ok: isOk(report),
     text: () => formatReport(findingsInOverlay(report, traced(renders), options.root), options.format ?? "text", { color: options.color === true }),
     resources: report.summary.resources,
   };
