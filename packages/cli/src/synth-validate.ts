@@ -1,6 +1,7 @@
 // synth's check before it writes: the render, still in memory, through the same validation as `pnpm validate`
 // (schema, defaults, CEL, cross-object, IAM lint), so clusters/*/rendered never holds output validate rejects.
-import { formatReport, validateRender, type DownloadProgress, type OutputFormat, type RenderedOverlay, type Report } from "@eks-gitops/validate";
+import { formatReport, provideYamlLib, validateRender, type DownloadProgress, type OutputFormat, type RenderedOverlay, type Report } from "@eks-gitops/validate";
+import * as yaml from "yaml";
 import { findingsInOverlay } from "./overlay-findings.ts";
 import type { RenderedTree, RenderSources } from "./render.ts";
 
@@ -35,6 +36,8 @@ export interface SynthValidateOptions {
 }
 
 export async function validateBeforeWrite(renders: readonly RenderToValidate[], options: SynthValidateOptions): Promise<SynthValidation> {
+  // synth has the yaml library loaded already (it writes the render with it): validation uses the same copy
+  provideYamlLib(yaml);
   const run = (positions: boolean) =>
     validateRender(
       renders.map((r) => ({ cluster: r.cluster, files: r.tree, ...(r.config ? { config: r.config } : {}) })),
