@@ -51,19 +51,21 @@ function escapeRegex(s: string): string {
 }
 
 /** Policy ARN (its * and ? are wildcards, ${...} policy variables match anything) as a regular expression. */
-const regexCache = new Map<string, RegExp>();
+const policyArnRegexes = new Map<string, RegExp>();
+const templateRegexes = new Map<string, RegExp>();
 
-function cached(key: string, build: () => RegExp): RegExp {
-  let re = regexCache.get(key);
+/** Compiled once per key (a Map per kind: no key string is built per question). */
+function cached(cache: Map<string, RegExp>, key: string, build: (key: string) => RegExp): RegExp {
+  let re = cache.get(key);
   if (!re) {
-    re = build();
-    regexCache.set(key, re);
+    re = build(key);
+    cache.set(key, re);
   }
   return re;
 }
 
 function policyArnRegex(arn: string): RegExp {
-  return cached(`p:${arn}`, () => buildPolicyArnRegex(arn));
+  return cached(policyArnRegexes, arn, buildPolicyArnRegex);
 }
 
 function buildPolicyArnRegex(arn: string): RegExp {
@@ -76,7 +78,7 @@ function buildPolicyArnRegex(arn: string): RegExp {
 
 /** Template `${Var}` placeholders as "any text" (one ARN field before the resource part, anything after). */
 function templateRegex(template: string): RegExp {
-  return cached(`t:${template}`, () => buildTemplateRegex(template));
+  return cached(templateRegexes, template, buildTemplateRegex);
 }
 
 function buildTemplateRegex(template: string): RegExp {
