@@ -2,8 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { arnMatchesTemplate } from "./arn.ts";
 
-const INSTANCE = "arn:${Partition}:ec2:${Region}:${Account}:instance/${InstanceId}";
-const ROLE = "arn:${Partition}:iam::${Account}:role/${RoleNameWithPath}";
+/** `${Name}`, as iam-data writes a placeholder. */
+const v = (name: string) => ["$", `{${name}}`].join("");
+const INSTANCE = `arn:${v("Partition")}:ec2:${v("Region")}:${v("Account")}:instance/${v("InstanceId")}`;
+const ROLE = `arn:${v("Partition")}:iam::${v("Account")}:role/${v("RoleNameWithPath")}`;
 
 describe("arnMatchesTemplate", () => {
   it("matches an ARN of the template's service and resource type", () => {
