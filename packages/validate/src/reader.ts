@@ -1,6 +1,7 @@
 // Reading files, folders and stdin into documents: multi-document YAML and JSON, one error per bad document.
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { loadAll } from "js-yaml";
+import { readPlainJson } from "./json-fast.ts";
 import { jsonSyntaxMessage } from "./json-position.ts";
 import type { Document } from "yaml";
 import { collectPaths, readRegularFile, readStdinLimited, tooLarge } from "./hostile/fs.ts";
@@ -207,9 +208,16 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   // a text with anchors is measured against a budget (aliasExpansion); past it, yaml reads
   // the text and applies its own alias limit.
   let values: unknown[] | undefined;
+  // a possible complex key (a list or map as a key) is for yaml to judge: js-yaml would stringify it
+  const complexKey = MAY_HAVE_COMPLEX_KEY.test(source.text);
+  // plain JSON text that js-yaml would read to the same value: JSON.parse (json-fast.ts); it has no aliases
+  const json = complexKey ? undefined : readPlainJson(source.text);
+  if (json !== undefined) {
+    classify(json, file, 0, resources, unreadable);
+    return { resources, unreadable };
+  }
   try {
-    // a possible complex key (a list or map as a key) is for yaml to judge: js-yaml would stringify it
-    values = MAY_HAVE_COMPLEX_KEY.test(source.text) ? undefined : loadAll(source.text, undefined, { schema: YAML11_SCHEMA });
+    values = complexKey ? undefined : loadAll(source.text, undefined, { schema: YAML11_SCHEMA });
   } catch {
     values = undefined;
   }
