@@ -106,6 +106,7 @@ describe("readPlainJson", () => {
     ["a scalar at the top", "12"],
     ["two documents", '{"a": 1}\n---\n{"b": 2}'],
     ["YAML", "a: 1\n"],
+    ["flow-style YAML", "{apiVersion: v1, kind: ConfigMap}"],
     ["a trailing comma", '{"a": 1,}'],
   ])("leaves %s to the YAML path", (_what, text) => {
     expect(readPlainJson(text)).toBeUndefined();

@@ -61,6 +61,13 @@ export function readPlainJson(text: string): unknown {
   while (first < text.length && (text.charCodeAt(first) === 0x20 || text.charCodeAt(first) === 0x0a || text.charCodeAt(first) === 0x0d)) first++;
   const c = text.charCodeAt(first);
   if (c !== 0x7b && c !== 0x5b) return undefined;
+  // flow-style YAML (`{apiVersion: v1, ...}`) is not JSON: told by its first key, not by a JSON.parse that throws
+  // (an exception with its message costs more than reading the text)
+  if (c === 0x7b) {
+    let next = first + 1;
+    while (next < text.length && (text.charCodeAt(next) === 0x20 || text.charCodeAt(next) === 0x0a || text.charCodeAt(next) === 0x0d)) next++;
+    if (text.charCodeAt(next) !== 0x22 && text.charCodeAt(next) !== 0x7d) return undefined;
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
