@@ -1,7 +1,7 @@
 // runValidation(): the whole `eks-gitops validate` pipeline as a library call (paths → schemas → report).
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 // subpaths, not the package index: validate loads the overlay checks (zod) only with an overlay
 import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
 import { listClusters, loadCluster } from "@eks-gitops/config/load";
