@@ -12,7 +12,8 @@ import { FieldPath } from "./path.ts";
 import { validateAnnotationsMatchFields } from "./pod-security.ts";
 import { podRestartPolicy, validatePodSpec, validatePodSpecificAnnotations, validatePodTemplateSpec, validatePortNumOrName } from "./podspec.ts";
 import { validateLimitRange } from "./limitrange.ts";
-import { validatePersistentVolume, validatePvcSpec } from "./pvc.ts";
+import { validatePersistentVolume } from "./persistentvolume.ts";
+import { validatePvcSpec } from "./pvc.ts";
 import { quantityString } from "./quantity.ts";
 import { aggregateContainerResources, validateQuotaHard } from "./resources.ts";
 import type { NativeGroup } from "./registry.ts";
@@ -477,7 +478,7 @@ function validateEndpoints(ep: Obj, r: Reporter): void {
 }
 
 function validatePersistentVolumeClaim(pvc: Obj, r: Reporter): void {
-  validatePvcSpec(asObj(pvc.spec) ?? {}, SPEC, r);
+  validatePvcSpec(asObj(pvc.spec) ?? {}, SPEC, r, { claimObject: true });
 }
 
 function validatePodTemplate(pt: Obj, r: Reporter): void {

@@ -157,6 +157,12 @@ function validateOneSource(key: string, src: Obj, volName: string, path: FieldPa
       if ((asArr(src.monitors)?.length ?? 0) === 0) r.required(p.child("monitors"), "", CHECK);
       if (str(src.image) === "") r.required(p.child("image"), "", CHECK);
       break;
+    case "quobyte":
+      validateQuobyte(src, p, r, CHECK);
+      break;
+    case "flocker":
+      validateFlocker(src, p, r);
+      break;
     case "cinder":
       if (str(src.volumeID) === "") r.required(p.child("volumeID"), "", CHECK);
       if (asObj(src.secretRef) && str(asObj(src.secretRef)?.name) === "") r.required(p.child("secretRef", "name"), "", CHECK);
@@ -229,6 +235,31 @@ export function validateHostPath(src: Obj, p: FieldPath, r: Reporter, check: str
 function validatePartition(src: Obj, p: FieldPath, r: Reporter, pointer?: string): void {
   const partition = asNum(src.partition) ?? 0;
   if (partition < 0 || partition > 255) r.invalid(p.child("partition"), partition, inclusiveRangeError(1, 255), CHECK, pointer);
+}
+
+/** net.SplitHostPort's verdict: `host:port` or `[host]:port`, one colon outside brackets. */
+const isHostPort = (v: string): boolean => /^\[[^\]]*\]:[^:[\]]*$/.test(v) || /^[^:[\]]*:[^:[\]]*$/.test(v);
+
+/** validateQuobyteVolumeSource (also the PersistentVolume's). */
+export function validateQuobyte(src: Obj, p: FieldPath, r: Reporter, check: string): void {
+  const registry = str(src.registry);
+  if (registry === "") r.required(p.child("registry"), "must be a host:port pair or multiple pairs separated by commas", check);
+  else if (str(src.tenant).length >= 65) r.required(p.child("tenant"), "must be a UUID and may not exceed a length of 64 characters", check);
+  else {
+    for (const pair of registry.split(",")) {
+      if (!isHostPort(pair)) r.invalid(p.child("registry"), registry, "must be a host:port pair or multiple pairs separated by commas", check);
+    }
+  }
+  if (str(src.volume) === "") r.required(p.child("volume"), "", check);
+}
+
+/** validateFlockerVolumeSource (also the PersistentVolume's). */
+export function validateFlocker(src: Obj, p: FieldPath, r: Reporter): void {
+  const name = str(src.datasetName);
+  const uuid = str(src.datasetUUID);
+  if (name === "" && uuid === "") r.required(p, "one of datasetName and datasetUUID is required", CHECK);
+  if (name !== "" && uuid !== "") r.invalid(p, "resource", "datasetName and datasetUUID can not be specified simultaneously", CHECK);
+  if (name.includes("/")) r.invalid(p.child("datasetName"), name, "must not contain '/'", CHECK);
 }
 
 /** validateNFSVolumeSource (also the PersistentVolume's nfs). */
