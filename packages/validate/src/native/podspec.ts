@@ -946,7 +946,12 @@ function validateLabelKeys(match: readonly string[], mismatch: readonly string[]
     ["matchLabelKeys", match],
     ["mismatchLabelKeys", mismatch],
   ] as const) {
-    if (keys.length > 0 && !selector) r.forbidden(path.child(field), "must not be specified when labelSelector is not set", check);
+    if (keys.length === 0) continue;
+    // validateLabelKeys: without a selector, only that is said
+    if (!selector) {
+      r.forbidden(path.child(field), "must not be specified when labelSelector is not set", check);
+      continue;
+    }
     keys.forEach((k, i) => {
       r.invalidEach(path.child(field).index(i), k, isQualifiedName(k), check);
     });
