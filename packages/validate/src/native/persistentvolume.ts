@@ -79,9 +79,10 @@ function validateAccessModes(spec: Obj, path: FieldPath, r: Reporter): void {
   if (modes.length === 0) r.required(path.child("accessModes"), "", CHECK);
   let rwop = false;
   let other = false;
-  for (const mode of modes) {
+  for (const [i, mode] of modes.entries()) {
     if (typeof mode !== "string") continue;
-    if (!ACCESS_MODES.includes(mode)) r.notSupported(path.child("accessModes"), mode, ACCESS_MODES, CHECK);
+    // Go names the list; the pointer names the entry (so this finding replaces the schema stage's enum one)
+    if (!ACCESS_MODES.includes(mode)) r.notSupported(path.child("accessModes"), mode, ACCESS_MODES, CHECK, path.child("accessModes").index(i).pointer());
     if (mode === "ReadWriteOncePod") rwop = true;
     else if (ACCESS_MODES.includes(mode)) other = true;
   }

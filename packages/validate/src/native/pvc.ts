@@ -30,9 +30,10 @@ export function validatePvcSpec(input: Obj, path: FieldPath, r: Reporter, option
   if (spec.selector !== undefined && spec.selector !== null) validateLabelSelector(spec.selector, path.child("selector"), r);
   let rwop = false;
   let other = false;
-  for (const mode of modes) {
+  for (const [i, mode] of modes.entries()) {
     if (typeof mode !== "string") continue;
-    if (!ACCESS_MODES.includes(mode)) r.notSupported(path.child("accessModes"), mode, ACCESS_MODES, CHECK);
+    // Go names the list; the pointer names the entry (so this finding replaces the schema stage's enum one)
+    if (!ACCESS_MODES.includes(mode)) r.notSupported(path.child("accessModes"), mode, ACCESS_MODES, CHECK, path.child("accessModes").index(i).pointer());
     if (mode === "ReadWriteOncePod") rwop = true;
     else if (ACCESS_MODES.includes(mode)) other = true;
   }
