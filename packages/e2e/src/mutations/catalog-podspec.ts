@@ -146,7 +146,8 @@ export const PODSPEC_RULE_EDITS: Record<PodSpecKind, readonly RuleEdit[]> = {
       setAt(o, ["spec", "nodeName"], "node-1");
       setAt(o, ["spec", "schedulingGates"], [{ name: "example.com/wait" }]);
     }),
-    annotate("mirror pod annotation without nodeName", POD, "kubernetes.io/config.mirror", "abc"),
+    // (a mirror pod annotation is refused earlier, by admission, with 403: no verdict to compare)
+    set("init container image with trailing whitespace", ["spec", "initContainers"], [{ name: "init", image: "busybox " }]),
     addVolume("persistentVolumeClaim naming the ephemeral volume's claim", POD, { name: "ref", persistentVolumeClaim: { claimName: "worker-scratch" } }),
   ],
   PodTemplate: podSpecRejected(TEMPLATE_POD),
