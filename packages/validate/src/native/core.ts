@@ -338,12 +338,25 @@ function defaultPodSpec(input: Obj): Obj {
           return out;
         });
   const hostNetwork = asBool(input.hostNetwork) === true;
+  const podResources = asObj(input.resources);
+  // most pods need none of this: keep the object as it is then
+  if (!hostNetwork && !podResources && !requestsToDefault(input.containers) && !requestsToDefault(input.initContainers)) return input;
   const spec: Record<string, unknown> = { ...input };
   if (input.containers !== undefined) spec.containers = withDefaults(input.containers, hostNetwork);
   if (input.initContainers !== undefined) spec.initContainers = withDefaults(input.initContainers, hostNetwork);
-  const podResources = asObj(input.resources);
   if (podResources) spec.resources = defaultPodLevelResources(spec, podResources);
   return spec;
+}
+
+/** Whether a container of the list has a limit without the matching request. */
+function requestsToDefault(list: unknown): boolean {
+  for (const [, c] of objItems(list)) {
+    const limits = asObj(asObj(c.resources)?.limits);
+    if (!limits) continue;
+    const requests = asObj(asObj(c.resources)?.requests) ?? {};
+    for (const k in limits) if (!(k in requests)) return true;
+  }
+  return false;
 }
 
 const POD_LEVEL_RESOURCE = (name: string) => name === "cpu" || name === "memory" || name.startsWith("hugepages-");

@@ -4,9 +4,12 @@
 import type { FieldPath } from "./path.ts";
 import type { Reporter } from "./report.ts";
 
+/** A '..' path element. */
+const BACKSTEP = /(^|\/)\.\.(\/|$)/;
+
 /** validatePathNoBacksteps: one finding however many '..' elements there are. */
 export function validatePathNoBacksteps(target: string, path: FieldPath, r: Reporter, check: string, pointer?: string): void {
-  if (target.split("/").includes("..")) r.invalid(path, target, "must not contain '..'", check, pointer);
+  if (target.includes("..") && BACKSTEP.test(target)) r.invalid(path, target, "must not contain '..'", check, pointer);
 }
 
 /** validateLocalDescendingPath: relative, without '..' elements. */

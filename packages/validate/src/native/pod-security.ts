@@ -151,6 +151,7 @@ function validateRunAsUserName(name: string, p: FieldPath, r: Reporter): void {
  */
 export function validateWindowsHostProcessPod(spec: Obj, path: FieldPath, r: Reporter): void {
   const podHostProcess = asBool(asObj(asObj(spec.securityContext)?.windowsOptions)?.hostProcess);
+  if (podHostProcess === undefined && !anyContainerHasWindowsOptions(spec)) return;
   let containers = 0;
   let hostProcess = 0;
   visitContainers(spec, path, (ctr, cp) => {
@@ -165,6 +166,15 @@ export function validateWindowsHostProcessPod(spec: Obj, path: FieldPath, r: Rep
   if (hostProcess !== containers) r.invalid(path, "", "If pod contains any hostProcess containers then all containers must be HostProcess containers", C);
   const hostNetwork = asBool(spec.hostNetwork) === true;
   if (!hostNetwork) r.invalid(path.child("hostNetwork"), false, "hostNetwork must be true if pod contains any hostProcess containers", C);
+}
+
+function anyContainerHasWindowsOptions(spec: Obj): boolean {
+  for (const list of ["initContainers", "containers", "ephemeralContainers"]) {
+    const items = spec[list];
+    if (!Array.isArray(items)) continue;
+    for (const c of items) if (asObj(asObj(asObj(c)?.securityContext)?.windowsOptions)) return true;
+  }
+  return false;
 }
 
 /** ValidateAppArmorProfileField. */
@@ -209,6 +219,12 @@ const sortedEntries = (annotations: Obj): [string, string][] =>
     .sort()
     .flatMap((k) => (typeof annotations[k] === "string" ? [[k, annotations[k] as string] as [string, string]] : []));
 
+/** Whether some key contains `part` (the annotations these checks read are rare: most pods skip them). */
+function hasKeyWith(annotations: Obj, part: string): boolean {
+  for (const k in annotations) if (k.includes(part)) return true;
+  return false;
+}
+
 /** ValidateSeccompProfile: an annotation's seccomp profile name. */
 function validateSeccompProfileName(p: string, path: FieldPath, r: Reporter, pointer: string): void {
   if (p === "runtime/default" || p === "docker/default" || p === "unconfined") return;
@@ -218,6 +234,7 @@ function validateSeccompProfileName(p: string, path: FieldPath, r: Reporter, poi
 
 /** ValidateSeccompPodAnnotations: Go appends the key as a field name (`metadata.annotations.seccomp...`). */
 export function validateSeccompPodAnnotations(annotations: Obj, paths: AnnotationPaths, r: Reporter): void {
+  if (!hasKeyWith(annotations, "seccomp.security.alpha.kubernetes.io/")) return;
   const pod = asStr(annotations[SECCOMP_POD_ANNOTATION]);
   if (pod !== undefined) validateSeccompProfileName(pod, paths.goPath.child(SECCOMP_POD_ANNOTATION), r, keyPointer(paths, SECCOMP_POD_ANNOTATION));
   for (const [k, v] of sortedEntries(annotations)) {
@@ -227,6 +244,7 @@ export function validateSeccompPodAnnotations(annotations: Obj, paths: Annotatio
 
 /** ValidateAppArmorPodAnnotations: each container annotation names a container and a profile in the annotation's format. */
 export function validateAppArmorPodAnnotations(annotations: Obj, spec: Obj, paths: AnnotationPaths, r: Reporter): void {
+  if (!hasKeyWith(annotations, APPARMOR_CONTAINER_PREFIX)) return;
   const names = new Set<string>();
   visitContainers(spec, paths.goPath, (ctr) => names.add(str(ctr.name)));
   for (const [k, v] of sortedEntries(annotations)) {
@@ -273,6 +291,7 @@ function checkMatch(kind: "seccomp" | "apparmor", profile: Obj, annotation: stri
  * strategy has first copied a container's AppArmor annotation into a container without a profile of its own.
  */
 export function validateAnnotationsMatchFields(annotations: Obj, spec: Obj, specPath: FieldPath, r: Reporter, isPod: boolean): void {
+  if (!hasKeyWith(annotations, "seccomp.security.alpha.kubernetes.io/") && !hasKeyWith(annotations, APPARMOR_CONTAINER_PREFIX)) return;
   const podSc = asObj(spec.securityContext);
   const podSeccomp = asObj(podSc?.seccompProfile);
   const podAnnotation = asStr(annotations[SECCOMP_POD_ANNOTATION]);

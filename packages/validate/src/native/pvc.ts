@@ -59,6 +59,7 @@ export function validatePvcSpec(input: Obj, path: FieldPath, r: Reporter, option
 
 /** The claim strategy's data source handling on create (pkg/api/persistentvolumeclaim/util.go). */
 function normalizeDataSources(input: Obj): Obj {
+  if (input.dataSource === undefined && input.dataSourceRef === undefined) return input;
   let ds = asObj(input.dataSource);
   let ref = asObj(input.dataSourceRef);
   if (ref && (asStr(ref.namespace) ?? "") !== "") ref = undefined;
@@ -71,10 +72,8 @@ function normalizeDataSources(input: Obj): Obj {
   const copy = (o: Obj): Obj => ({ kind: o.kind, name: o.name, ...(o.apiGroup !== undefined && o.apiGroup !== null ? { apiGroup: o.apiGroup } : {}) });
   if (ds && !ref) ref = copy(ds);
   else if (ref && !ds && (asStr(ref.namespace) ?? "") === "") ds = copy(ref);
-  const out: Record<string, unknown> = { ...input };
-  delete out.dataSource;
-  delete out.dataSourceRef;
-  return { ...out, ...(ds ? { dataSource: ds } : {}), ...(ref ? { dataSourceRef: ref } : {}) };
+  if (ds === input.dataSource && ref === input.dataSourceRef) return input;
+  return { ...input, dataSource: ds, dataSourceRef: ref };
 }
 
 /** validateDataSource, validateDataSourceRef, and the two against each other (ValidatePersistentVolumeClaimSpec). */
