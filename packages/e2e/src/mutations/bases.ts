@@ -3,6 +3,7 @@
 // differential.e2e.ts before mutating). Namespaced ones live in the `mutations` namespace.
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { ADMISSION_OBJECTS } from "./bases-admission.ts";
+import { PODSPEC_BASES } from "./bases-podspec.ts";
 import type { MutationBase } from "./generate.ts";
 
 export const BASES_NAMESPACE = "mutations";
@@ -210,5 +211,5 @@ const OBJECTS: readonly Record<string, unknown>[] = [
 
 /** The bases, as mutation input (`file` names the kind: there is no rendered file behind them). */
 export function extraBases(): MutationBase[] {
-  return OBJECTS.map((o) => ({ file: `mutations/${String(o.kind).toLowerCase()}.yaml`, object: structuredClone(o) as KubernetesObject }));
+  return [...OBJECTS, ...PODSPEC_BASES].map((o) => ({ file: `mutations/${String(o.kind).toLowerCase()}.yaml`, object: structuredClone(o) as KubernetesObject }));
 }

@@ -2,11 +2,12 @@
 // Limits and rules are restated from the API's behaviour as field paths and values; no upstream text is copied.
 import { ADMISSION_ACCEPTED_EDITS, ADMISSION_ENUM_FIELDS, ADMISSION_KINDS, ADMISSION_NUMERIC_FIELDS, ADMISSION_RULE_EDITS } from "./catalog-admission.ts";
 import { BUILTIN_ACCEPTED_EDITS, BUILTIN_ENUM_FIELDS, BUILTIN_KINDS, BUILTIN_NUMERIC_FIELDS, BUILTIN_RULE_EDITS } from "./catalog-builtin.ts";
+import { PODSPEC_ACCEPTED_EDITS, PODSPEC_ENUM_FIELDS, PODSPEC_KINDS, PODSPEC_NUMERIC_FIELDS, PODSPEC_RULE_EDITS, podSpecRejected } from "./catalog-podspec.ts";
 import { deleteAt, getAt, type Json, type Path, setAt } from "./paths.ts";
 
 /** Kinds of the rendered output, then the built-in kinds of bases.ts. */
 export const RENDERED_KINDS = ["NodePool", "EC2NodeClass", "Deployment", "Service", "HorizontalPodAutoscaler"] as const;
-export const MUTATED_KINDS = [...RENDERED_KINDS, ...BUILTIN_KINDS, ...ADMISSION_KINDS] as const;
+export const MUTATED_KINDS = [...RENDERED_KINDS, ...BUILTIN_KINDS, ...ADMISSION_KINDS, ...PODSPEC_KINDS] as const;
 export type MutatedKind = (typeof MUTATED_KINDS)[number];
 
 /** A field with a closed set of values; the mutator writes something outside the set. */
@@ -36,6 +37,7 @@ const REQS = ["spec", "template", "spec", "requirements"] as const;
 export const ENUM_FIELDS: Record<MutatedKind, readonly EnumField[]> = {
   ...BUILTIN_ENUM_FIELDS,
   ...ADMISSION_ENUM_FIELDS,
+  ...PODSPEC_ENUM_FIELDS,
   NodePool: [
     { path: ["spec", "disruption", "consolidationPolicy"], values: ["WhenEmpty", "WhenEmptyOrUnderutilized"] },
     { path: [...REQS, 0, "operator"], values: ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"] },
@@ -72,6 +74,7 @@ export const ENUM_FIELDS: Record<MutatedKind, readonly EnumField[]> = {
 export const NUMERIC_FIELDS: Record<MutatedKind, readonly NumericField[]> = {
   ...BUILTIN_NUMERIC_FIELDS,
   ...ADMISSION_NUMERIC_FIELDS,
+  ...PODSPEC_NUMERIC_FIELDS,
   NodePool: [
     { path: ["spec", "weight"], min: 1, max: 100, integer: true },
     { path: [...REQS, 0, "minValues"], min: 1, max: 50, integer: true },
@@ -119,6 +122,7 @@ const pushTo = (o: Json, path: Path, item: Json) => {
 export const RULE_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
   ...BUILTIN_RULE_EDITS,
   ...ADMISSION_RULE_EDITS,
+  ...PODSPEC_RULE_EDITS,
   NodePool: [
     { name: "empty nodeClassRef.group", apply: (o) => setAt(o, ["spec", "template", "spec", "nodeClassRef", "group"], "") },
     { name: "empty nodeClassRef.kind", apply: (o) => setAt(o, ["spec", "template", "spec", "nodeClassRef", "kind"], "") },
@@ -167,6 +171,7 @@ export const RULE_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
     { name: "capacity reservation term empty", apply: (o) => setAt(o, ["spec", "capacityReservationSelectorTerms"], [{}]) },
   ],
   Deployment: [
+    ...podSpecRejected(["spec", "template", "spec"]),
     { name: "selector does not match template labels", apply: (o) => setAt(o, ["spec", "selector", "matchLabels"], { app: "other" }) },
     { name: "container name not a DNS label", apply: (o) => setAt(o, [...C0, "name"], "Web_Server") },
     { name: "empty image", apply: (o) => setAt(o, [...C0, "image"], "") },
@@ -231,6 +236,7 @@ export const RULE_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
 export const ACCEPTED_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
   ...BUILTIN_ACCEPTED_EDITS,
   ...ADMISSION_ACCEPTED_EDITS,
+  ...PODSPEC_ACCEPTED_EDITS,
   NodePool: [
     { name: "weight 100", apply: (o) => setAt(o, ["spec", "weight"], 100) },
     { name: "requirement Gt with an integer", apply: (o) => pushTo(o, REQS, requirement("karpenter.k8s.aws/instance-cpu", "Gt", ["3"])) },

@@ -9,10 +9,13 @@ import { endpointIpProblems, ipProblems } from "./ip.ts";
 import { isConfigMapKey, isDns1123Label, isDns1123Subdomain, isQualifiedName, isValidPortNum } from "./names.ts";
 import { validateLabels } from "./objectmeta.ts";
 import { FieldPath } from "./path.ts";
-import { podRestartPolicy, validatePodSpec, validatePodTemplateSpec, validatePortNumOrName } from "./podspec.ts";
+import { validateAnnotationsMatchFields } from "./pod-security.ts";
+import { podRestartPolicy, validatePodSpec, validatePodSpecificAnnotations, validatePodTemplateSpec, validatePortNumOrName } from "./podspec.ts";
 import { validateLimitRange } from "./limitrange.ts";
-import { validatePersistentVolume, validatePvcSpec } from "./pvc.ts";
-import { validateQuotaHard } from "./resources.ts";
+import { validatePersistentVolume } from "./persistentvolume.ts";
+import { validatePvcSpec } from "./pvc.ts";
+import { quantityString } from "./quantity.ts";
+import { aggregateContainerResources, validateQuotaHard } from "./resources.ts";
 import type { NativeGroup } from "./registry.ts";
 import { goMap, JsonValue, type Reporter } from "./report.ts";
 import { type Obj, asArr, asBool, asNum, asObj, asStr, objItems, stringEntries } from "./values.ts";
@@ -317,20 +320,83 @@ function validateNamespace(ns: Obj, r: Reporter): void {
   }
 }
 
-/** SetDefaults_Pod: with hostNetwork, a container port's hostPort defaults to its containerPort. */
-function defaultPodSpec(spec: Obj): Obj {
-  if (asBool(spec.hostNetwork) !== true) return spec;
-  const withHostPorts = (list: unknown) =>
-    objItems(list).map(([, c]) => ({ ...c, ports: objItems(c.ports).map(([, p]) => (int(p.hostPort) === 0 ? { ...p, hostPort: p.containerPort } : p)) }));
-  return { ...spec, containers: withHostPorts(spec.containers), initContainers: withHostPorts(spec.initContainers) };
+/**
+ * SetDefaults_Pod: a container's requests default to its limits; with PodLevelResources, pod-level hugepage limits and
+ * requests are filled from the containers (defaultHugePagePodLimits, defaultPodRequests); with hostNetwork, a
+ * container port's hostPort defaults to its containerPort.
+ */
+function defaultPodSpec(input: Obj): Obj {
+  const withDefaults = (list: unknown, hostNetwork: boolean) =>
+    list === undefined
+      ? undefined
+      : objItems(list).map(([, c]) => {
+          const resources = asObj(c.resources);
+          const limits = asObj(resources?.limits);
+          const out: Record<string, unknown> = { ...c };
+          if (limits) out.resources = { ...resources, requests: { ...limits, ...(asObj(resources?.requests) ?? {}) } };
+          if (hostNetwork) out.ports = objItems(c.ports).map(([, p]) => (int(p.hostPort) === 0 ? { ...p, hostPort: p.containerPort } : p));
+          return out;
+        });
+  const hostNetwork = asBool(input.hostNetwork) === true;
+  const podResources = asObj(input.resources);
+  // most pods need none of this: keep the object as it is then
+  if (!hostNetwork && !podResources && !requestsToDefault(input.containers) && !requestsToDefault(input.initContainers)) return input;
+  const spec: Record<string, unknown> = { ...input };
+  if (input.containers !== undefined) spec.containers = withDefaults(input.containers, hostNetwork);
+  if (input.initContainers !== undefined) spec.initContainers = withDefaults(input.initContainers, hostNetwork);
+  if (podResources) spec.resources = defaultPodLevelResources(spec, podResources);
+  return spec;
 }
 
-function validatePod(pod: Obj, r: Reporter): void {
-  validatePodSpec(defaultPodSpec(asObj(pod.spec) ?? {}), SPEC, r, { resourceIsPod: true });
-  for (const [i, ctr] of objItems(asObj(pod.spec)?.containers)) {
-    const image = str(ctr.image);
-    if (image !== image.trim()) r.invalid(SPEC.child("containers").index(i).child("image"), image, "must not have leading or trailing whitespace", `${C}/container-image`);
+/** Whether a container of the list has a limit without the matching request. */
+function requestsToDefault(list: unknown): boolean {
+  for (const [, c] of objItems(list)) {
+    const limits = asObj(asObj(c.resources)?.limits);
+    if (!limits) continue;
+    const requests = asObj(asObj(c.resources)?.requests) ?? {};
+    for (const k in limits) if (!(k in requests)) return true;
   }
+  return false;
+}
+
+const POD_LEVEL_RESOURCE = (name: string) => name === "cpu" || name === "memory" || name.startsWith("hugepages-");
+
+/** defaultHugePagePodLimits then defaultPodRequests (pkg/apis/core/v1/defaults.go), on a spec whose containers are defaulted. */
+function defaultPodLevelResources(spec: Obj, resources: Obj): Obj {
+  const limits: Record<string, unknown> = { ...(asObj(resources.limits) ?? {}) };
+  const requests: Record<string, unknown> = { ...(asObj(resources.requests) ?? {}) };
+  if (Object.keys(limits).length === 0 && Object.keys(requests).length === 0) return resources;
+  for (const [name, q] of aggregateContainerResources(spec, "limits")) {
+    if (name.startsWith("hugepages-") && !(name in requests) && !(name in limits)) limits[name] = quantityString(q);
+  }
+  if (Object.keys(limits).length === 0) return resources;
+  for (const [name, q] of aggregateContainerResources(spec, "requests")) {
+    // overcommittable pod-level resources only: not hugepages
+    if (!(name in requests) && POD_LEVEL_RESOURCE(name) && !name.startsWith("hugepages-")) requests[name] = quantityString(q);
+  }
+  for (const [name, q] of Object.entries(limits)) if (!(name in requests) && POD_LEVEL_RESOURCE(name)) requests[name] = q;
+  return { ...resources, limits, ...(Object.keys(requests).length > 0 ? { requests } : {}) };
+}
+
+/** ValidatePodCreate: the pod's annotations and spec, what only a new Pod may not set, annotations against fields. */
+function validatePod(pod: Obj, r: Reporter): void {
+  const meta = asObj(pod.metadata) ?? {};
+  const raw = asObj(pod.spec) ?? {};
+  const spec = defaultPodSpec(raw);
+  const annotations = asObj(meta.annotations) ?? {};
+  validatePodSpecificAnnotations(annotations, spec, { goPath: FieldPath.of("metadata", "annotations"), pointer: "/metadata/annotations" }, r);
+  validatePodSpec(spec, SPEC, r, { resourceIsPod: true, podName: str(meta.name) });
+  for (const list of ["containers", "initContainers"]) {
+    for (const [i, ctr] of objItems(raw[list])) {
+      const image = str(ctr.image);
+      if (image !== image.trim()) r.invalid(SPEC.child(list).index(i).child("image"), image, "must not have leading or trailing whitespace", `${C}/container-image`);
+    }
+  }
+  if ((asArr(raw.ephemeralContainers)?.length ?? 0) > 0) r.forbidden(SPEC.child("ephemeralContainers"), "cannot be set on create", `${C}/ephemeral-containers`);
+  if (str(raw.nodeName) !== "" && (asArr(raw.schedulingGates)?.length ?? 0) > 0) {
+    r.forbidden(SPEC.child("nodeName"), "cannot be set until all schedulingGates have been cleared", `${C}/scheduling-gates`);
+  }
+  validateAnnotationsMatchFields(annotations, spec, SPEC, r, true);
 }
 
 const QUOTA_SCOPES = ["Terminating", "NotTerminating", "BestEffort", "NotBestEffort", "PriorityClass", "VolumeAttributesClass", "CrossNamespacePodAffinity"];
@@ -425,7 +491,7 @@ function validateEndpoints(ep: Obj, r: Reporter): void {
 }
 
 function validatePersistentVolumeClaim(pvc: Obj, r: Reporter): void {
-  validatePvcSpec(asObj(pvc.spec) ?? {}, SPEC, r);
+  validatePvcSpec(asObj(pvc.spec) ?? {}, SPEC, r, { claimObject: true });
 }
 
 function validatePodTemplate(pt: Obj, r: Reporter): void {

@@ -202,3 +202,17 @@ function isValidPathSegmentPrefix(name: string): string[] {
   for (const c of ["/", "%"]) if (name.includes(c)) errs.push(`may not contain '${c}'`);
   return errs;
 }
+
+const DNS1123_LABEL_UNDERSCORE_FMT = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?";
+const DNS1123_SUBDOMAIN_UNDERSCORE_FMT = `${DNS1123_LABEL_UNDERSCORE_FMT}(\\.${DNS1123_LABEL_UNDERSCORE_FMT})*`;
+const DNS1123_SUBDOMAIN_UNDERSCORE = new RegExp(`^${DNS1123_SUBDOMAIN_UNDERSCORE_FMT}$`);
+const DNS1123_SUBDOMAIN_UNDERSCORE_MSG =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character";
+
+/** IsDNS1123SubdomainWithUnderscore (pod dnsConfig search domains). */
+export function isDns1123SubdomainWithUnderscore(v: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(v) > 253) errs.push(maxLenError(253));
+  if (!DNS1123_SUBDOMAIN_UNDERSCORE.test(v)) errs.push(regexError(DNS1123_SUBDOMAIN_UNDERSCORE_MSG, DNS1123_SUBDOMAIN_UNDERSCORE_FMT, "example.com"));
+  return errs;
+}

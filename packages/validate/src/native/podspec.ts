@@ -4,12 +4,15 @@
 // fieldRef apiVersion v1, resource values rounded up to milli units). Shared by every kind with a pod template.
 // After k8s.io/kubernetes@v1.36.5/pkg/apis/core/validation/validation.go (ValidatePodTemplateSpec, ValidatePodSpec and
 // the functions it calls) and pkg/apis/core/v1/defaults.go.
+import { ENV_FIELD_PATHS, validateObjectFieldSelector, validateResourceFieldSelector } from "./field-selectors.ts";
 import { ipProblems } from "./ip.ts";
 import { validateLabelSelector } from "./labelselector.ts";
+import { validateLocalDescendingPath } from "./local-path.ts";
 import {
   isConfigMapKey,
   isDns1123Label,
   isDns1123Subdomain,
+  isDns1123SubdomainWithUnderscore,
   isHttpHeaderName,
   isLabelValue,
   isQualifiedName,
@@ -21,11 +24,22 @@ import {
 } from "./names.ts";
 import { validateAnnotations, validateLabels } from "./objectmeta.ts";
 import type { FieldPath } from "./path.ts";
-import { quantitySign, quantityString, readQuantity } from "./quantity.ts";
+import {
+  type AnnotationPaths,
+  validateAnnotationsMatchFields,
+  validateAppArmorPodAnnotations,
+  validateAppArmorProfile,
+  validateLinux,
+  validateSeccompPodAnnotations,
+  validateWindows,
+  validateWindowsHostProcessPod,
+  validateWindowsOptions,
+  visitContainers,
+} from "./pod-security.ts";
 import { JsonValue, type Reporter } from "./report.ts";
-import { validatePvcSpec } from "./pvc.ts";
-import { validateResourceRequirements } from "./resources.ts";
+import { validatePodResourceConsistency, validateResourceRequirements } from "./resources.ts";
 import { type Obj, asArr, asBool, asNum, asObj, asStr, objItems } from "./values.ts";
+import { validateVolumes } from "./volumes.ts";
 
 const C = "core";
 const PROTOCOLS = ["SCTP", "TCP", "UDP"];
@@ -33,41 +47,7 @@ const PULL_POLICIES = ["Always", "IfNotPresent", "Never"];
 const RESTART_POLICIES = ["Always", "OnFailure", "Never"];
 const DNS_POLICIES = ["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];
 const MAX_INT32 = 2147483647;
-const FILE_MODE_ERROR = "must be a number between 0 and 0777 (octal), both inclusive";
 
-/** The volume source fields, in the order Go's validateVolumeSource looks at them. */
-const VOLUME_SOURCES = [
-  "emptyDir",
-  "hostPath",
-  "gitRepo",
-  "gcePersistentDisk",
-  "awsElasticBlockStore",
-  "secret",
-  "nfs",
-  "iscsi",
-  "glusterfs",
-  "flocker",
-  "persistentVolumeClaim",
-  "rbd",
-  "cinder",
-  "cephfs",
-  "quobyte",
-  "downwardAPI",
-  "fc",
-  "flexVolume",
-  "configMap",
-  "azureFile",
-  "vsphereVolume",
-  "photonPersistentDisk",
-  "portworxVolume",
-  "azureDisk",
-  "storageos",
-  "projected",
-  "scaleIO",
-  "csi",
-  "ephemeral",
-  "image",
-] as const;
 
 const str = (v: unknown): string => asStr(v) ?? "";
 const int = (v: unknown): number => asNum(v) ?? 0;
@@ -75,6 +55,8 @@ const int = (v: unknown): number => asNum(v) ?? 0;
 export interface PodSpecOptions {
   /** The spec is a Pod's own (hostPort must equal containerPort with hostNetwork). @default false */
   readonly resourceIsPod?: boolean;
+  /** The Pod's name (Pods only): its ephemeral volumes' claims are named after it. */
+  readonly podName?: string;
 }
 
 /** ValidatePodTemplateSpec: template labels and annotations, then the pod spec. */
@@ -84,9 +66,76 @@ export function validatePodTemplateSpec(template: unknown, path: FieldPath, r: R
   // ObjectMeta is embedded in Go's PodTemplateSpec: the server says `spec.template.labels`
   validateLabels(meta.labels, path.child("labels"), r, "meta/labels", () => path.child("metadata", "labels").pointer());
   validateAnnotations(meta.annotations, path.child("annotations"), r, "meta/annotations", () => path.child("metadata", "annotations").pointer());
-  validatePodSpec(asObj(t.spec) ?? {}, path.child("spec"), r, options);
-  if ((asArr(asObj(t.spec)?.ephemeralContainers)?.length ?? 0) > 0) {
+  const spec = asObj(t.spec) ?? {};
+  const annotations = asObj(meta.annotations) ?? {};
+  validatePodSpecificAnnotations(annotations, spec, { goPath: path.child("annotations"), pointer: path.child("metadata", "annotations").pointer() }, r);
+  validatePodSpec(spec, path.child("spec"), r, options);
+  validateAnnotationsMatchFields(annotations, spec, path.child("spec"), r, false);
+  if ((asArr(spec.ephemeralContainers)?.length ?? 0) > 0) {
     r.forbidden(path.child("spec", "ephemeralContainers"), "ephemeral containers not allowed in pod template", `${C}/ephemeral-containers`);
+  }
+}
+
+/**
+ * ValidatePodSpecificAnnotations: a mirror pod names its node, the tolerations annotation holds valid tolerations, the
+ * deletion cost is an int32, and the seccomp and AppArmor annotations are well formed.
+ */
+export function validatePodSpecificAnnotations(annotations: Obj, spec: Obj, paths: AnnotationPaths, r: Reporter): void {
+  let any = false;
+  for (const _ in annotations) {
+    any = true;
+    break;
+  }
+  if (!any) return;
+  const check = `${C}/pod-annotations`;
+  const keyPointer = (k: string) => `${paths.pointer}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+  const mirror = asStr(annotations[MIRROR_POD_ANNOTATION]);
+  if (mirror !== undefined && str(spec.nodeName) === "") {
+    r.invalid(paths.goPath.key(MIRROR_POD_ANNOTATION), mirror, "must set spec.nodeName if mirror pod annotation is set", check, keyPointer(MIRROR_POD_ANNOTATION));
+  }
+  const tolerations = str(annotations[TOLERATIONS_ANNOTATION]);
+  if (tolerations !== "") validateTolerationsInPodAnnotations(tolerations, paths, r, keyPointer(TOLERATIONS_ANNOTATION));
+  const cost = asStr(annotations[DELETION_COST_ANNOTATION]);
+  if (cost !== undefined && !isDeletionCost(cost)) {
+    r.invalid(paths.goPath.key(DELETION_COST_ANNOTATION), cost, "must be a 32bit integer", check, keyPointer(DELETION_COST_ANNOTATION));
+  }
+  validateSeccompPodAnnotations(annotations, paths, r);
+  validateAppArmorPodAnnotations(annotations, spec, paths, r);
+}
+
+const MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror";
+const TOLERATIONS_ANNOTATION = "scheduler.alpha.kubernetes.io/tolerations";
+const DELETION_COST_ANNOTATION = "controller.kubernetes.io/pod-deletion-cost";
+
+/** GetDeletionCostFromPodAnnotations: a decimal int32 without '+' or leading zeros. */
+function isDeletionCost(v: string): boolean {
+  const firstDigitOk = v.length > 0 && (v[0] === "-" || v === "0" || (v[0] as string) >= "1" && (v[0] as string) <= "9");
+  if (!firstDigitOk || !/^-?[0-9]+$/.test(v)) return false;
+  const n = Number(v);
+  return n >= -2147483648 && n <= 2147483647;
+}
+
+/** ValidateTolerationsInPodAnnotations: a JSON list of tolerations, each valid (Go's path appends the key as a field). */
+function validateTolerationsInPodAnnotations(text: string, paths: AnnotationPaths, r: Reporter, pointer: string): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    // Go's encoding/json words its syntax errors differently; the verdict is the same
+    r.invalid(paths.goPath, TOLERATIONS_ANNOTATION, `invalid JSON: ${(err as Error).message}`, `${C}/pod-annotations`, pointer);
+    return;
+  }
+  if (parsed === null) return;
+  if (!Array.isArray(parsed)) {
+    const goType = typeof parsed === "object" ? "object" : typeof parsed === "boolean" ? "bool" : typeof parsed;
+    r.invalid(paths.goPath, TOLERATIONS_ANNOTATION, `json: cannot unmarshal ${goType} into Go value of type []core.Toleration`, `${C}/pod-annotations`, pointer);
+    return;
+  }
+  const before = r.findings.length;
+  validateTolerations(parsed, paths.goPath.child(TOLERATIONS_ANNOTATION), r);
+  for (let i = before; i < r.findings.length; i++) {
+    const f = r.findings[i];
+    if (f) r.findings[i] = { ...f, path: pointer };
   }
 }
 
@@ -98,19 +147,25 @@ export function validatePodSpec(spec: Obj, path: FieldPath, r: Reporter, options
   const sc = asObj(spec.securityContext) ?? {};
   // v1 keeps hostUsers (and hostNetwork/hostPID/hostIPC) on the PodSpec; Go's internal type has them in the security context
   const hostUsers = asBool(spec.hostUsers) !== false;
-  const volumes = validateVolumes(spec.volumes, path.child("volumes"), r);
+  const volumes = validateVolumes(spec.volumes, path.child("volumes"), r, { podName: options.podName, resourceIsPod: options.resourceIsPod });
   const claimNames = new Set(objItems(spec.resourceClaims).map(([, c]) => str(c.name)));
   const restartPolicy = podRestartPolicy(spec);
   validateContainers(spec.containers, volumes, claimNames, gracePeriod, path.child("containers"), r, restartPolicy, hostUsers);
   validateInitContainers(spec.initContainers, spec.containers, volumes, claimNames, gracePeriod, path.child("initContainers"), r, restartPolicy, hostUsers);
-  if (spec.resources !== undefined) validateResourceRequirements(spec.resources, path.child("resources"), r, { podLevel: true, podClaimNames: claimNames });
+  validatePodResources(spec, claimNames, path, r);
   validateHostNetworkDeps(spec, path, r, options);
   if (!RESTART_POLICIES.includes(restartPolicy)) r.notSupported(path.child("restartPolicy"), restartPolicy, RESTART_POLICIES, `${C}/restart-policy`);
   const dnsPolicy = str(spec.dnsPolicy) || "ClusterFirst";
   if (!DNS_POLICIES.includes(dnsPolicy)) r.notSupported(path.child("dnsPolicy"), dnsPolicy, DNS_POLICIES, `${C}/dns-policy`);
   validateLabels(spec.nodeSelector, path.child("nodeSelector"), r, `${C}/node-selector`);
   validatePodSecurityContext(sc, path.child("securityContext"), r);
+  if (asBool(spec.shareProcessNamespace) === true && asBool(spec.hostPID) === true) {
+    // Go's internal type keeps shareProcessNamespace in the security context, hence its path
+    r.invalid(path.child("securityContext", "shareProcessNamespace"), true, "ShareProcessNamespace and HostPID cannot both be enabled", `${C}/security-context`, path.child("shareProcessNamespace").pointer());
+  }
   validateSysctls(sc, spec, path.child("securityContext", "sysctls"), r);
+  validateWindowsOptions(asObj(sc.windowsOptions), path.child("securityContext", "windowsOptions"), r);
+  validateAppArmorProfile(asObj(sc.appArmorProfile), path.child("securityContext", "appArmorProfile"), r);
   for (const [i, s] of objItems(spec.imagePullSecrets)) {
     if (Object.keys(s).some((k) => k !== "name")) r.invalid(path.child("imagePullSecrets").index(i), s, "only name may be set", `${C}/image-pull-secrets`);
   }
@@ -128,7 +183,9 @@ export function validatePodSpec(spec: Obj, path: FieldPath, r: Reporter, options
     seenGates.add(n);
   }
   validateTopologySpread(spec.topologySpreadConstraints, path.child("topologySpreadConstraints"), r);
+  validateWindowsHostProcessPod(spec, path, r);
   validateHostUsers(spec, path, r);
+  validatePodHostName(spec, path, r);
   const sa = str(spec.serviceAccountName);
   if (sa) r.invalidEach(path.child("serviceAccountName"), sa, isDns1123Subdomain(sa), `${C}/service-account-name`);
   const nodeName = str(spec.nodeName);
@@ -160,6 +217,8 @@ export function validatePodSpec(spec: Obj, path: FieldPath, r: Reporter, options
     const name = str(os.name);
     if (name === "") r.required(path.child("os", "name"), "", `${C}/os`);
     else if (name !== "linux" && name !== "windows") r.notSupported(path.child("os"), name, ["linux", "windows"], `${C}/os`, path.child("os", "name").pointer());
+    else if (name === "linux") validateLinux(spec, path, r);
+    else validateWindows(spec, path, r);
   }
 }
 
@@ -333,24 +392,6 @@ function validateHostNetworkDeps(spec: Obj, path: FieldPath, r: Reporter, option
   }
 }
 
-const ENV_FIELD_PATHS = ["metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"];
-const DOWNWARD_LABELS = new Set([
-  "metadata.annotations",
-  "metadata.labels",
-  "metadata.name",
-  "metadata.namespace",
-  "metadata.uid",
-  "spec.nodeName",
-  "spec.restartPolicy",
-  "spec.serviceAccountName",
-  "spec.schedulerName",
-  "status.phase",
-  "status.hostIP",
-  "status.hostIPs",
-  "status.podIP",
-  "status.podIPs",
-]);
-const RESOURCE_FIELD_PATHS = ["limits.cpu", "limits.ephemeral-storage", "limits.memory", "requests.cpu", "requests.ephemeral-storage", "requests.memory"];
 
 function validateEnv(list: unknown, path: FieldPath, r: Reporter): void {
   const check = `${C}/env`;
@@ -366,12 +407,12 @@ function validateEnv(list: unknown, path: FieldPath, r: Reporter): void {
     const fieldRef = asObj(from.fieldRef);
     if (fieldRef) {
       sources++;
-      validateObjectFieldSelector(fieldRef, ENV_FIELD_PATHS, fp.child("fieldRef"), r);
+      validateObjectFieldSelector(fieldRef, ENV_FIELD_PATHS, fp.child("fieldRef"), r, check);
     }
     const resourceFieldRef = asObj(from.resourceFieldRef);
     if (resourceFieldRef) {
       sources++;
-      validateResourceFieldSelector(resourceFieldRef, fp.child("resourceFieldRef"), r);
+      validateResourceFieldSelector(resourceFieldRef, fp.child("resourceFieldRef"), r, check, false);
     }
     for (const key of ["configMapKeyRef", "secretKeyRef"] as const) {
       const sel = asObj(from[key]);
@@ -392,54 +433,6 @@ function validateEnv(list: unknown, path: FieldPath, r: Reporter): void {
   }
 }
 
-function validateObjectFieldSelector(fs: Obj, expressions: readonly string[], path: FieldPath, r: Reporter): void {
-  const check = `${C}/env`;
-  const apiVersion = str(fs.apiVersion) || "v1";
-  const fieldPath = str(fs.fieldPath);
-  if (fieldPath === "") {
-    r.required(path.child("fieldPath"), "", check);
-    return;
-  }
-  if (apiVersion !== "v1") {
-    r.invalid(path.child("fieldPath"), fieldPath, `error converting fieldPath: unsupported pod version: ${apiVersion}`, check);
-    return;
-  }
-  const sub = /^(metadata\.(?:annotations|labels))\['(.*)'\]$/.exec(fieldPath);
-  if (!sub && !DOWNWARD_LABELS.has(fieldPath)) {
-    r.invalid(path.child("fieldPath"), fieldPath, `error converting fieldPath: field label not supported: ${fieldPath}`, check);
-    return;
-  }
-  if (sub) {
-    const key = sub[1] === "metadata.annotations" ? (sub[2] as string).toLowerCase() : (sub[2] as string);
-    r.invalidEach(path, key, isQualifiedName(key), check);
-  } else if (!expressions.includes(fieldPath)) {
-    r.notSupported(path.child("fieldPath"), fieldPath, [...expressions].sort(), check);
-  }
-}
-
-function validateResourceFieldSelector(fs: Obj, path: FieldPath, r: Reporter): void {
-  const check = `${C}/env`;
-  const resource = str(fs.resource);
-  if (resource === "") r.required(path.child("resource"), "", check);
-  else if (!RESOURCE_FIELD_PATHS.includes(resource) && !resource.startsWith("requests.hugepages-") && !resource.startsWith("limits.hugepages-")) {
-    r.notSupported(path.child("resource"), resource, RESOURCE_FIELD_PATHS, check);
-  }
-  const divisor = readQuantity(fs.divisor);
-  if (!divisor || quantitySign(divisor) === 0) return;
-  const text = quantityString(divisor);
-  const dp = path.child("divisor");
-  if (resource === "limits.cpu" || resource === "requests.cpu") {
-    if (text !== "1m" && text !== "1") r.invalid(dp, resource, "only divisor's values 1m and 1 are supported with the cpu resource", check);
-  } else if (resource === "limits.memory" || resource === "requests.memory") {
-    if (!BYTE_DIVISORS.has(text)) r.invalid(dp, resource, "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the memory resource", check);
-  } else if (resource === "limits.ephemeral-storage" || resource === "requests.ephemeral-storage") {
-    if (!BYTE_DIVISORS.has(text)) {
-      r.invalid(dp, resource, "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the local ephemeral storage resource", check);
-    }
-  }
-}
-
-const BYTE_DIVISORS = new Set(["1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei"]);
 
 function validateEnvFrom(list: unknown, path: FieldPath, r: Reporter): void {
   const check = `${C}/env-from`;
@@ -460,6 +453,23 @@ function validateEnvFrom(list: unknown, path: FieldPath, r: Reporter): void {
     // Go reports these at the envFrom list, not the entry
     if (sources === 0) r.invalid(path, "", "must specify one of: `configMapRef` or `secretRef`", check, p.pointer());
     else if (sources > 1) r.invalid(path, "", "may not have more than one field specified at a time", check, p.pointer());
+  }
+}
+
+/** validateMountRecursiveReadOnly: Enabled/IfPossible need readOnly and no propagation (Go names the list, not the entry). */
+function validateMountRecursiveReadOnly(m: Obj, listPath: FieldPath, p: FieldPath, r: Reporter): void {
+  const rro = asStr(m.recursiveReadOnly);
+  if (rro === undefined) return;
+  const check = `${C}/volume-mount`;
+  const rp = listPath.child("recursiveReadOnly");
+  const pointer = p.child("recursiveReadOnly").pointer();
+  if (rro === "Disabled") return;
+  if (rro === "Enabled" || rro === "IfPossible") {
+    if (asBool(m.readOnly) !== true) r.forbidden(rp, "may only be specified when readOnly is true", check, pointer);
+    const propagation = asStr(m.mountPropagation);
+    if (propagation !== undefined && propagation !== "None") r.forbidden(rp, "may only be specified when mountPropagation is None or not specified", check, pointer);
+  } else {
+    r.notSupported(rp, rro, ["Disabled", "Enabled", "IfPossible"], check, pointer);
   }
 }
 
@@ -493,98 +503,10 @@ function validateVolumeMounts(ctr: Obj, volumes: ReadonlySet<string>, path: Fiel
     } else if (propagation === "Bidirectional" && asBool(asObj(ctr.securityContext)?.privileged) !== true) {
       r.forbidden(path.child("mountPropagation"), "Bidirectional mount propagation is available only to privileged containers", check, p.child("mountPropagation").pointer());
     }
+    validateMountRecursiveReadOnly(m, path, p, r);
   }
 }
 
-function validateLocalDescendingPath(target: string, path: FieldPath, r: Reporter, check: string, pointer?: string): void {
-  if (target.startsWith("/")) r.invalid(path, target, "must be a relative path", check, pointer);
-  if (target.split("/").includes("..")) r.invalid(path, target, "must not contain '..'", check, pointer);
-}
-
-/** ValidateVolumes: the names of the volumes that validated (a mount naming a bad volume is "Not found" too). */
-function validateVolumes(list: unknown, path: FieldPath, r: Reporter): Set<string> {
-  const names = new Set<string>();
-  const check = `${C}/volume`;
-  for (const [i, vol] of objItems(list)) {
-    const p = path.index(i);
-    const before = r.findings.length;
-    validateVolumeSource(vol, p, r);
-    const name = str(vol.name);
-    if (name === "") r.required(p.child("name"), "", check);
-    else r.invalidEach(p.child("name"), name, isDns1123Label(name), check);
-    if (names.has(name)) r.duplicate(p.child("name"), name, check);
-    if (r.findings.length === before) names.add(name);
-  }
-  return names;
-}
-
-function validateVolumeSource(vol: Obj, path: FieldPath, r: Reporter): void {
-  const check = `${C}/volume`;
-  let count = 0;
-  for (const key of VOLUME_SOURCES) {
-    const src = asObj(vol[key]);
-    if (!src) continue;
-    if (count > 0) {
-      r.forbidden(path.child(key), "may not specify more than 1 volume type", check);
-      continue;
-    }
-    count++;
-    const p = path.child(key);
-    switch (key) {
-      case "emptyDir": {
-        const limit = readQuantity(src.sizeLimit);
-        if (limit && quantitySign(limit) < 0) r.forbidden(p.child("sizeLimit"), "SizeLimit field must be a valid resource quantity", check);
-        break;
-      }
-      case "hostPath":
-        if (str(src.path) === "") r.required(p.child("path"), "", check);
-        else if (str(src.path).split("/").includes("..")) r.invalid(p.child("path"), str(src.path), "must not contain '..'", check);
-        break;
-      case "secret":
-        if (str(src.secretName) === "") r.required(p.child("secretName"), "", check);
-        validateModeAndItems(src, p, r);
-        break;
-      case "configMap":
-        if (str(src.name) === "") r.required(p.child("name"), "", check);
-        validateModeAndItems(src, p, r);
-        break;
-      case "persistentVolumeClaim":
-        if (str(src.claimName) === "") r.required(p.child("claimName"), "", check);
-        break;
-      case "csi":
-        if (str(src.driver) === "") r.required(p.child("driver"), "", check);
-        break;
-      case "ephemeral": {
-        const template = asObj(src.volumeClaimTemplate);
-        if (!template) r.required(p.child("volumeClaimTemplate"), "", check);
-        else validatePvcSpec(asObj(template.spec) ?? {}, p.child("volumeClaimTemplate", "spec"), r);
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  // a volume without any source is defaulted to an emptyDir (SetDefaults_Volume), so "must specify a volume type" never fires here
-}
-
-function validateModeAndItems(src: Obj, path: FieldPath, r: Reporter): void {
-  const check = `${C}/volume`;
-  const mode = asNum(src.defaultMode);
-  if (mode !== undefined && (mode > 0o777 || mode < 0)) r.invalid(path.child("defaultMode"), mode, FILE_MODE_ERROR, check);
-  for (const [i, item] of objItems(src.items)) {
-    const p = path.child("items").index(i);
-    if (str(item.key) === "") r.required(p.child("key"), "", check);
-    const target = str(item.path);
-    if (target === "") r.required(p.child("path"), "", check);
-    else {
-      validateLocalDescendingPath(target, p.child("path"), r, check);
-      // not repeated when the '..' element check already caught it
-      if (target.startsWith("..") && !target.startsWith("../")) r.invalid(p.child("path"), target, "must not start with '..'", check);
-    }
-    const m = asNum(item.mode);
-    if (m !== undefined && (m > 0o777 || m < 0)) r.invalid(p.child("mode"), m, FILE_MODE_ERROR, check);
-  }
-}
 
 type ProbeKind = "liveness" | "readiness" | "startup";
 
@@ -797,6 +719,8 @@ function validateSecurityContext(sc: Obj | undefined, path: FieldPath, r: Report
       if (cap === "CAP_SYS_ADMIN") r.invalid(path, new JsonValue(goSecurityContext(sc)), "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN", check);
     }
   }
+  validateWindowsOptions(asObj(sc.windowsOptions), path.child("windowsOptions"), r);
+  validateAppArmorProfile(asObj(sc.appArmorProfile), path.child("appArmorProfile"), r);
 }
 
 // Go prints internal structs (no JSON tags: Go field names, every field, nil as null) as bad values.
@@ -828,9 +752,39 @@ function goSecurityContext(sc: Obj): Record<string, unknown> {
 function validateHostUsers(spec: Obj, path: FieldPath, r: Reporter): void {
   if (asBool(spec.hostUsers) !== false) return;
   const check = `${C}/host-users`;
+  // UserNamespacesHostNetworkSupport is alpha (off) in 1.36
+  if (asBool(spec.hostNetwork) === true) r.forbidden(path.child("hostNetwork"), "when `hostUsers` is false", check);
   // the internal type keeps hostPID/hostIPC in the security context, hence Go's paths
   if (asBool(spec.hostPID) === true) r.forbidden(path.child("HostPID"), "when `hostUsers` is false", check, path.child("hostPID").pointer());
   if (asBool(spec.hostIPC) === true) r.forbidden(path.child("HostIPC"), "when `hostUsers` is false", check, path.child("hostIPC").pointer());
+  visitContainers(spec, path, (ctr, cp) => {
+    if ((asArr(ctr.volumeDevices)?.length ?? 0) > 0) r.forbidden(cp.child("volumeDevices"), "when `hostUsers` is false", check);
+  });
+}
+
+/** validatePodHostName (HostnameOverride, beta and on in 1.36). */
+function validatePodHostName(spec: Obj, path: FieldPath, r: Reporter): void {
+  const override = asStr(spec.hostnameOverride);
+  if (override === undefined) return;
+  const check = `${C}/hostname`;
+  const p = path.child("hostnameOverride");
+  if (asBool(spec.setHostnameAsFQDN) === true) r.forbidden(p, "may not be specified when setHostnameAsFQDN is true", check);
+  if (asBool(spec.hostNetwork) === true) r.forbidden(p, "may not be specified when hostNetwork is true", check);
+  if (override.length > 64) r.tooLong(p, 64, check);
+  r.invalidEach(p, override, isDns1123Subdomain(override), check);
+}
+
+/** validatePodResources (PodLevelResources, beta and on): not for windows pods, no claims, then against the containers. */
+function validatePodResources(spec: Obj, claimNames: ReadonlySet<string>, path: FieldPath, r: Reporter): void {
+  if (spec.resources === undefined || spec.resources === null) return;
+  const p = path.child("resources");
+  if (str(asObj(spec.os)?.name) === "windows") {
+    r.forbidden(p, "may not be set for a windows pod", `${C}/resources`);
+    return;
+  }
+  if (asObj(spec.resources)?.claims !== undefined && asObj(spec.resources)?.claims !== null) r.forbidden(p.child("claims"), "claims may not be set for Resources at pod-level", `${C}/resources`);
+  validateResourceRequirements(spec.resources, p, r, { podLevel: true, podClaimNames: claimNames });
+  validatePodResourceConsistency(spec, path, r);
 }
 
 function validateDnsConfig(config: unknown, dnsPolicy: string, path: FieldPath, r: Reporter): void {
@@ -855,6 +809,12 @@ function validateDnsConfig(config: unknown, dnsPolicy: string, path: FieldPath, 
   const searches = (asArr(c.searches) ?? []).filter((s): s is string => typeof s === "string");
   if (searches.length > 32) r.invalid(path.child("searches"), searches, "must not have more than 32 search paths", check);
   if (searches.join(" ").length > 2048) r.invalid(path.child("searches"), searches, "must not have more than 2048 characters (including spaces) in the search list", check);
+  // RelaxedDNSSearchValidation is GA: "." alone is allowed, and underscores
+  (asArr(c.searches) ?? []).forEach((search, i) => {
+    if (typeof search !== "string" || search === ".") return;
+    const trimmed = search.endsWith(".") ? search.slice(0, -1) : search;
+    r.invalidEach(path.child("searches").index(i), trimmed, isDns1123SubdomainWithUnderscore(trimmed), check);
+  });
   for (const [i, o] of objItems(c.options)) if (str(o.name) === "") r.required(path.child("options").index(i), "must not be empty", check);
 }
 
@@ -992,7 +952,12 @@ function validateLabelKeys(match: readonly string[], mismatch: readonly string[]
     ["matchLabelKeys", match],
     ["mismatchLabelKeys", mismatch],
   ] as const) {
-    if (keys.length > 0 && !selector) r.forbidden(path.child(field), "must not be specified when labelSelector is not set", check);
+    if (keys.length === 0) continue;
+    // validateLabelKeys: without a selector, only that is said
+    if (!selector) {
+      r.forbidden(path.child(field), "must not be specified when labelSelector is not set", check);
+      continue;
+    }
     keys.forEach((k, i) => {
       r.invalidEach(path.child(field).index(i), k, isQualifiedName(k), check);
     });

@@ -3,25 +3,37 @@
 // After k8s.io/kubernetes@v1.36.5/pkg/apis/core/validation/validation.go (ValidatePersistentVolumeClaimSpec,
 // and pkg/apis/core/v1/defaults.go (volumeMode Filesystem, resource values rounded to milli units).
 import { validateLabelSelector } from "./labelselector.ts";
-import { isDns1123Subdomain } from "./names.ts";
+import { isDns1123Label, isDns1123Subdomain } from "./names.ts";
 import type { FieldPath } from "./path.ts";
 import { quantitySign, quantityString, readQuantity } from "./quantity.ts";
-import type { Reporter } from "./report.ts";
+import { JsonValue, type Reporter } from "./report.ts";
 import { roundUpToMilli } from "./resources.ts";
 import { asArr, asObj, asStr, type Obj } from "./values.ts";
 
-const ACCESS_MODES = ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"];
+export const ACCESS_MODES = ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"];
 const CHECK = "core/persistent-volume-claim";
 
-export function validatePvcSpec(spec: Obj, path: FieldPath, r: Reporter): void {
+export interface PvcSpecOptions {
+  /**
+   * The spec is a PersistentVolumeClaim's own: the claim strategy first drops a cross-namespace dataSourceRef
+   * (CrossNamespaceVolumeDataSource is off) and a legacy dataSource that is neither a claim nor a snapshot, then copies
+   * dataSource and dataSourceRef into each other (NormalizeDataSources). Templates are validated as written.
+   * @default false
+   */
+  readonly claimObject?: boolean;
+}
+
+export function validatePvcSpec(input: Obj, path: FieldPath, r: Reporter, options: PvcSpecOptions = {}): void {
+  const spec = options.claimObject ? normalizeDataSources(input) : input;
   const modes = asArr(spec.accessModes) ?? [];
   if (modes.length === 0) r.required(path.child("accessModes"), "at least 1 access mode is required", CHECK);
   if (spec.selector !== undefined && spec.selector !== null) validateLabelSelector(spec.selector, path.child("selector"), r);
   let rwop = false;
   let other = false;
-  for (const mode of modes) {
+  for (const [i, mode] of modes.entries()) {
     if (typeof mode !== "string") continue;
-    if (!ACCESS_MODES.includes(mode)) r.notSupported(path.child("accessModes"), mode, ACCESS_MODES, CHECK);
+    // Go names the list; the pointer names the entry (so this finding replaces the schema stage's enum one)
+    if (!ACCESS_MODES.includes(mode)) r.notSupported(path.child("accessModes"), mode, ACCESS_MODES, CHECK, path.child("accessModes").index(i).pointer());
     if (mode === "ReadWriteOncePod") rwop = true;
     else if (ACCESS_MODES.includes(mode)) other = true;
   }
@@ -40,119 +52,54 @@ export function validatePvcSpec(spec: Obj, path: FieldPath, r: Reporter): void {
   if (className) r.invalidEach(path.child("storageClassName"), className, isDns1123Subdomain(className), CHECK);
   const mode = asStr(spec.volumeMode);
   if (mode !== undefined && mode !== "Block" && mode !== "Filesystem") r.notSupported(path.child("volumeMode"), mode, ["Block", "Filesystem"], CHECK);
-  // dataSource/dataSourceRef are normalised (and unsupported ones dropped) by the PVC strategy before validation:
-  // not checked here (the server accepted a core-group VolumeSnapshot dataSource on create)
+  validateDataSources(spec, path, r);
   const vac = asStr(spec.volumeAttributesClassName);
   if (vac) r.invalidEach(path.child("volumeAttributesClassName"), vac, isDns1123Subdomain(vac), CHECK);
 }
 
-/** PersistentVolume sources in the order Go's ValidatePersistentVolumeSpec looks at them. */
-const PV_SOURCES = [
-  "hostPath",
-  "gcePersistentDisk",
-  "awsElasticBlockStore",
-  "glusterfs",
-  "flocker",
-  "nfs",
-  "rbd",
-  "quobyte",
-  "cephfs",
-  "iscsi",
-  "cinder",
-  "fc",
-  "flexVolume",
-  "azureFile",
-  "vsphereVolume",
-  "photonPersistentDisk",
-  "portworxVolume",
-  "azureDisk",
-  "scaleIO",
-  "local",
-  "storageos",
-  "csi",
-] as const;
-const PV_CHECK = "core/persistent-volume";
+/** The claim strategy's data source handling on create (pkg/api/persistentvolumeclaim/util.go). */
+function normalizeDataSources(input: Obj): Obj {
+  if (input.dataSource === undefined && input.dataSourceRef === undefined) return input;
+  let ds = asObj(input.dataSource);
+  let ref = asObj(input.dataSourceRef);
+  if (ref && (asStr(ref.namespace) ?? "") !== "") ref = undefined;
+  if (!ref && ds) {
+    const group = asStr(ds.apiGroup) ?? "";
+    const kind = asStr(ds.kind) ?? "";
+    const claimOrSnapshot = (kind === "PersistentVolumeClaim" && group === "") || (kind === "VolumeSnapshot" && group === "snapshot.storage.k8s.io");
+    if (!claimOrSnapshot) ds = undefined;
+  }
+  const copy = (o: Obj): Obj => ({ kind: o.kind, name: o.name, ...(o.apiGroup !== undefined && o.apiGroup !== null ? { apiGroup: o.apiGroup } : {}) });
+  if (ds && !ref) ref = copy(ds);
+  else if (ref && !ds && (asStr(ref.namespace) ?? "") === "") ds = copy(ref);
+  if (ds === input.dataSource && ref === input.dataSourceRef) return input;
+  return { ...input, dataSource: ds, dataSourceRef: ref };
+}
 
-/**
- * PersistentVolume (ValidatePersistentVolumeSpec, not inline): access modes, a storage-only positive capacity,
- * reclaim policy (defaulted to Retain), one volume source (hostPath, nfs, local and csi checked in detail),
- * class name and volume mode.
- */
-export function validatePersistentVolume(pv: Obj, r: Reporter, path: FieldPath): void {
-  const spec = asObj(pv.spec) ?? {};
-  const modes = asArr(spec.accessModes) ?? [];
-  if (modes.length === 0) r.required(path.child("accessModes"), "", PV_CHECK);
-  let rwop = false;
-  let other = false;
-  for (const mode of modes) {
-    if (typeof mode !== "string") continue;
-    if (!ACCESS_MODES.includes(mode)) r.notSupported(path.child("accessModes"), mode, ACCESS_MODES, PV_CHECK);
-    if (mode === "ReadWriteOncePod") rwop = true;
-    else if (ACCESS_MODES.includes(mode)) other = true;
+/** validateDataSource, validateDataSourceRef, and the two against each other (ValidatePersistentVolumeClaimSpec). */
+function validateDataSources(spec: Obj, path: FieldPath, r: Reporter): void {
+  const ds = asObj(spec.dataSource);
+  const ref = asObj(spec.dataSourceRef);
+  if (ds) validateDataSource(ds, path.child("dataSource"), r);
+  if (ref) {
+    validateDataSource(ref, path.child("dataSourceRef"), r);
+    const ns = asStr(ref.namespace) ?? "";
+    if (ns) r.invalidEach(path.child("dataSourceRef", "namespace"), ns, isDns1123Label(ns), CHECK);
   }
-  if (rwop && other) r.forbidden(path.child("accessModes"), "may not use ReadWriteOncePod with other access modes", PV_CHECK);
-  const capacity = asObj(spec.capacity) ?? {};
-  const names = Object.keys(capacity);
-  if (names.length === 0) r.required(path.child("capacity"), "", PV_CHECK);
-  // Go prints the ResourceList as JSON: keys sorted, quantities as their String()
-  const printed: Record<string, unknown> = {};
-  for (const name of [...names].sort()) {
-    const parsed = readQuantity(capacity[name]);
-    printed[name] = parsed ? quantityString(roundUpToMilli(parsed)) : capacity[name];
+  // Go prints the *field.Path it passes as the bad value: json.Marshal makes it {}
+  if (ref && (asStr(ref.namespace) ?? "") !== "") {
+    if (ds) r.invalid(path, new JsonValue({}), "may not be specified when dataSourceRef.namespace is specified", CHECK, path.child("dataSource").pointer());
+  } else if (ds && ref) {
+    const sameGroup = (ds.apiGroup ?? null) === (ref.apiGroup ?? null);
+    if (!sameGroup || ds.kind !== ref.kind || ds.name !== ref.name) r.invalid(path, new JsonValue({}), "must match dataSourceRef", CHECK, path.child("dataSource").pointer());
   }
-  if (!names.includes("storage") || names.length > 1) r.notSupported(path.child("capacity"), printed, ["storage"], PV_CHECK);
-  for (const name of names) {
-    const parsed = readQuantity(capacity[name]);
-    if (!parsed) continue;
-    const value = roundUpToMilli(parsed);
-    if (quantitySign(value) <= 0) r.invalid(path.child("capacity").key(name), quantityString(value), "must be greater than zero", PV_CHECK);
-  }
-  const reclaim = asStr(spec.persistentVolumeReclaimPolicy);
-  if (reclaim && !["Delete", "Recycle", "Retain"].includes(reclaim)) {
-    r.notSupported(path.child("persistentVolumeReclaimPolicy"), reclaim, ["Delete", "Recycle", "Retain"], PV_CHECK);
-  }
-  let count = 0;
-  for (const key of PV_SOURCES) {
-    const src = asObj(spec[key]);
-    if (!src) continue;
-    const p = path.child(key);
-    if (count > 0) {
-      r.forbidden(p, "may not specify more than 1 volume type", PV_CHECK);
-      continue;
-    }
-    count++;
-    const text = (k: string) => asStr(src[k]) ?? "";
-    switch (key) {
-      case "hostPath":
-        if (text("path") === "") r.required(p.child("path"), "", PV_CHECK);
-        else if (text("path").split("/").includes("..")) r.invalid(p.child("path"), text("path"), "must not contain '..'", PV_CHECK);
-        break;
-      case "local":
-        if (text("path") === "") r.required(p.child("path"), "", PV_CHECK);
-        else if (text("path").split("/").includes("..")) r.invalid(p.child("path"), text("path"), "must not contain '..'", PV_CHECK);
-        break;
-      case "nfs":
-        if (text("server") === "") r.required(p.child("server"), "", PV_CHECK);
-        if (text("path") === "") r.required(p.child("path"), "", PV_CHECK);
-        if (!text("path").startsWith("/")) r.invalid(p.child("path"), text("path"), "must be an absolute path", PV_CHECK);
-        break;
-      case "csi": {
-        const driver = text("driver");
-        if (driver === "") r.required(p.child("driver"), "", PV_CHECK);
-        else {
-          if (driver.length > 63) r.tooLong(p.child("driver"), 63, PV_CHECK);
-          r.invalidEach(p.child("driver"), driver, isDns1123Subdomain(driver.toLowerCase()), PV_CHECK);
-        }
-        if (text("volumeHandle") === "") r.required(p.child("volumeHandle"), "", PV_CHECK);
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  if (count === 0) r.required(path, "must specify a volume type", PV_CHECK);
-  const className = asStr(spec.storageClassName);
-  if (className) r.invalidEach(path.child("storageClassName"), className, isDns1123Subdomain(className), PV_CHECK);
-  const mode = asStr(spec.volumeMode);
-  if (mode !== undefined && mode !== "Block" && mode !== "Filesystem") r.notSupported(path.child("volumeMode"), mode, ["Block", "Filesystem"], PV_CHECK);
+}
+
+function validateDataSource(ds: Obj, p: FieldPath, r: Reporter): void {
+  if ((asStr(ds.name) ?? "") === "") r.required(p.child("name"), "", CHECK);
+  const kind = asStr(ds.kind) ?? "";
+  if (kind === "") r.required(p.child("kind"), "", CHECK);
+  const group = asStr(ds.apiGroup) ?? "";
+  if (group === "" && kind !== "PersistentVolumeClaim") r.invalid(p, kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup", CHECK);
+  if (group !== "") r.invalidEach(p.child("apiGroup"), group, isDns1123Subdomain(group), CHECK);
 }

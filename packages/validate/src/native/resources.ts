@@ -7,9 +7,9 @@
 // pkg/apis/core/helper/helpers.go (resource name classes) and pkg/apis/core/v1/defaults.go (SetDefaults_ResourceList).
 import { isQualifiedName } from "./names.ts";
 import type { FieldPath } from "./path.ts";
-import { compareQuantities, milliValue, type Quantity, quantitySign, quantityString, readQuantity } from "./quantity.ts";
+import { compareQuantities, milliValue, type Quantity, quantitySign, quantityString, quantityValue, readQuantity } from "./quantity.ts";
 import { JsonValue, type Reporter } from "./report.ts";
-import { asObj, objItems } from "./values.ts";
+import { asObj, asStr, type Obj, objItems } from "./values.ts";
 
 const STANDARD_CONTAINER = new Set(["cpu", "memory", "ephemeral-storage"]);
 const STANDARD = new Set([
@@ -156,7 +156,10 @@ export function validateResourceRequirements(resources: unknown, path: FieldPath
     const p = limPath.key(name);
     nameCheck(name, p, r, check);
     validateQuantityValue(name, q, p, r, check);
-    if (isHugePages(name)) hugePages = true;
+    if (isHugePages(name)) {
+      hugePages = true;
+      validateHugePageValue(name, q, p, r, check);
+    }
     if (name === "cpu" || name === "memory") cpuOrMemory = true;
   }
   for (const [name, q] of requests) {
@@ -172,7 +175,10 @@ export function validateResourceRequirements(resources: unknown, path: FieldPath
     } else if (!isOvercommitAllowed(name)) {
       r.required(limPath, "Limit must be set for non overcommitable resources", check);
     }
-    if (isHugePages(name)) hugePages = true;
+    if (isHugePages(name)) {
+      hugePages = true;
+      validateHugePageValue(name, q, p, r, check);
+    }
     if (name === "cpu" || name === "memory") cpuOrMemory = true;
   }
   if (!cpuOrMemory && hugePages) r.forbidden(path, "HugePages require cpu or memory", check);
@@ -199,6 +205,95 @@ function validateClaims(claims: unknown, path: FieldPath, r: Reporter, podClaimN
       const known = [...podClaimNames].sort();
       const detail = `must be one of the names in pod.spec.resourceClaims${known.length === 0 ? " which is empty" : `: ${known.join(", ")}`}`;
       r.notFoundWithDetail(path.index(i), name, detail, check);
+    }
+  }
+}
+
+/** validateResourceQuantityHugePageValue: a whole number of pages of the size the name gives (IsHugePageResourceValueDivisible). */
+function validateHugePageValue(name: string, q: Quantity, path: FieldPath, r: Reporter, check: string): void {
+  const pageSize = readQuantity(name.slice("hugepages-".length));
+  const divisible = pageSize !== undefined && quantitySign(pageSize) > 0 && milliValue(pageSize) % 1000n === 0n && quantityValue(q) % quantityValue(pageSize) === 0n;
+  if (!divisible) r.invalid(path, quantityString(q), `${quantityString(q)} is not positive integer multiple of ${name}`, check);
+}
+
+/** Quantity.Add: the receiver's format, the finer scale, and no kept text. */
+function addQuantities(a: Quantity, b: Quantity): Quantity {
+  const scale = Math.max(a.scale, b.scale);
+  const unscaled = a.unscaled * 10n ** BigInt(scale - a.scale) + b.unscaled * 10n ** BigInt(scale - b.scale);
+  return { unscaled, scale, format: a.format };
+}
+
+const addList = (into: Map<string, Quantity>, list: ReadonlyMap<string, Quantity>) => {
+  for (const [k, q] of list) {
+    const have = into.get(k);
+    into.set(k, have ? addQuantities(have, q) : q);
+  }
+};
+const maxList = (into: Map<string, Quantity>, list: ReadonlyMap<string, Quantity>) => {
+  for (const [k, q] of list) {
+    const have = into.get(k);
+    if (!have || compareQuantities(q, have) > 0) into.set(k, q);
+  }
+};
+
+/**
+ * resourcehelper.AggregateContainerRequests/Limits (k8s.io/component-helpers@v0.36.5/resource/helpers.go): regular
+ * containers and sidecars add up; each other init container counts with the sidecars started before it; the pod needs
+ * the larger of the two.
+ */
+export function aggregateContainerResources(spec: Obj, which: "requests" | "limits"): Map<string, Quantity> {
+  const total = new Map<string, Quantity>();
+  for (const [, c] of objItems(spec.containers)) addList(total, readList(asObj(c.resources)?.[which]));
+  const sidecars = new Map<string, Quantity>();
+  const init = new Map<string, Quantity>();
+  for (const [, c] of objItems(spec.initContainers)) {
+    const own = readList(asObj(c.resources)?.[which]);
+    let effective: Map<string, Quantity>;
+    if (asStr(c.restartPolicy) === "Always") {
+      addList(total, own);
+      addList(sidecars, own);
+      effective = sidecars;
+    } else {
+      effective = new Map();
+      addList(effective, own);
+      addList(effective, sidecars);
+    }
+    maxList(init, effective);
+  }
+  maxList(total, init);
+  return total;
+}
+
+/**
+ * validatePodResourceConsistency: pod-level requests cover the containers' aggregate requests, pod-level hugepage limits
+ * their aggregate limits, and pod-level limits each container's limits. `specPath` is the pod spec's.
+ */
+export function validatePodResourceConsistency(spec: Obj, specPath: FieldPath, r: Reporter): void {
+  const check = "core/resources";
+  const path = specPath.child("resources");
+  const pod = asObj(spec.resources) ?? {};
+  const podRequests = readList(pod.requests);
+  const podLimits = readList(pod.limits);
+  const sorted = (m: ReadonlyMap<string, Quantity>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [name, agg] of sorted(aggregateContainerResources(spec, "requests"))) {
+    const own = podRequests.get(name);
+    if (own && compareQuantities(agg, own) > 0) {
+      r.invalid(path.child("requests").key(name), quantityString(own), `must be greater than or equal to aggregate container requests of ${quantityString(agg)}`, check);
+    }
+  }
+  for (const [name, agg] of sorted(aggregateContainerResources(spec, "limits"))) {
+    const own = podLimits.get(name);
+    if (isHugePages(name) && own && compareQuantities(agg, own) > 0) {
+      r.invalid(path.child("limits").key(name), quantityString(own), `must be greater than or equal to aggregate container limits of ${quantityString(agg)}`, check);
+    }
+  }
+  for (const [i, c] of objItems(spec.containers)) {
+    for (const [name, limit] of sorted(readList(asObj(c.resources)?.limits))) {
+      const own = podLimits.get(name);
+      if (!own || compareQuantities(limit, own) <= 0) continue;
+      // Go's path is spec.resources.containers[i][name].limits; the pointer names the container's limit
+      const pointer = specPath.child("containers").index(i).child("resources", "limits").key(name).pointer();
+      r.invalid(path.child("containers").index(i).key(name).child("limits"), quantityString(limit), `must be less than or equal to pod limits of ${quantityString(own)}`, check, pointer);
     }
   }
 }

@@ -26,7 +26,7 @@ const partly = (note: string): Coverage => ({ status: "partly", note });
 const outOfScope = (note: string): Coverage => ({ status: "out of scope", note });
 
 const POD_SPEC_GAPS =
-  "missing: projected serviceAccountToken expiry and paths, recursiveReadOnly, shareProcessNamespace with hostPID, some OS-specific (windows/linux) field rules, pod-level resources against container limits";
+  "missing: clusterTrustBundle and podCertificate projections (features off by default, dropped on create), the ephemeral containers' own checks (they are refused on create), hostProcess and privileged refused by cluster policy (EKS allows privileged pods)";
 
 const ADMISSION_CEL =
   "CEL compiled in the server's admission environment by cel/admission-compile.ts (cel-js with the Kubernetes libraries declared); errors in cel-go's wording except syntax errors and the errors cel-go reports after the first";
@@ -81,10 +81,10 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   "core/ValidateContainerResourceRequirements": ported("resources.ts"),
   "core/ValidateEnv": ported("podspec.ts"),
   "core/ValidateEnvFrom": ported("podspec.ts"),
-  "core/ValidateVolumes": partly("podspec.ts; missing: per-plugin fields of most volume sources (nfs, csi driver names), projected serviceAccountToken, downwardAPI item field paths"),
-  "core/ValidateVolumeMounts": partly("podspec.ts; missing: recursiveReadOnly"),
+  "core/ValidateVolumes": partly("volumes.ts; missing: clusterTrustBundle and podCertificate projections (features off by default, dropped on create)"),
+  "core/ValidateVolumeMounts": ported("podspec.ts"),
   "core/ValidateVolumeDevices": ported("podspec.ts"),
-  "core/ValidateSecurityContext": partly("podspec.ts; missing: some OS-specific rules"),
+  "core/ValidateSecurityContext": ported("podspec.ts, pod-security.ts (privileged refused by cluster policy is not checked: EKS allows privileged pods)"),
   "core/ValidateTolerations": ported("podspec.ts"),
   "core/ValidatePreferredSchedulingTerms": ported("podspec.ts"),
   "core/ValidateNodeSelector": ported("podspec.ts"),
@@ -99,8 +99,23 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   "core/ValidateTopologyKey": ported("podspec.ts"),
   "core/ValidatePreemptionPolicy": ported("the enum table (src/schema/enum-values.ts), checked by the schema stage"),
   "core/ValidatePodSpec": partly(`podspec.ts; ${POD_SPEC_GAPS}`),
-  "core/ValidatePodCreate": partly("core.ts, podspec.ts; missing: ephemeral containers on create, nodeName with scheduling gates"),
+  "core/ValidatePodCreate": ported("core.ts, podspec.ts, pod-security.ts (the pod strategy's AppArmor annotation sync and pod-level resource defaults applied first)"),
   "core/ValidatePodTemplate": ported("core.ts"),
+  "core/ValidatePodSpecificAnnotations": ported("podspec.ts"),
+  "core/ValidateTolerationsInPodAnnotations": ported("podspec.ts (a JSON syntax error is worded by JavaScript)"),
+  "core/ValidateSeccompProfile": ported("pod-security.ts"),
+  "core/ValidateSeccompPodAnnotations": ported("pod-security.ts"),
+  "core/ValidateAppArmorProfileField": ported("pod-security.ts"),
+  "core/ValidateAppArmorProfileFormat": ported("pod-security.ts"),
+  "core/ValidateAppArmorPodAnnotations": ported("pod-security.ts"),
+  "core/ValidateHostSysctl": ported("podspec.ts"),
+  "core/ValidateMatchLabelKeysAndMismatchLabelKeys": partly("podspec.ts; missing: on a Pod, the strategy first merges matchLabelKeys into the selector (mutatePodAffinity, mutateTopologySpreadConstraints)"),
+  "core/ValidateMatchLabelKeysInTopologySpread": outOfScope("the pre-1.34 rule, used only when updating a pod that breaks the current one (MatchLabelKeysInPodTopologySpreadSelectorMerge is on)"),
+  "core/ValidatePodAffinityTermSelector": ported("podspec.ts, labelselector.ts"),
+  "core/ValidateCSIDriverName": ported("volumes.ts (pod csi volumes, PersistentVolume csi sources)"),
+  "core/ValidateLocalNonReservedPath": ported("local-path.ts"),
+  "core/ValidateDNS1123SubdomainWithUnderScore": ported("names.ts (pod dnsConfig search domains)"),
+  "core/ValidateUserAnnotations": outOfScope("used only by podCertificate projections, a feature off by default in 1.36 (dropped on create)"),
   "core/ValidatePodTemplateSpec": partly(`podspec.ts; as ValidatePodSpec (${POD_SPEC_GAPS})`),
   "core/ValidatePodTemplateSpecForRC": ported("core.ts"),
   "core/ValidateReplicationController": ported("core.ts"),
@@ -111,11 +126,11 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   "core/ValidateSecret": ported("core.ts (a dockercfg/dockerconfigjson syntax error other than a truncated text is worded by JavaScript)"),
   "core/ValidateNamespace": ported("core.ts"),
   "core/ValidateServiceAccount": ported("core.ts"),
-  "core/ValidatePersistentVolumeClaim": partly("core.ts, pvc.ts; missing: dataSource against dataSourceRef"),
-  "core/ValidatePersistentVolumeClaimSpec": partly("pvc.ts; missing: dataSource against dataSourceRef"),
+  "core/ValidatePersistentVolumeClaim": ported("core.ts, pvc.ts (after the claim strategy's data source normalisation)"),
+  "core/ValidatePersistentVolumeClaimSpec": ported("pvc.ts"),
   "core/ValidatePersistentVolumeClaimTemplate": ported("pvc.ts"),
-  "core/ValidatePersistentVolume": partly("core.ts; missing: per-plugin fields of most volume sources"),
-  "core/ValidatePersistentVolumeSpec": partly("core.ts; missing: per-plugin fields of most volume sources"),
+  "core/ValidatePersistentVolume": ported("persistentvolume.ts"),
+  "core/ValidatePersistentVolumeSpec": ported("persistentvolume.ts (the inline-volume variant is for CSI migration, not manifests)"),
   "core/ValidateResourceQuota": partly("core.ts; missing: scopes against the resources they allow"),
   "core/ValidateResourceQuotaSpec": partly("core.ts; missing: scopes against the resources they allow"),
   "core/ValidateResourceQuotaResourceName": ported("core.ts"),
