@@ -6,6 +6,7 @@ import { BATCH } from "./batch.ts";
 import { COORDINATION } from "./coordination.ts";
 import { core } from "./core.ts";
 import { DISCOVERY } from "./discovery.ts";
+import { FLOWCONTROL } from "./flowcontrol.ts";
 import { NETWORKING } from "./networking.ts";
 import { NODE } from "./node.ts";
 import { POLICY } from "./policy.ts";
@@ -14,4 +15,4 @@ import type { NativeGroup } from "./registry.ts";
 import { SCHEDULING } from "./scheduling.ts";
 import { STORAGE } from "./storage.ts";
 
-export const NATIVE_GROUPS: readonly NativeGroup[] = [core, apps, autoscaling, BATCH, NETWORKING, POLICY, RBAC, SCHEDULING, STORAGE, ADMISSION_REGISTRATION, COORDINATION, NODE, DISCOVERY];
+export const NATIVE_GROUPS: readonly NativeGroup[] = [core, apps, autoscaling, BATCH, NETWORKING, POLICY, RBAC, SCHEDULING, STORAGE, ADMISSION_REGISTRATION, COORDINATION, NODE, DISCOVERY, FLOWCONTROL];
