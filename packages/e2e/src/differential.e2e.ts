@@ -186,6 +186,10 @@ async function report(title: string, cases: readonly Case[], validatorSchemas: "
       "apis/rbac.authorization.k8s.io/v1",
       "apis/scheduling.k8s.io/v1",
       "apis/storage.k8s.io/v1",
+      "apis/discovery.k8s.io/v1",
+      "apis/certificates.k8s.io/v1",
+      "apis/flowcontrol.apiserver.k8s.io/v1",
+      "apis/events.k8s.io/v1",
     ]),
   );
   const schemas: Schemas = { pinned: validatorSchemas === "pinned" ? pinnedLookup : liveLookup, live: liveLookup };
