@@ -67,6 +67,13 @@ export const CORENET_OBJECTS: readonly Record<string, unknown>[] = [
     },
   },
   {
+    apiVersion: "v1",
+    kind: "Node",
+    metadata: { name: "mutations-node-a", labels: { "kubernetes.io/hostname": "mutations-node-a", "topology.kubernetes.io/zone": "eu-west-1a" } },
+    spec: { podCIDRs: ["10.244.1.0/24"], providerID: "aws:///eu-west-1a/i-0123456789abcdef0", taints: [{ key: "dedicated", value: "batch", effect: "NoSchedule" }] },
+    status: { capacity: { cpu: "4", memory: "16Gi", pods: "110" }, allocatable: { cpu: "3800m", memory: "15Gi", pods: "110" } },
+  },
+  {
     apiVersion: "events.k8s.io/v1",
     kind: "Event",
     metadata: { name: "worker.17f0a1b2c3d4", namespace: ns },

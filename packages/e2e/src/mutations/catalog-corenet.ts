@@ -4,7 +4,7 @@
 import type { EnumField, NumericField, RuleEdit } from "./catalog.ts";
 import { deleteAt, type Json, type Path, setAt } from "./paths.ts";
 
-export const CORENET_KINDS = ["EndpointSlice", "IPAddress", "ServiceCIDR", "CertificateSigningRequest", "FlowSchema", "PriorityLevelConfiguration", "Event"] as const;
+export const CORENET_KINDS = ["EndpointSlice", "IPAddress", "ServiceCIDR", "CertificateSigningRequest", "FlowSchema", "PriorityLevelConfiguration", "Event", "Node"] as const;
 export type CorenetKind = (typeof CORENET_KINDS)[number];
 
 const edit = (name: string, apply: (o: Json) => void): RuleEdit => ({ name, apply });
@@ -34,6 +34,7 @@ export const CORENET_ENUM_FIELDS: Record<CorenetKind, readonly EnumField[]> = {
     { path: [...LIMITED, "limitResponse", "type"], values: ["Queue", "Reject"] },
   ],
   Event: [{ path: ["type"], values: ["Normal", "Warning"] }],
+  Node: [{ path: ["spec", "taints", 0, "effect"], values: ["NoSchedule", "PreferNoSchedule", "NoExecute"] }],
 };
 
 export const CORENET_NUMERIC_FIELDS: Record<CorenetKind, readonly NumericField[]> = {
@@ -51,6 +52,7 @@ export const CORENET_NUMERIC_FIELDS: Record<CorenetKind, readonly NumericField[]
     { path: [...QUEUING, "queueLengthLimit"], min: 1, integer: true },
   ],
   Event: [{ path: ["deprecatedCount"], min: 0, max: 0, integer: true }],
+  Node: [],
 };
 
 export const CORENET_RULE_EDITS: Record<CorenetKind, readonly RuleEdit[]> = {
@@ -148,6 +150,19 @@ export const CORENET_RULE_EDITS: Record<CorenetKind, readonly RuleEdit[]> = {
     set("deprecatedSource set", ["deprecatedSource"], { component: "kubelet" }),
     set("regarding another namespace", ["regarding", "namespace"], "other"),
   ],
+  Node: [
+    set("taint key not a qualified name", ["spec", "taints", 0, "key"], "dedicated pool"),
+    set("taint value not a label value", ["spec", "taints", 0, "value"], "-batch"),
+    set("taint without effect", ["spec", "taints", 0, "effect"], ""),
+    edit("duplicate taint key and effect", (o) => setAt(o, ["spec", "taints", 1], { key: "dedicated", value: "other", effect: "NoSchedule" })),
+    set("two IPv4 pod CIDRs", ["spec", "podCIDRs"], ["10.244.1.0/24", "10.244.2.0/24"]),
+    set("pod CIDR with host bits", ["spec", "podCIDRs"], ["10.244.1.1/24"]),
+    set("negative cpu capacity", ["status", "capacity", "cpu"], "-1"),
+    set("fractional pods allocatable", ["status", "allocatable", "pods"], "1500m"),
+    set("taints annotation that is not a list", ["metadata", "annotations"], { "scheduler.alpha.kubernetes.io/taints": '{"key":"a"}' }),
+    set("taints annotation with a bad effect", ["metadata", "annotations"], { "scheduler.alpha.kubernetes.io/taints": '[{"key":"a","effect":"Sometimes"}]' }),
+    set("declared features out of order", ["status", "declaredFeatures"], ["Zeta", "Alpha"]),
+  ],
 };
 
 export const CORENET_ACCEPTED_EDITS: Record<CorenetKind, readonly RuleEdit[]> = {
@@ -206,6 +221,14 @@ export const CORENET_ACCEPTED_EDITS: Record<CorenetKind, readonly RuleEdit[]> = 
     set("series of two", ["series"], { count: 2, lastObservedTime: "2026-09-01T10:05:00.000000Z" }),
     set("related object", ["related"], { kind: "Pod", name: "report-abcde", namespace: "mutations" }),
     set("note of 1024 characters", ["note"], "n".repeat(1024)),
+  ],
+  Node: [
+    set("same taint key under another effect", ["spec", "taints", 1], { key: "dedicated", value: "batch", effect: "NoExecute" }),
+    set("dual-stack pod CIDRs", ["spec", "podCIDRs"], ["10.244.1.0/24", "fd00:1::/64"]),
+    edit("no taints", (o) => deleteAt(o, ["spec", "taints"])),
+    set("taints annotation that is a list", ["metadata", "annotations"], { "scheduler.alpha.kubernetes.io/taints": '[{"key":"a","value":"b","effect":"NoSchedule"}]' }),
+    set("declared features in order", ["status", "declaredFeatures"], ["Alpha", "Beta/sub"]),
+    set("hugepages capacity", ["status", "capacity", "hugepages-2Mi"], "1Gi"),
   ],
 };
 
