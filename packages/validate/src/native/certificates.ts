@@ -6,8 +6,8 @@
 // The PKCS#10 request is parsed with @peculiar/asn1-csr and its signature checked with node:crypto, as Go's
 // x509.CertificateRequest.CheckSignature does; messages of Go's ASN.1 parser for malformed DER are not reproduced.
 import { createPublicKey, verify } from "node:crypto";
-import { CertificationRequest } from "@peculiar/asn1-csr";
-import { AsnConvert } from "@peculiar/asn1-schema";
+import { createRequire } from "node:module";
+import type { CertificationRequest } from "@peculiar/asn1-csr";
 import { isDns1123Label, isDns1123Subdomain } from "./names.ts";
 import { FieldPath } from "./path.ts";
 import type { NativeGroup } from "./registry.ts";
@@ -56,6 +56,20 @@ const SIGNATURE_DIGESTS: Readonly<Record<string, string | null>> = {
   "1.3.101.112": null, // Ed25519: no separate digest
 };
 
+interface Asn1 {
+  readonly CertificationRequest: typeof import("@peculiar/asn1-csr").CertificationRequest;
+  readonly AsnConvert: typeof import("@peculiar/asn1-schema").AsnConvert;
+}
+let asn1: Asn1 | undefined;
+/** The ASN.1 libraries, loaded on the first CSR only: they take a noticeable time to load and most runs have no CSR. */
+function loadAsn1(): Asn1 {
+  if (!asn1) {
+    const require = createRequire(import.meta.url);
+    asn1 = { CertificationRequest: require("@peculiar/asn1-csr").CertificationRequest, AsnConvert: require("@peculiar/asn1-schema").AsnConvert };
+  }
+  return asn1;
+}
+
 /** The first TLV inside a DER SEQUENCE (the request's certificationRequestInfo, as signed), or undefined. */
 function firstInnerElement(der: Uint8Array): Uint8Array | undefined {
   const header = (at: number): { start: number; end: number } | undefined => {
@@ -92,10 +106,11 @@ function decodePem(text: string): { type: string; bytes: Buffer } | undefined {
 /** validateCSR: the PEM request parses as PKCS#10 and is signed by its own key. The error text, or undefined. */
 export function csrProblem(request: Buffer): string | undefined {
   const block = decodePem(request.toString("latin1"));
-  if (!block || block.type !== "CERTIFICATE REQUEST") return "PEM block type must be CERTIFICATE REQUEST";
+  if (block?.type !== "CERTIFICATE REQUEST") return "PEM block type must be CERTIFICATE REQUEST";
+  const { AsnConvert, CertificationRequest: Request } = loadAsn1();
   let csr: CertificationRequest;
   try {
-    csr = AsnConvert.parse(block.bytes, CertificationRequest);
+    csr = AsnConvert.parse(block.bytes, Request);
   } catch {
     return "x509: malformed certificate request";
   }

@@ -151,7 +151,9 @@ function validatePodCidrs(list: unknown, r: Reporter): void {
   const cidrs = (asArr(list) ?? []).map((c) => asStr(c) ?? "");
   if (cidrs.length === 0) return;
   const path = FieldPath.of("spec", "podCIDRs");
-  cidrs.forEach((c, i) => r.invalidEach(path.index(i), c, legacyCidrProblems(c), C));
+  cidrs.forEach((c, i) => {
+    r.invalidEach(path.index(i), c, legacyCidrProblems(c), C);
+  });
   if (cidrs.length < 2) return;
   // IsDualStackCIDRStrings: an unparsable CIDR is an internal error, and the list then counts as not dual-stack
   const bad = cidrs.findIndex((c) => !goParsesCidr(c));

@@ -297,7 +297,9 @@ function validateServiceCIDR(sc: Obj, r: Reporter): void {
     r.invalid(path, new JsonValue({ CIDRs: cidrs }), "may only hold up to 2 values", check);
     return;
   }
-  cidrs.forEach((c, i) => r.invalidEach(path.index(i), c, strictCidrProblems(c), check));
+  cidrs.forEach((c, i) => {
+    r.invalidEach(path.index(i), c, strictCidrProblems(c), check);
+  });
   const family = (c: string) => (isCidrSloppy(c) ? (cidrRange(c).v6 ? "IPv6" : "IPv4") : "");
   if (cidrs.length === 2 && family(cidrs[0] as string) !== "" && family(cidrs[0] as string) === family(cidrs[1] as string)) {
     r.invalid(path, cidrs, "may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64", check);
