@@ -196,12 +196,16 @@ export async function bundledEntry() {
   try {
     mkdirSync(BUNDLE_DIR, { recursive: true });
     return await build(require("esbuild"));
-  } catch {
+  } catch (err) {
     // a source that does not compile, or a read-only checkout: the caller runs the sources through tsx,
-    // which reports compile errors with their file and line
+    // which reports compile errors with their file and line; it says so once (every start is then slower)
+    bundleFailure = String(err?.message ?? err).split("\n")[0];
     return undefined;
   }
 }
+
+/** Why the last bundledEntry() could not build a bundle (its first line), if it could not. */
+export let bundleFailure;
 
 /**
  * Runs the bundle's `main(argv)` with V8's code cache for this command (`<bundle>.<command>.v8`, beside the

@@ -75,6 +75,16 @@ describe("eks-gitops launcher", () => {
     expect(synth.stdout).toMatch(/^ok {6}clusters\/eksworkshop\/rendered/);
   });
 
+  it("says so when no bundle can be built, and still runs from the sources", () => {
+    // a bundle folder that cannot be created (its parent is a file), as in a read-only checkout
+    const file = join(dir, "a-file");
+    writeFileSync(file, "");
+    const r = run(["--help"], { EKS_GITOPS_BUNDLE_DIR: join(file, "bundles") });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: eks-gitops <command>/);
+    expect(r.stderr).toMatch(/^eks-gitops: running from the TypeScript sources, slower: the CLI bundle could not be built \(ENOTDIR: [^\n]*\)\n$/);
+  });
+
   it("runs the TypeScript sources with EKS_GITOPS_FROM_SOURCE=1, with the same result", () => {
     const bundled = run(["synth", "--check", "--cluster", "eksworkshop"]);
     const source = run(["synth", "--check", "--cluster", "eksworkshop"], { EKS_GITOPS_FROM_SOURCE: "1", EKS_GITOPS_BUNDLE_DIR: join(dir, "unused") });
