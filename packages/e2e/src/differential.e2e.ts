@@ -187,6 +187,10 @@ async function report(title: string, cases: readonly Case[], validatorSchemas: "
       "apis/scheduling.k8s.io/v1",
       "apis/storage.k8s.io/v1",
       "apis/admissionregistration.k8s.io/v1",
+      "apis/discovery.k8s.io/v1",
+      "apis/certificates.k8s.io/v1",
+      "apis/flowcontrol.apiserver.k8s.io/v1",
+      "apis/events.k8s.io/v1",
     ]),
   );
   const schemas: Schemas = { pinned: validatorSchemas === "pinned" ? pinnedLookup : liveLookup, live: liveLookup };

@@ -4,6 +4,7 @@
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { ADMISSION_OBJECTS } from "./bases-admission.ts";
 import { PODSPEC_BASES } from "./bases-podspec.ts";
+import { CORENET_OBJECTS } from "./bases-corenet.ts";
 import type { MutationBase } from "./generate.ts";
 
 export const BASES_NAMESPACE = "mutations";
@@ -207,6 +208,7 @@ const OBJECTS: readonly Record<string, unknown>[] = [
     spec: { attachRequired: false, podInfoOnMount: true, fsGroupPolicy: "File", tokenRequests: [{ audience: "vault", expirationSeconds: 3600 }], volumeLifecycleModes: ["Persistent", "Ephemeral"] },
   },
   ...ADMISSION_OBJECTS,
+  ...CORENET_OBJECTS,
 ];
 
 /** The bases, as mutation input (`file` names the kind: there is no rendered file behind them). */

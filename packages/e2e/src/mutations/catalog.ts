@@ -3,11 +3,12 @@
 import { ADMISSION_ACCEPTED_EDITS, ADMISSION_ENUM_FIELDS, ADMISSION_KINDS, ADMISSION_NUMERIC_FIELDS, ADMISSION_RULE_EDITS } from "./catalog-admission.ts";
 import { BUILTIN_ACCEPTED_EDITS, BUILTIN_ENUM_FIELDS, BUILTIN_KINDS, BUILTIN_NUMERIC_FIELDS, BUILTIN_RULE_EDITS } from "./catalog-builtin.ts";
 import { PODSPEC_ACCEPTED_EDITS, PODSPEC_ENUM_FIELDS, PODSPEC_KINDS, PODSPEC_NUMERIC_FIELDS, PODSPEC_RULE_EDITS, podSpecRejected } from "./catalog-podspec.ts";
+import { CORENET_ACCEPTED_EDITS, CORENET_ENUM_FIELDS, CORENET_KINDS, CORENET_NUMERIC_FIELDS, CORENET_RULE_EDITS, SERVICE_IP_FAMILY_ACCEPTED_EDITS, SERVICE_IP_FAMILY_RULE_EDITS } from "./catalog-corenet.ts";
 import { deleteAt, getAt, type Json, type Path, setAt } from "./paths.ts";
 
 /** Kinds of the rendered output, then the built-in kinds of bases.ts. */
 export const RENDERED_KINDS = ["NodePool", "EC2NodeClass", "Deployment", "Service", "HorizontalPodAutoscaler"] as const;
-export const MUTATED_KINDS = [...RENDERED_KINDS, ...BUILTIN_KINDS, ...ADMISSION_KINDS, ...PODSPEC_KINDS] as const;
+export const MUTATED_KINDS = [...RENDERED_KINDS, ...BUILTIN_KINDS, ...ADMISSION_KINDS, ...PODSPEC_KINDS, ...CORENET_KINDS] as const;
 export type MutatedKind = (typeof MUTATED_KINDS)[number];
 
 /** A field with a closed set of values; the mutator writes something outside the set. */
@@ -38,6 +39,7 @@ export const ENUM_FIELDS: Record<MutatedKind, readonly EnumField[]> = {
   ...BUILTIN_ENUM_FIELDS,
   ...ADMISSION_ENUM_FIELDS,
   ...PODSPEC_ENUM_FIELDS,
+  ...CORENET_ENUM_FIELDS,
   NodePool: [
     { path: ["spec", "disruption", "consolidationPolicy"], values: ["WhenEmpty", "WhenEmptyOrUnderutilized"] },
     { path: [...REQS, 0, "operator"], values: ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"] },
@@ -75,6 +77,7 @@ export const NUMERIC_FIELDS: Record<MutatedKind, readonly NumericField[]> = {
   ...BUILTIN_NUMERIC_FIELDS,
   ...ADMISSION_NUMERIC_FIELDS,
   ...PODSPEC_NUMERIC_FIELDS,
+  ...CORENET_NUMERIC_FIELDS,
   NodePool: [
     { path: ["spec", "weight"], min: 1, max: 100, integer: true },
     { path: [...REQS, 0, "minValues"], min: 1, max: 50, integer: true },
@@ -123,6 +126,7 @@ export const RULE_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
   ...BUILTIN_RULE_EDITS,
   ...ADMISSION_RULE_EDITS,
   ...PODSPEC_RULE_EDITS,
+  ...CORENET_RULE_EDITS,
   NodePool: [
     { name: "empty nodeClassRef.group", apply: (o) => setAt(o, ["spec", "template", "spec", "nodeClassRef", "group"], "") },
     { name: "empty nodeClassRef.kind", apply: (o) => setAt(o, ["spec", "template", "spec", "nodeClassRef", "kind"], "") },
@@ -212,6 +216,7 @@ export const RULE_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
     { name: "nodePort on ClusterIP", apply: (o) => { setAt(o, ["spec", "type"], "ClusterIP"); deleteAt(o, ["spec", "loadBalancerClass"]); setAt(o, ["spec", "ports", 0, "nodePort"], 30080); } },
     { name: "externalName not a DNS name", apply: (o) => { setAt(o, ["spec", "type"], "ExternalName"); deleteAt(o, ["spec", "loadBalancerClass"]); setAt(o, ["spec", "externalName"], "not a host"); } },
     { name: "ClientIP timeout above a day", apply: (o) => { setAt(o, ["spec", "sessionAffinity"], "ClientIP"); setAt(o, ["spec", "sessionAffinityConfig"], { clientIP: { timeoutSeconds: 86401 } }); } },
+    ...SERVICE_IP_FAMILY_RULE_EDITS,
   ],
   HorizontalPodAutoscaler: [
     { name: "minReplicas above maxReplicas", apply: (o) => { setAt(o, ["spec", "minReplicas"], 20); setAt(o, ["spec", "maxReplicas"], 10); } },
@@ -237,6 +242,7 @@ export const ACCEPTED_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
   ...BUILTIN_ACCEPTED_EDITS,
   ...ADMISSION_ACCEPTED_EDITS,
   ...PODSPEC_ACCEPTED_EDITS,
+  ...CORENET_ACCEPTED_EDITS,
   NodePool: [
     { name: "weight 100", apply: (o) => setAt(o, ["spec", "weight"], 100) },
     { name: "requirement Gt with an integer", apply: (o) => pushTo(o, REQS, requirement("karpenter.k8s.aws/instance-cpu", "Gt", ["3"])) },
@@ -259,6 +265,7 @@ export const ACCEPTED_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
     { name: "named targetPort", apply: (o) => setAt(o, ["spec", "ports", 0, "targetPort"], "http") },
     { name: "two named ports", apply: (o) => pushTo(o, ["spec", "ports"], { name: "https", port: 443, protocol: "TCP", targetPort: 8443 }) },
     { name: "externalTrafficPolicy Local on a LoadBalancer", apply: (o) => setAt(o, ["spec", "externalTrafficPolicy"], "Local") },
+    ...SERVICE_IP_FAMILY_ACCEPTED_EDITS,
   ],
   HorizontalPodAutoscaler: [
     { name: "minReplicas equal to maxReplicas", apply: (o) => { setAt(o, ["spec", "minReplicas"], 5); setAt(o, ["spec", "maxReplicas"], 5); } },

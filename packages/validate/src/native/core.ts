@@ -16,6 +16,7 @@ import { validatePersistentVolume } from "./persistentvolume.ts";
 import { validatePvcSpec } from "./pvc.ts";
 import { quantityString } from "./quantity.ts";
 import { aggregateContainerResources, validateQuotaHard } from "./resources.ts";
+import { initIpFamilyFields } from "./service-ips.ts";
 import type { NativeGroup } from "./registry.ts";
 import { goMap, JsonValue, type Reporter } from "./report.ts";
 import { type Obj, asArr, asBool, asNum, asObj, asStr, objItems, stringEntries } from "./values.ts";
@@ -72,6 +73,8 @@ function validateService(svc: Obj, r: Reporter): void {
   const headless = clusterIPs.length === 1 && clusterIPs[0] === "None";
   const ports = objItems(spec.ports);
   const check = `${C}/service`;
+  // the allocator's IP-family checks run before validation; when they refuse, nothing else is reported
+  if (initIpFamilyFields(spec, type, r)) return;
 
   if (ports.length === 0 && !headless && type !== "ExternalName") r.required(SPEC.child("ports"), "", `${C}/service-port`);
   if (type === "LoadBalancer" && headless) r.invalid(SPEC.child("clusterIPs").index(0), "None", "may not be set to 'None' for LoadBalancer services", check);
@@ -119,7 +122,6 @@ function validateService(svc: Obj, r: Reporter): void {
   }
   // with affinity None, defaulting drops sessionAffinityConfig, so it is never "forbidden" on create
 
-  validateClusterIPs(spec, type, clusterIP, clusterIPs, r);
 
   (asArr(spec.externalIPs) ?? []).forEach((ip, i) => {
     if (typeof ip !== "string") return;
@@ -185,33 +187,6 @@ function validateService(svc: Obj, r: Reporter): void {
   if (hints !== undefined && mode !== undefined && hints !== mode) {
     r.invalid(FieldPath.of("metadata", "annotations").key("service.kubernetes.io/topology-mode"), mode, "must match annotations[service.kubernetes.io/topology-aware-hints] when both are specified", check);
   }
-}
-
-function validateClusterIPs(spec: Obj, type: string, clusterIP: string, clusterIPs: readonly string[], r: Reporter): void {
-  if (type === "ExternalName") return;
-  const check = `${C}/cluster-ip`;
-  const field = SPEC.child("clusterIPs");
-  if (clusterIP !== "" && clusterIPs[0] !== clusterIP) r.invalid(field, clusterIPs, "first value must match `clusterIP`", check);
-  else if (clusterIP === "" && clusterIPs.length > 0) r.invalid(field, clusterIPs, "must be empty when `clusterIP` is not specified", check);
-  const families = asArr(spec.ipFamilies) ?? [];
-  const seen = new Set<unknown>();
-  families.forEach((f, i) => {
-    if (f !== "IPv4" && f !== "IPv6") r.notSupported(SPEC.child("ipFamilies").index(i), f, ["IPv4", "IPv6"], check);
-    if (seen.has(f)) r.duplicate(SPEC.child("ipFamilies").index(i), f, check);
-    seen.add(f);
-  });
-  const policy = asStr(spec.ipFamilyPolicy);
-  if (policy !== undefined && !["SingleStack", "PreferDualStack", "RequireDualStack"].includes(policy)) {
-    r.notSupported(SPEC.child("ipFamilyPolicy"), policy, ["PreferDualStack", "RequireDualStack", "SingleStack"], check);
-  }
-  clusterIPs.forEach((ip, i) => {
-    if (i === 0 && ip === "None") {
-      if (clusterIPs.length > 1) r.invalid(field, clusterIPs, "'None' must be the first and only value", check);
-      return;
-    }
-    r.invalidEach(field.index(i), ip, ipProblems(ip), check);
-  });
-  if (clusterIPs.length > 2) r.invalid(field, clusterIPs, "may only hold up to 2 values", check);
 }
 
 function validateConfigMap(cm: Obj, r: Reporter): void {

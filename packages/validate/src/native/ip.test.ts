@@ -1,6 +1,6 @@
 // Legacy-field IP parsing, against the answers of k8s.io/apimachinery@v0.36.5 IsValidIPForLegacyField(strict) for the same inputs.
 import { describe, expect, it } from "vitest";
-import { endpointIpProblems, ipProblems } from "./ip.ts";
+import { canonicalIp, endpointIpProblems, ipProblems, strictIpProblems } from "./ip.ts";
 
 const INVALID = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
 
@@ -36,5 +36,28 @@ describe("ipProblems", () => {
     expect(endpointIpProblems("224.0.0.5")).toEqual(["may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)"]);
     expect(endpointIpProblems("203.0.113.10")).toEqual([]);
     expect(endpointIpProblems("2001:db8::1")).toEqual([]);
+  });
+});
+
+describe("strictIpProblems (IsValidIP: strict, then Go's net.IP.String() as the canonical form)", () => {
+  it.each([
+    ["10.0.0.1", []],
+    ["2001:db8::1", []],
+    ["2001:DB8::1", ['must be in canonical form ("2001:db8::1")']],
+    ["2001:db8:0:0:0:0:0:1", ['must be in canonical form ("2001:db8::1")']],
+    ["2001:0db8::1", ['must be in canonical form ("2001:db8::1")']],
+    // the longest run of zeros is compressed, the first of two equal runs, never a single zero group
+    ["1:0:0:2:0:0:0:3", ['must be in canonical form ("1:0:0:2::3")']],
+    ["1:0:0:2:0:0:3:4", ['must be in canonical form ("1::2:0:0:3:4")']],
+    ["1:0:2:3:4:5:6:7", []],
+    ["::1.2.3.4", ['must be in canonical form ("::102:304")']],
+    ["010.0.0.1", ["must not have leading 0s"]],
+  ])("%j", (ip, expected) => {
+    expect(strictIpProblems(ip)).toEqual(expected);
+  });
+
+  it("prints IPv6 as Go does", () => {
+    expect(canonicalIp("0:0:0:0:0:0:0:0")).toBe("::");
+    expect(canonicalIp("fd00:10:0:0:0:0:0:0")).toBe("fd00:10::");
   });
 });

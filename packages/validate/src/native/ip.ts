@@ -73,3 +73,50 @@ export function ipProblems(value: string): string[] {
   if (!v6.ok) return ["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"];
   return v6.mapped ? ["must not be an IPv4-mapped IPv6 address"] : [];
 }
+
+/** Go's net.IP.String() of an address that parsed strictly: IPv4 as written, IPv6 in RFC 5952 form (`2001:db8::1`). */
+export function canonicalIp(value: string): string {
+  if (!value.includes(":")) return value;
+  const [head = "", tail] = value.split("::");
+  const groupsOf = (s: string): number[] => {
+    if (s === "") return [];
+    const out: number[] = [];
+    for (const g of s.split(":")) {
+      if (g.includes(".")) {
+        const o = g.split(".").map(Number);
+        out.push((((o[0] ?? 0) << 8) | (o[1] ?? 0)) >>> 0, (((o[2] ?? 0) << 8) | (o[3] ?? 0)) >>> 0);
+      } else out.push(Number.parseInt(g, 16));
+    }
+    return out;
+  };
+  const h = groupsOf(head);
+  const t = tail === undefined ? [] : groupsOf(tail);
+  const words = tail === undefined ? h : [...h, ...Array(8 - h.length - t.length).fill(0), ...t];
+  // the longest run of two or more zero groups (the first of equal runs) becomes "::"
+  let best = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8; ) {
+    if (words[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && words[j] === 0) j++;
+    if (j - i > bestLen) {
+      best = i;
+      bestLen = j - i;
+    }
+    i = j;
+  }
+  const hex = (ws: number[]) => ws.map((w) => w.toString(16)).join(":");
+  if (best < 0) return hex(words);
+  return `${hex(words.slice(0, best))}::${hex(words.slice(best + bestLen))}`;
+}
+
+/** validation.IsValidIP (strict, canonical form), the messages in Go's order. */
+export function strictIpProblems(value: string): string[] {
+  const problems = ipProblems(value);
+  if (problems.length > 0) return problems;
+  const canonical = canonicalIp(value);
+  return canonical === value ? [] : [`must be in canonical form ("${canonical}")`];
+}

@@ -1,15 +1,17 @@
-// Ingress, IngressClass and NetworkPolicy (networking.k8s.io/v1) as the API server validates them on create.
+// Ingress, IngressClass, NetworkPolicy, IPAddress and ServiceCIDR (networking.k8s.io/v1) as the API server validates them on create.
 // After k8s.io/kubernetes@v1.36.5/pkg/apis/networking/validation/validation.go (ValidateIngressCreate,
 // ValidateIngressSpec, validateIngressRules, validateHTTPIngressPath, validateIngressBackend, validateIngressTLS,
-// ValidateNetworkPolicySpec, ValidateIngressClass, ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer, ValidateIPBlock) and
+// ValidateNetworkPolicySpec, ValidateIngressClass, ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer, ValidateIPBlock,
+// ValidateIPAddress, ValidateIPAddressName, ValidateServiceCIDR) and
 // k8s.io/apimachinery@v0.36.5/pkg/util/validation (IsWildcardDNS1123Subdomain, IsValidCIDR's parse errors).
 // Service names in backends are DNS-1123 labels: RelaxedServiceNameValidation is on by default in 1.36.
-import { CIDR_MSG, cidrRange, isCidrSloppy, isIpSloppy, strictCidrProblem } from "./cidr.ts";
+import { CIDR_MSG, cidrRange, isCidrSloppy, isIpSloppy, legacyCidrProblems, strictCidrProblem } from "./cidr.ts";
+import { canonicalIp } from "./ip.ts";
 import { validateLabelSelector } from "./labelselector.ts";
 import { isDns1123Label, isDns1123Subdomain, isValidPathSegmentName, isValidPortName, isValidPortNum, maxLenError, regexError } from "./names.ts";
 import { FieldPath } from "./path.ts";
 import type { NativeGroup } from "./registry.ts";
-import { JsonValue, type Reporter } from "./report.ts";
+import { goQuote, JsonValue, type Reporter } from "./report.ts";
 import { type Obj, asArr, asNum, asObj, asStr, objItems } from "./values.ts";
 
 const INVALID_SEQUENCES = ["//", "/./", "/../", "%2f", "%2F"];
@@ -252,4 +254,59 @@ function validateIngressClass(ic: Obj, r: Reporter): void {
   } else if (namespace !== undefined) r.forbidden(pp.child("namespace"), "`parameters.scope` is set to 'Cluster'", check);
 }
 
-export const NETWORKING: NativeGroup = { group: "networking.k8s.io", kinds: { Ingress: validateIngress, NetworkPolicy: validateNetworkPolicy, IngressClass: validateIngressClass } };
+/** validateIPAddressParentReference: parentRef is required; group, resource, name and namespace are path segments. */
+function validateIPAddress(ip: Obj, r: Reporter): void {
+  const check = "networking/ip-address";
+  const parent = asObj(asObj(ip.spec)?.parentRef);
+  const path = FieldPath.of("spec", "parentRef");
+  if (!parent) {
+    r.required(path, "", check);
+    return;
+  }
+  const group = asStr(parent.group) ?? "";
+  if (group !== "") r.invalidEach(path.child("group"), group, isDns1123Subdomain(group), check);
+  for (const field of ["resource", "name"]) {
+    const v = asStr(parent[field]) ?? "";
+    if (v === "") r.required(path.child(field), "", check);
+    else r.invalidEach(path.child(field), v, isValidPathSegmentName(v), check);
+  }
+  const namespace = asStr(parent.namespace) ?? "";
+  if (namespace !== "") r.invalidEach(path.child("namespace"), namespace, isValidPathSegmentName(namespace), check);
+}
+
+/** validation.IsValidCIDR: strict parsing, then the canonical form (`2001:db8::/64`). */
+function strictCidrProblems(value: string): string[] {
+  const problems = legacyCidrProblems(value);
+  if (problems.length > 0) return problems;
+  const [ip = "", bits = ""] = value.split("/");
+  const canonical = `${canonicalIp(ip)}/${bits}`;
+  return canonical === value ? [] : [`must be in canonical form (${goQuote(canonical)})`];
+}
+
+/** validateServiceCIDRSpec: one or two CIDRs, strict and canonical, one of each family. */
+function validateServiceCIDR(sc: Obj, r: Reporter): void {
+  const check = "networking/service-cidr";
+  const path = FieldPath.of("spec", "cidrs");
+  const cidrs = (asArr(asObj(sc.spec)?.cidrs) ?? []).map((c) => asStr(c) ?? "");
+  if (cidrs.length === 0) {
+    r.required(path, "at least one CIDR required", check);
+    return;
+  }
+  if (cidrs.length > 2) {
+    // Go prints the internal spec struct, whose field has no JSON tag
+    r.invalid(path, new JsonValue({ CIDRs: cidrs }), "may only hold up to 2 values", check);
+    return;
+  }
+  cidrs.forEach((c, i) => {
+    r.invalidEach(path.index(i), c, strictCidrProblems(c), check);
+  });
+  const family = (c: string) => (isCidrSloppy(c) ? (cidrRange(c).v6 ? "IPv6" : "IPv4") : "");
+  if (cidrs.length === 2 && family(cidrs[0] as string) !== "" && family(cidrs[0] as string) === family(cidrs[1] as string)) {
+    r.invalid(path, cidrs, "may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64", check);
+  }
+}
+
+export const NETWORKING: NativeGroup = {
+  group: "networking.k8s.io",
+  kinds: { Ingress: validateIngress, NetworkPolicy: validateNetworkPolicy, IngressClass: validateIngressClass, IPAddress: validateIPAddress, ServiceCIDR: validateServiceCIDR },
+};

@@ -6,6 +6,7 @@
 // the per-kind name functions of each API group's validation.go).
 import { pointerSegment } from "../pointer.ts";
 import { type NameRule, byteLength, isLabelValue, isQualifiedName, nameIsDnsLabel, nameIsDnsSubdomain, nameIsPathSegment } from "./names.ts";
+import { strictIpProblems } from "./ip.ts";
 import { FieldPath } from "./path.ts";
 import type { Reporter } from "./report.ts";
 import { type Obj, asArr, asBool, asNum, asObj, asStr } from "./values.ts";
@@ -23,6 +24,12 @@ const NAME_RULES: Readonly<Record<string, NameRule>> = {
   "rbac.authorization.k8s.io/ClusterRole": nameIsPathSegment,
   "rbac.authorization.k8s.io/RoleBinding": nameIsPathSegment,
   "rbac.authorization.k8s.io/ClusterRoleBinding": nameIsPathSegment,
+  // ValidateIPAddressName: the name is the address itself, strict and canonical (generateName is not supported)
+  "networking.k8s.io/IPAddress": (name) => strictIpProblems(name),
+  // ValidateCertificateRequestName allows any name; the generic check after validation wants a path segment
+  "certificates.k8s.io/CertificateSigningRequest": nameIsPathSegment,
+  // core/v1 Events skip ValidateObjectMeta; the generic check after validation allows any path segment
+  "/Event": nameIsPathSegment,
 };
 
 /** The name rule of a built-in kind (DNS-1123 subdomain unless its group's validation says otherwise). */

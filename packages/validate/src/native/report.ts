@@ -96,10 +96,20 @@ export class Reporter {
     this.add(path, body("Duplicate value", value, undefined), check, pointer);
   }
 
+  /** field.Duplicate with a detail set afterwards (as Go does for a Node's taints). */
+  duplicateWithDetail(path: FieldPath, value: unknown, detail: string, check: string, pointer?: string): void {
+    this.add(path, body("Duplicate value", value, detail), check, pointer);
+  }
+
   /** field.NotSupported: `Unsupported value: "x": supported values: "a", "b"`. */
   notSupported(path: FieldPath, value: unknown, valid: readonly string[], check: string, pointer?: string): void {
     const detail = valid.length > 0 ? `supported values: ${valid.map(goQuote).join(", ")}` : "";
     this.add(path, body("Unsupported value", value, detail), check, pointer);
+  }
+
+  /** field.InternalError: `Internal error: <detail>`. */
+  internalError(path: FieldPath, detail: string, check: string, pointer?: string): void {
+    this.add(path, `Internal error: ${detail}`, check, pointer);
   }
 
   /** field.TooLong: the value is never printed. */

@@ -297,3 +297,9 @@ export function validatePodResourceConsistency(spec: Obj, specPath: FieldPath, r
     }
   }
 }
+
+/** ValidateResourceQuantityValue of every entry of a resource list (a Node's capacity and allocatable). */
+export function validateResourceListValues(list: unknown, path: FieldPath, r: Reporter, check: string): void {
+  // Go names the entry as a field (`status.capacity.cpu`), not as a map key
+  for (const [name, q] of readList(list)) validateQuantityValue(name, q, path.child(name), r, check);
+}

@@ -31,6 +31,6 @@ describe("native coverage table", () => {
     }
     expect(coverageOf({ group: "rbac", function: "ValidateRoleBinding" }).status).toBe("ported");
     expect(coverageOf({ group: "core", function: "ValidateSecretUpdate" }).status).toBe("out of scope");
-    expect(coverageOf({ group: "discovery", function: "ValidateEndpointSlice" }).status).toBe("not ported");
+    expect(coverageOf({ group: "coordination", function: "ValidateCoordinatedLeaseStrategy" }).status).toBe("not ported");
   });
 });
