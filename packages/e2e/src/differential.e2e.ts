@@ -7,7 +7,8 @@ import { KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
 import { CHECK_CODES, ENUM_VALUES } from "@eks-gitops/validate";
-import { type Case, type Comparison, compare, formatComparison, REASONS, type Schemas } from "./differential/compare.ts";
+import { agreementByKind, type Case, type Comparison, compare, formatAgreementByKind, formatComparison, kindShortfall, REASONS, type Schemas } from "./differential/compare.ts";
+import { coverageKinds } from "./differential/coverage-kinds.ts";
 import { type ConstraintLookup, constraintLookup, liveOpenApi, pinnedOpenApi } from "./differential/openapi-constraints.ts";
 import { kubeconformOutcomes, kubectlValidateOutcomes, peerAgreement, peerBinaries } from "./differential/peers.ts";
 import { serverOutcomes } from "./differential/server-side.ts";
@@ -72,6 +73,11 @@ describe(`mutation corpus (seed ${SEED}, ${COUNT} mutations) through the API ser
   });
 });
 
+/** The mutation cases with both verdicts, kept for the per-kind checks after the run. */
+let mutationCases: Case[] = [];
+/** Every kind of the README's coverage table that is stored and served by default (issue 23). */
+const tableKinds = coverageKinds();
+
 describe.skipIf(!hasValidator)("differential: `eks-gitops validate` vs the API server", () => {
   it(`agrees on the ${COUNT} mutations, or each disagreement has a known reason`, async () => {
     const dir = join(workDir, "mutations");
@@ -88,6 +94,8 @@ describe.skipIf(!hasValidator)("differential: `eks-gitops validate` vs the API s
       validator: validatorOutcome(byFile.get(`${m.id}.yaml`)),
       object: m.object,
     }));
+    mutationCases = cases;
+    process.stdout.write(`${formatAgreementByKind(`mutations (seed ${SEED})`, agreementByKind(cases, tableKinds.kinds))}\n`);
     const pinned = await report("mutations", cases);
     summary.push(`mutations (${COUNT}, ${new Set(cases.map((c) => c.kind)).size} kinds): eks-gitops validate ${rate(pinned)}`);
     await peers("mutations", dir, cases);
@@ -105,6 +113,16 @@ describe.skipIf(!hasValidator)("differential: `eks-gitops validate` vs the API s
     const open = new Set(fromCluster.disagreements.map((d) => d.id));
     process.stdout.write(`catalog gap: ${gaps.length} disagreements with the pinned catalog, ${gaps.filter((id) => !open.has(id)).length} of them agree with --from-cluster\n`);
     expect(gaps.filter((id) => open.has(id))).toEqual([]);
+  });
+
+  it("agrees on at least 99.5% of the mutations of every kind, with no false rejection", () => {
+    const rows = agreementByKind(mutationCases, []).filter((r) => kindShortfall(r) !== undefined);
+    expect(rows.map((r) => `${r.kind}: ${kindShortfall(r)} (${r.agreed}/${r.cases}, ${r.falseRejections} false rejections, ${r.misses} misses)`)).toEqual([]);
+  });
+
+  it(`covers every kind of the coverage table served by default (${tableKinds.kinds.length} kinds)`, () => {
+    const mutated = new Set(mutationCases.map((c) => c.kind));
+    expect(tableKinds.kinds.filter((k) => !mutated.has(k))).toEqual([]);
   });
 
   const fixturesDir = join(REPO_ROOT, "packages", "validate", "fixtures");
@@ -142,6 +160,7 @@ describe.skipIf(!hasValidator)("differential: `eks-gitops validate` vs the API s
       { pinned: pinnedLookup as ConstraintLookup, live: liveLookup as ConstraintLookup },
     );
     process.stdout.write(`${formatComparison("fixtures, per-object findings", perObject)}\n`);
+    process.stdout.write(`${formatAgreementByKind("fixtures", agreementByKind(cases, []))}\n`);
     summary.push(`fixtures (${cases.length} documents): eks-gitops validate ${rate(result)}; on per-object findings (cross-object checks set aside) ${rate(perObject)}`);
     // the peers read one document per file: the fixture documents, one per file
     const dir = join(workDir, "fixtures");
@@ -186,6 +205,10 @@ async function report(title: string, cases: readonly Case[], validatorSchemas: "
       "apis/rbac.authorization.k8s.io/v1",
       "apis/scheduling.k8s.io/v1",
       "apis/storage.k8s.io/v1",
+      "apis/resource.k8s.io/v1",
+      "apis/coordination.k8s.io/v1",
+      "apis/node.k8s.io/v1",
+      "apis/admissionregistration.k8s.io/v1",
     ]),
   );
   const schemas: Schemas = { pinned: validatorSchemas === "pinned" ? pinnedLookup : liveLookup, live: liveLookup };

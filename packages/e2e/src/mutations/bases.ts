@@ -2,6 +2,7 @@
 // issue 23's native checks cover), written for the mutation corpus: each is accepted by kube-apiserver 1.36.5 as it is (checked by
 // differential.e2e.ts before mutating). Namespaced ones live in the `mutations` namespace.
 import type { KubernetesObject } from "@kubernetes/client-node";
+import { STORRES_BASES } from "./bases-storres.ts";
 import type { MutationBase } from "./generate.ts";
 
 export const BASES_NAMESPACE = "mutations";
@@ -208,5 +209,5 @@ const OBJECTS: readonly Record<string, unknown>[] = [
 
 /** The bases, as mutation input (`file` names the kind: there is no rendered file behind them). */
 export function extraBases(): MutationBase[] {
-  return OBJECTS.map((o) => ({ file: `mutations/${String(o.kind).toLowerCase()}.yaml`, object: structuredClone(o) as KubernetesObject }));
+  return [...OBJECTS, ...STORRES_BASES].map((o) => ({ file: `mutations/${String(o.kind).toLowerCase()}.yaml`, object: structuredClone(o) as KubernetesObject }));
 }
