@@ -501,7 +501,9 @@ function validateReplicationController(rc: Obj, r: Reporter): void {
   if (minReady < 0) r.invalid(SPEC.child("minReadySeconds"), minReady, "must be greater than or equal to 0", check);
   const template = asObj(spec.template);
   // an RC without selector is defaulted to its template's labels
-  const selector = asObj(spec.selector) ?? asObj(asObj(template?.metadata)?.labels) ?? {};
+  // (SetDefaults_ReplicationController: also an empty selector map, which is the unset map after decoding)
+  const given = asObj(spec.selector);
+  const selector = (given && Object.keys(given).length > 0 ? given : undefined) ?? asObj(asObj(template?.metadata)?.labels) ?? {};
   const selectorPath = SPEC.child("selector");
   if (Object.keys(selector).length === 0) r.required(selectorPath, "", check);
   else validateLabels(selector, selectorPath, r, check);
