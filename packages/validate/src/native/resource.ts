@@ -413,8 +413,15 @@ function validateBindingConditions(device: Obj, path: FieldPath, r: Reporter): v
   const failures = items(device.bindingFailureConditions).map(String);
   const cp = path.child("bindingConditions");
   const fp = path.child("bindingFailureConditions");
-  if (!tooMany(conditions, BINDING_CONDITIONS_MAX, cp, r)) conditions.forEach((c, i) => r.invalidEach(cp.index(i), c, isQualifiedName(c), CHECK));
-  if (!tooMany(failures, BINDING_CONDITIONS_MAX, fp, r)) failures.forEach((c, i) => r.invalidEach(fp.index(i), c, isQualifiedName(c), CHECK));
+  for (const [list, p] of [
+    [conditions, cp],
+    [failures, fp],
+  ] as const) {
+    if (tooMany(list, BINDING_CONDITIONS_MAX, p, r)) continue;
+    list.forEach((c, i) => {
+      r.invalidEach(p.index(i), c, isQualifiedName(c), CHECK);
+    });
+  }
   duplicates(conditions, cp, r);
   const seen = new Set<string>();
   failures.forEach((c, i) => {
