@@ -155,7 +155,6 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   "storage/ValidateCSIStorageCapacity": ported("storage.ts"),
   "storage/ValidateVolumeAttachment": ported("storage.ts (status is cleared on create; an inline volume spec gets the shared PersistentVolume checks of pvc.ts)"),
   "storage/ValidateVolumeAttributesClass": ported("storage.ts"),
-  "core/ValidateCSIDriverName": ported("storage.ts, pvc.ts"),
   "resource/ValidateDeviceClass": partly("resource.ts, resource-cel.ts; missing: selector CEL errors cel-js cannot be sure of (calls into the Kubernetes CEL libraries, type errors other than undeclared names, unknown device fields and non-bool results) and the cost limit"),
   "resource/ValidateResourceClaim": partly("resource.ts, resource-cel.ts; missing: as ValidateDeviceClass for selectors; adminAccess needs the namespace's label (cluster state)"),
   "resource/ValidateResourceClaimTemplate": partly("resource.ts, resource-cel.ts; missing: as ValidateResourceClaim"),
