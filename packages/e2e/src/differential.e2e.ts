@@ -3,10 +3,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { CHECK_CODES, ENUM_VALUES } from "@eks-gitops/validate";
 import { KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
-import { CHECK_CODES, ENUM_VALUES } from "@eks-gitops/validate";
 import { agreementByKind, type Case, type Comparison, compare, formatAgreementByKind, formatComparison, kindShortfall, REASONS, type Schemas } from "./differential/compare.ts";
 import { coverageKinds } from "./differential/coverage-kinds.ts";
 import { type ConstraintLookup, constraintLookup, liveOpenApi, pinnedOpenApi } from "./differential/openapi-constraints.ts";
