@@ -1,6 +1,6 @@
 // Disagreement reasons: a constraint the validator's schema expresses is never excused; Go-only checks and known gaps are named.
 import { describe, expect, it } from "vitest";
-import { type Case, compare, explain, REASONS, type Schemas } from "./compare.ts";
+import { agreementByKind, type Case, compare, explain, formatAgreementByKind, type KindAgreement, kindShortfall, REASONS, type Schemas } from "./compare.ts";
 import type { FieldConstraints } from "./openapi-constraints.ts";
 import { serverOutcome } from "./verdicts.ts";
 
@@ -114,5 +114,42 @@ describe("serverOutcome", () => {
     expect(serverOutcome({ accepted: false, code: 500, message: "etcdserver: request timed out", ...no }).verdict).toBe("error");
     expect(serverOutcome({ accepted: false, code: 404, message: "the server could not find the requested resource", ...no }).verdict).toBe("error");
     expect(serverOutcome({ thrown: "ECONNREFUSED" })).toEqual({ verdict: "error", detail: "ECONNREFUSED" });
+  });
+});
+
+describe("agreementByKind", () => {
+  const invalid = { verdict: "invalid" as const, detail: "x" };
+  const ofKind = (kind: string, server: Case["server"], validator: Case["validator"]): Case => ({ ...caseOf(server, validator), kind });
+
+  it("counts cases, agreements, false rejections and misses per kind, listing kinds without a case", () => {
+    const rows = agreementByKind(
+      [ofKind("Lease", valid, valid), ofKind("Lease", valid, invalid), ofKind("CSINode", invalid, valid), ofKind("CSINode", invalid, invalid)],
+      ["CSINode", "DeviceClass", "Lease"],
+    );
+    expect(rows).toEqual([
+      { kind: "CSINode", cases: 2, agreed: 1, falseRejections: 0, misses: 1 },
+      { kind: "DeviceClass", cases: 0, agreed: 0, falseRejections: 0, misses: 0 },
+      { kind: "Lease", cases: 2, agreed: 1, falseRejections: 1, misses: 0 },
+    ]);
+    expect(rows.map(kindShortfall)).toEqual(["50.00% < 99.5%", "no case", "1 false rejection(s)"]);
+  });
+
+  it("passes a kind at 99.5% without false rejections, and fails one just below", () => {
+    const agreeing = Array.from({ length: 199 }, () => ofKind("Lease", invalid, invalid));
+    expect(kindShortfall(agreementByKind([...agreeing, ofKind("Lease", invalid, valid)], [])[0] as KindAgreement)).toBeUndefined();
+    const fewer = Array.from({ length: 198 }, () => ofKind("Lease", invalid, invalid));
+    expect(kindShortfall(agreementByKind([...fewer, ofKind("Lease", invalid, valid)], [])[0] as KindAgreement)).toBe("99.50% < 99.5%");
+  });
+
+  it("prints one markdown row per kind and a total", () => {
+    const text = formatAgreementByKind("mutations", agreementByKind([ofKind("Lease", valid, invalid)], ["Lease", "CSINode"]));
+    expect(text.split("\n")).toEqual([
+      "mutations: agreement per kind (2 kinds, 2 below the bar)",
+      "| kind | cases | agree | false rejections | misses |",
+      "|---|---|---|---|---|",
+      "| CSINode | 0 | 0 (-) | 0 | 0 | no case",
+      "| Lease | 1 | 0 (0.00%) | 1 | 0 | 1 false rejection(s)",
+      "| total | 1 | 0 (0.00%) | 1 | 0 |",
+    ]);
   });
 });

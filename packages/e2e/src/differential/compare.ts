@@ -43,6 +43,10 @@ const BUILT_IN_GROUPS = new Set([
   "rbac.authorization.k8s.io/v1",
   "scheduling.k8s.io/v1",
   "storage.k8s.io/v1",
+  "resource.k8s.io/v1",
+  "coordination.k8s.io/v1",
+  "node.k8s.io/v1",
+  "admissionregistration.k8s.io/v1",
 ]);
 
 export const REASONS = {
@@ -196,4 +200,63 @@ function conversionReason(c: Case, lookup: ConstraintLookup): string | undefined
     return format === "int32" || format === "int64" ? undefined : REASONS.goConversion;
   }
   return undefined;
+}
+
+/** Agreement of one kind: cases, agreements, false rejections (server valid, validator invalid) and misses. */
+export interface KindAgreement {
+  readonly kind: string;
+  readonly cases: number;
+  readonly agreed: number;
+  readonly falseRejections: number;
+  readonly misses: number;
+}
+
+/** The least agreement a kind may show in the differential (issue 23: 99.5% per kind, no false rejection). */
+export const KIND_AGREEMENT_MIN = 0.995;
+
+/**
+ * One row per kind of `kinds` (kinds without a case included, with 0 cases) and per other kind the cases have,
+ * sorted by kind. A case with no verdict from either side (error) counts as neither agreement nor disagreement type.
+ */
+export function agreementByKind(cases: readonly Case[], kinds: readonly string[]): KindAgreement[] {
+  const rows = new Map<string, { cases: number; agreed: number; falseRejections: number; misses: number }>();
+  const row = (kind: string) => {
+    let r = rows.get(kind);
+    if (!r) {
+      r = { cases: 0, agreed: 0, falseRejections: 0, misses: 0 };
+      rows.set(kind, r);
+    }
+    return r;
+  };
+  for (const k of kinds) row(k);
+  for (const c of cases) {
+    const r = row(c.kind);
+    r.cases++;
+    if (c.server.verdict === c.validator.verdict) r.agreed++;
+    else if (c.server.verdict === "valid" && c.validator.verdict === "invalid") r.falseRejections++;
+    else if (c.server.verdict === "invalid" && c.validator.verdict === "valid") r.misses++;
+  }
+  return [...rows].map(([kind, r]) => ({ kind, ...r })).sort((a, b) => a.kind.localeCompare(b.kind));
+}
+
+/** Why a kind's row fails issue 23's bar, or undefined: no case, below KIND_AGREEMENT_MIN, or any false rejection. */
+export function kindShortfall(row: KindAgreement): string | undefined {
+  if (row.cases === 0) return "no case";
+  if (row.falseRejections > 0) return `${row.falseRejections} false rejection(s)`;
+  if (row.agreed / row.cases < KIND_AGREEMENT_MIN) return `${((row.agreed / row.cases) * 100).toFixed(2)}% < ${(KIND_AGREEMENT_MIN * 100).toFixed(1)}%`;
+  return undefined;
+}
+
+/** The per-kind table, markdown: kind | cases | agree | false rejections | misses, with a closing total line. */
+export function formatAgreementByKind(title: string, rows: readonly KindAgreement[]): string {
+  const pct = (a: number, n: number) => (n === 0 ? "-" : `${((a / n) * 100).toFixed(2)}%`);
+  const total = rows.reduce((t, r) => ({ cases: t.cases + r.cases, agreed: t.agreed + r.agreed, fr: t.fr + r.falseRejections, miss: t.miss + r.misses }), { cases: 0, agreed: 0, fr: 0, miss: 0 });
+  const failing = rows.filter((r) => kindShortfall(r) !== undefined).length;
+  return [
+    `${title}: agreement per kind (${rows.length} kinds, ${failing} below the bar)`,
+    "| kind | cases | agree | false rejections | misses |",
+    "|---|---|---|---|---|",
+    ...rows.map((r) => `| ${r.kind} | ${r.cases} | ${r.agreed} (${pct(r.agreed, r.cases)}) | ${r.falseRejections} | ${r.misses} |${kindShortfall(r) ? ` ${kindShortfall(r)}` : ""}`),
+    `| total | ${total.cases} | ${total.agreed} (${pct(total.agreed, total.cases)}) | ${total.fr} | ${total.miss} |`,
+  ].join("\n");
 }

@@ -5,6 +5,7 @@ import type { KubernetesObject } from "@kubernetes/client-node";
 import { ADMISSION_OBJECTS } from "./bases-admission.ts";
 import { PODSPEC_BASES } from "./bases-podspec.ts";
 import { CORENET_OBJECTS } from "./bases-corenet.ts";
+import { STORRES_BASES } from "./bases-storres.ts";
 import type { MutationBase } from "./generate.ts";
 
 export const BASES_NAMESPACE = "mutations";
@@ -213,5 +214,5 @@ const OBJECTS: readonly Record<string, unknown>[] = [
 
 /** The bases, as mutation input (`file` names the kind: there is no rendered file behind them). */
 export function extraBases(): MutationBase[] {
-  return [...OBJECTS, ...PODSPEC_BASES].map((o) => ({ file: `mutations/${String(o.kind).toLowerCase()}.yaml`, object: structuredClone(o) as KubernetesObject }));
+  return [...OBJECTS, ...PODSPEC_BASES, ...STORRES_BASES].map((o) => ({ file: `mutations/${String(o.kind).toLowerCase()}.yaml`, object: structuredClone(o) as KubernetesObject }));
 }

@@ -2,6 +2,7 @@
 // storage, and more core/apps checks): enum fields, numeric fields, edits the API server rejects (rule-breaking) and
 // edits it accepts (accepted-edit: unusual but legal values near the rules). Restated from the API's behaviour.
 import type { EnumField, NumericField, RuleEdit } from "./catalog.ts";
+import { STORRES_ACCEPTED_EDITS, STORRES_ENUM_FIELDS, STORRES_KINDS, STORRES_NUMERIC_FIELDS, STORRES_RULE_EDITS } from "./catalog-storres.ts";
 import { deleteAt, getAt, type Json, type Path, setAt } from "./paths.ts";
 
 export const BUILTIN_KINDS = [
@@ -28,6 +29,7 @@ export const BUILTIN_KINDS = [
   "RuntimeClass",
   "Lease",
   "CSIDriver",
+  ...STORRES_KINDS,
 ] as const;
 export type BuiltinKind = (typeof BUILTIN_KINDS)[number];
 
@@ -81,6 +83,7 @@ const podAccepted = (pod: Path): RuleEdit[] => [
 ];
 
 export const BUILTIN_ENUM_FIELDS: Record<BuiltinKind, readonly EnumField[]> = {
+  ...STORRES_ENUM_FIELDS,
   Job: [
     { path: ["spec", "completionMode"], values: ["Indexed", "NonIndexed"] },
     { path: [...JOB_POD, "restartPolicy"], values: ["OnFailure", "Never"] },
@@ -141,6 +144,7 @@ export const BUILTIN_ENUM_FIELDS: Record<BuiltinKind, readonly EnumField[]> = {
 };
 
 export const BUILTIN_NUMERIC_FIELDS: Record<BuiltinKind, readonly NumericField[]> = {
+  ...STORRES_NUMERIC_FIELDS,
   Job: [
     { path: ["spec", "completions"], min: 0, integer: true },
     { path: ["spec", "parallelism"], min: 0, integer: true },
@@ -212,6 +216,7 @@ const webhookRejected: RuleEdit[] = [
 ];
 
 export const BUILTIN_RULE_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = {
+  ...STORRES_RULE_EDITS,
   Job: [
     ...podRejected(JOB_POD),
     set("FailIndex action without backoffLimitPerIndex", ["spec", "podFailurePolicy"], { rules: [{ action: "FailIndex", onPodConditions: [{ type: "DisruptionTarget", status: "True" }] }] }),
@@ -413,6 +418,7 @@ export const BUILTIN_RULE_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = {
 };
 
 export const BUILTIN_ACCEPTED_EDITS: Record<BuiltinKind, readonly RuleEdit[]> = {
+  ...STORRES_ACCEPTED_EDITS,
   Job: [
     ...podAccepted(JOB_POD),
     set("managedBy a domain-prefixed path", ["spec", "managedBy"], "example.com/batch-controller"),

@@ -215,6 +215,20 @@ function validateStatefulSet(sts: Obj, r: Reporter): void {
   validateTemplateRestart(spec, "StatefulSet", r, check);
 }
 
+/**
+ * ValidateControllerRevisionCreate: revision not negative, data (a RawExtension) present and a JSON object.
+ * (apps/validation/validation.go validateControllerRevision, ValidateControllerRevisionCreate)
+ */
+function validateControllerRevision(revision: Obj, r: Reporter): void {
+  const check = "apps/controller-revision";
+  const number = asNum(revision.revision);
+  if (number !== undefined && number < 0) r.invalid(FieldPath.of("revision"), number, "must be greater than or equal to 0", check);
+  const data = revision.data;
+  // JSON null leaves the RawExtension empty, as an absent field does
+  if (data === undefined || data === null) r.required(FieldPath.of("data"), "data is mandatory", check);
+  else if (!asObj(data)) r.required(FieldPath.of("data"), "data must be a valid JSON object", check);
+}
+
 export const apps: NativeGroup = {
   group: "apps",
   kinds: {
@@ -222,5 +236,6 @@ export const apps: NativeGroup = {
     ReplicaSet: validateReplicaSet,
     DaemonSet: validateDaemonSet,
     StatefulSet: validateStatefulSet,
+    ControllerRevision: validateControllerRevision,
   },
 };

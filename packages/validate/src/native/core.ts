@@ -376,20 +376,76 @@ function validatePod(pod: Obj, r: Reporter): void {
 
 const QUOTA_SCOPES = ["Terminating", "NotTerminating", "BestEffort", "NotBestEffort", "PriorityClass", "VolumeAttributesClass", "CrossNamespacePodAffinity"];
 const EXISTS_ONLY_SCOPES = new Set(["BestEffort", "NotBestEffort", "Terminating", "NotTerminating", "CrossNamespacePodAffinity"]);
+/** helper.IsStandardQuotaResourceName (pkg/apis/core/helper/helpers.go): the resources quota tracks itself. */
+const STANDARD_QUOTA_RESOURCES = new Set([
+  "cpu",
+  "memory",
+  "ephemeral-storage",
+  "requests.cpu",
+  "requests.memory",
+  "requests.storage",
+  "requests.ephemeral-storage",
+  "limits.cpu",
+  "limits.memory",
+  "limits.ephemeral-storage",
+  "pods",
+  "resourcequotas",
+  "services",
+  "replicationcontrollers",
+  "secrets",
+  "persistentvolumeclaims",
+  "configmaps",
+  "services.nodeports",
+  "services.loadbalancers",
+]);
+const isStandardQuotaResource = (name: string) => STANDARD_QUOTA_RESOURCES.has(name) || name.startsWith("hugepages-") || name.startsWith("requests.hugepages-");
+const POD_QUOTA_RESOURCES = new Set(["pods", "cpu", "memory", "limits.cpu", "limits.memory", "requests.cpu", "requests.memory"]);
 
-/** ResourceQuota: hard resource names and values, scopes, scope selector (not: which scope suits which resource). */
+/** helper.IsResourceQuotaScopeValidForResource: which tracked resources a scope may limit. */
+function scopeAllowsResource(scope: string, resource: string): boolean {
+  switch (scope) {
+    case "Terminating":
+    case "NotTerminating":
+    case "NotBestEffort":
+    case "PriorityClass":
+    case "CrossNamespacePodAffinity":
+      return POD_QUOTA_RESOURCES.has(resource);
+    case "BestEffort":
+      return resource === "pods";
+    case "VolumeAttributesClass":
+      return resource === "persistentvolumeclaims" || resource === "requests.storage";
+    default:
+      return true;
+  }
+}
+
+/** The internal core.ScopeSelector as json.Marshal prints it (no json tags: Go field names). */
+const internalScopeSelector = (selector: Obj) => ({
+  MatchExpressions: objItems(selector.matchExpressions).map(([, e]) => ({ ScopeName: str(e.scopeName), Operator: str(e.operator), Values: asArr(e.values) ?? null })),
+});
+
+/**
+ * ResourceQuota (ValidateResourceQuotaSpec): hard resource names and values, scopes (validateResourceQuotaScopes) and
+ * the scope selector (validateScopedResourceSelectorRequirement), each scope against the hard resources it may limit.
+ */
 function validateResourceQuota(quota: Obj, r: Reporter): void {
   const spec = asObj(quota.spec) ?? {};
   const check = `${C}/resource-quota`;
   validateQuotaHard(spec.hard, SPEC.child("hard"), r);
+  const hard = Object.keys(asObj(spec.hard) ?? {}).sort();
+  const unsuited = (scope: string) => hard.filter((k) => isStandardQuotaResource(k) && !scopeAllowsResource(scope, k));
   const scopes = (asArr(spec.scopes) ?? []).filter((s): s is string => typeof s === "string");
-  const conflicting = (set: ReadonlySet<string>) =>
-    (set.has("BestEffort") && set.has("NotBestEffort")) || (set.has("Terminating") && set.has("NotTerminating"));
+  // Go checks each conflicting pair (BestEffort/NotBestEffort, Terminating/NotTerminating) on its own
+  const conflicts = (set: ReadonlySet<string>) => [set.has("BestEffort") && set.has("NotBestEffort"), set.has("Terminating") && set.has("NotTerminating")].filter(Boolean).length;
   // the server names the whole list; the pointer names the scope
   scopes.forEach((scope, i) => {
     if (!QUOTA_SCOPES.includes(scope)) r.invalid(SPEC.child("scopes"), scopes, "unsupported scope", check, SPEC.child("scopes").index(i).pointer());
+    // one finding per resource the scope cannot limit, as Go loops over them
+    for (const resource of unsuited(scope)) {
+      r.invalid(SPEC.child("scopes"), scopes, "unsupported scope applied to resource", check, SPEC.child("hard").key(resource).pointer());
+    }
   });
-  if (conflicting(new Set(scopes))) r.invalid(SPEC.child("scopes"), scopes, "conflicting scopes", check);
+  for (let n = conflicts(new Set(scopes)); n > 0; n--) r.invalid(SPEC.child("scopes"), scopes, "conflicting scopes", check);
   const selector = asObj(spec.scopeSelector);
   if (!selector) return;
   const mp = SPEC.child("scopeSelector", "matchExpressions");
@@ -400,6 +456,10 @@ function validateResourceQuota(quota: Obj, r: Reporter): void {
     const values = asArr(req.values) ?? [];
     const pointer = mp.index(i);
     if (!QUOTA_SCOPES.includes(scope)) r.invalid(mp.child("scopeName"), scope, "unsupported scope", check, pointer.child("scopeName").pointer());
+    for (const resource of unsuited(scope)) {
+      // Go prints the internal ScopeSelector struct here: JSON with Go's field names, values null when absent
+      r.invalid(mp, new JsonValue(internalScopeSelector(selector)), "unsupported scope applied to resource", check, SPEC.child("hard").key(resource).pointer());
+    }
     if (EXISTS_ONLY_SCOPES.has(scope) && op !== "Exists") {
       r.invalid(
         mp.child("operator"),
@@ -419,7 +479,7 @@ function validateResourceQuota(quota: Obj, r: Reporter): void {
     seen.add(scope);
   }
   // Go reports the scope list (not the selector) here, null when the quota has no scopes
-  if (conflicting(seen)) r.invalid(mp, scopes.length > 0 ? scopes : null, "conflicting scopes", check);
+  for (let n = conflicts(seen); n > 0; n--) r.invalid(mp, scopes.length > 0 ? scopes : null, "conflicting scopes", check);
 }
 
 /** Endpoints (ValidateEndpoints after SetDefaults_Endpoints: port protocol TCP). */
@@ -482,7 +542,9 @@ function validateReplicationController(rc: Obj, r: Reporter): void {
   if (minReady < 0) r.invalid(SPEC.child("minReadySeconds"), minReady, "must be greater than or equal to 0", check);
   const template = asObj(spec.template);
   // an RC without selector is defaulted to its template's labels
-  const selector = asObj(spec.selector) ?? asObj(asObj(template?.metadata)?.labels) ?? {};
+  // (SetDefaults_ReplicationController: also an empty selector map, which is the unset map after decoding)
+  const given = asObj(spec.selector);
+  const selector = (given && Object.keys(given).length > 0 ? given : undefined) ?? asObj(asObj(template?.metadata)?.labels) ?? {};
   const selectorPath = SPEC.child("selector");
   if (Object.keys(selector).length === 0) r.required(selectorPath, "", check);
   else validateLabels(selector, selectorPath, r, check);

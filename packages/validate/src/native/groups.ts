@@ -14,8 +14,9 @@ import { NETWORKING } from "./networking.ts";
 import { NODE } from "./node.ts";
 import { POLICY } from "./policy.ts";
 import { RBAC } from "./rbac.ts";
+import { RESOURCE } from "./resource.ts";
 import type { NativeGroup } from "./registry.ts";
 import { SCHEDULING } from "./scheduling.ts";
 import { STORAGE } from "./storage.ts";
 
-export const NATIVE_GROUPS: readonly NativeGroup[] = [core, apps, autoscaling, BATCH, NETWORKING, POLICY, RBAC, SCHEDULING, STORAGE, ADMISSION_REGISTRATION, COORDINATION, NODE, DISCOVERY, FLOWCONTROL, CERTIFICATES, CORE_EVENT, EVENTS, CORE_NODE];
+export const NATIVE_GROUPS: readonly NativeGroup[] = [core, apps, autoscaling, BATCH, NETWORKING, POLICY, RBAC, SCHEDULING, STORAGE, ADMISSION_REGISTRATION, COORDINATION, NODE, DISCOVERY, FLOWCONTROL, CERTIFICATES, CORE_EVENT, EVENTS, CORE_NODE, RESOURCE];

@@ -56,7 +56,7 @@ const nodeRequire = createRequire(import.meta.url);
 /** V8 code caches are only valid for the V8 that made them. */
 const V8_TAG = `node-${process.versions.v8.replace(/[^0-9a-z.]/gi, "_")}-${process.arch}`;
 /** Bump when conversion or ajv options change: cached validator code is keyed by it. */
-export const CACHE_VERSION = `eks-gitops-validate/5 ajv@8.20.0 verbose=false optimize=1 enums=${ENUM_VALUES_SOURCE}`;
+export const CACHE_VERSION = `eks-gitops-validate/6 ajv@8.20.0 verbose=false optimize=1 enums=${ENUM_VALUES_SOURCE}`;
 const standalone = (standaloneCode as unknown as { default?: typeof standaloneCode }).default ?? standaloneCode;
 
 // Formats the API server's format checker knows beyond ajv-formats; unknown formats pass, as there.

@@ -2,6 +2,7 @@
 import type { SchemaFlavour, SchemaNode } from "./model.ts";
 import { applyEnumValues } from "./builtin-enums.ts";
 import { VALUE_ENUM_FIELDS } from "./value-enum-fields.ts";
+import { enforcedRequired } from "./unenforced-required.ts";
 
 /** The ObjectMeta component, as `documentId#/$defs/...`, when a builtin document with it is loaded. */
 export const OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
@@ -151,6 +152,7 @@ export function convertComponents(components: Readonly<Record<string, SchemaNode
   const ctx: ConvertContext = { flavour: "builtin" };
   for (const [name, node] of Object.entries(components)) {
     const def = convertNode(node, ctx);
+    if (Array.isArray(def.required)) def.required = enforcedRequired(name, def.required as string[]);
     const props = def.properties as Record<string, Json> | undefined;
     if (options.goEnums !== false) applyEnumValues(name, props);
     for (const field of VALUE_ENUM_FIELDS[name] ?? []) {
