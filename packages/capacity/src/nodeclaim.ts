@@ -22,8 +22,6 @@ export interface Claim {
   types: TemplateType[];
   /** The candidates Karpenter logs, kept when a later round counts the NodeClaim as launched (types = the one type). */
   candidates?: TemplateType[];
-  /** The requirements the candidates were logged with, kept when a later round narrows `requirements` to the launch offering. */
-  candidateRequirements?: Requirements;
   readonly requests: Amounts;
   readonly vec: Float64Array;
   readonly pods: string[];
@@ -161,7 +159,7 @@ export function finalizeClaim(claim: Claim, counters: Map<Template, number>): No
   const zero = new Float64Array(claim.vec.length);
   const candidates = claim.candidates ? claim.candidates.filter((t) => fitsWithOverhead(claim.vec, zero, t)) : claim.types;
   const priced = candidates.map((t) => {
-    const offers = compatibleOfferings(t, claim.candidateRequirements ?? claim.requirements);
+    const offers = compatibleOfferings(t, claim.requirements);
     let cheapest: Offering | undefined;
     for (const o of offers) if (o.price !== undefined && (cheapest === undefined || o.price < cheapest.price!)) cheapest = o;
     return { t, offers, cheapest };

@@ -8,10 +8,10 @@ import { type Amounts, formatAmounts } from "./instance-types.ts";
 import { addInto, taintText } from "./kube-scheduler.ts";
 import { type AddResult, type Claim, canAdd, finalizeClaim, insertNew, reorderAfterAdd } from "./nodeclaim.ts";
 import { buildTemplates, compatibleOfferings, type Template, type TemplateType } from "./nodeclaimtemplate.ts";
-import { Requirement, type Requirements } from "./requirements.ts";
+import type { Requirements } from "./requirements.ts";
 import { ResourceSpace } from "./resources.ts";
 import { countZone, Topology, type ZonePicker } from "./topology.ts";
-import type { ExistingNodeResult, InstanceTypeSnapshot, Offering, NodeClaimResult, NodePoolUsage, PendingPod, PendingReason, SimulationInput, SimulationResult, WorkloadResult } from "./types.ts";
+import type { ExistingNodeResult, InstanceTypeSnapshot, NodeClaimResult, NodePoolUsage, PendingPod, PendingReason, SimulationInput, SimulationResult, WorkloadResult } from "./types.ts";
 
 const limitedTypes = new WeakMap<Template, { version: number; types: TemplateType[] }>();
 
@@ -33,29 +33,21 @@ function withinLimits(types: readonly TemplateType[], remaining: Amounts): Templ
  * type (CPU, then memory, then name). EC2 Fleet makes the real pick (price-capacity-optimized for spot): not modelled.
  */
 function likelyLaunch(claim: Claim): TemplateType {
-  return likelyOffering(claim).type;
-}
-
-function likelyOffering(claim: Claim): { type: TemplateType; offering: Offering | undefined } {
   let best: TemplateType | undefined;
-  let bestOffering: Offering | undefined;
   let bestPrice = Number.MAX_VALUE;
   for (const t of claim.types) {
     let price = Number.MAX_VALUE;
-    let offering: Offering | undefined;
-    for (const o of compatibleOfferings(t, claim.requirements)) {
-      if (o.price !== undefined && o.price < price) {
-        price = o.price;
-        offering = o;
-      }
-    }
-    if (best === undefined || price < bestPrice || (price === bestPrice && smaller(t, best))) {
+    for (const o of compatibleOfferings(t, claim.requirements)) if (o.price !== undefined && o.price < price) price = o.price;
+    if (
+      best === undefined ||
+      price < bestPrice ||
+      (price === bestPrice && smaller(t, best))
+    ) {
       best = t;
-      bestOffering = offering;
       bestPrice = price;
     }
   }
-  return { type: best!, offering: bestOffering };
+  return best!;
 }
 
 function smaller(a: TemplateType, b: TemplateType): boolean {
@@ -184,17 +176,8 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
       break;
     }
     for (const claim of allClaims.slice(claimsBefore)) {
-      // Launched: one type, and (with prices) one zone and capacity type, as the node that joins has.
-      const { type, offering } = likelyOffering(claim);
       claim.candidates = claim.types;
-      claim.candidateRequirements = claim.requirements;
-      claim.types = [type];
-      if (offering) {
-        claim.requirements = claim.requirements
-          .copy()
-          .add(Requirement.of("topology.kubernetes.io/zone", "In", [offering.zone]))
-          .add(Requirement.of("karpenter.sh/capacity-type", "In", [offering.capacityType]));
-      }
+      claim.types = [likelyLaunch(claim)];
     }
     for (const template of templates) {
       if (!template.remaining) continue;
