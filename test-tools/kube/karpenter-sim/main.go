@@ -429,15 +429,16 @@ func schedule(ctx context.Context, s *Scenario, byClass map[string][]*cloudprovi
 			r.ExistingNodes = append(r.ExistingNodes, ExistingOut{Node: en.Name(), Pods: names})
 		}
 		r.PodErrors = map[string]string{}
-		limited := false
 		pending = pending[:0]
 		for p, e := range results.PodErrors {
 			r.PodErrors[p.Namespace+"/"+p.Name] = strings.TrimSpace(e.Error())
-			limited = limited || strings.Contains(e.Error(), "limits")
 			pending = append(pending, p)
 		}
 		sort.Slice(pending, func(i, j int) bool { return pending[i].UID < pending[j].UID })
-		if !s.Rounds || !limited || len(results.NewNodeClaims) == 0 {
+		// Another batch only changes something when the NodePools' limits count the launched nodes at their real
+		// type instead of their largest candidate (scheduler.go subtractMax): a pod refused under limits may reach
+		// "no instance type has enough resources" rather than "exceed limits", so any pending pod counts.
+		if !s.Rounds || len(pending) == 0 || len(results.NewNodeClaims) == 0 || !anyLimits(nodePools) || round >= 20 {
 			return r, nil
 		}
 		// The batch's NodeClaims join as nodes: each as its cheapest compatible offering, with its pods bound.
@@ -462,6 +463,15 @@ func schedule(ctx context.Context, s *Scenario, byClass map[string][]*cloudprovi
 			r.NodeClaims[first+k].LaunchedAs = desc
 		}
 	}
+}
+
+func anyLimits(nodePools []*karpv1.NodePool) bool {
+	for _, np := range nodePools {
+		if len(np.Spec.Limits) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // solve runs one provisioning batch: Karpenter's topology and scheduler over the cluster's current nodes.
