@@ -2,7 +2,7 @@
 import { chartMermaid } from "./chart.ts";
 import { parseQuantity } from "./quantity.ts";
 import { candidateList } from "./report.ts";
-import { groupPending, pendingCount, pendingLabel } from "./scale.ts";
+import { groupPending, nodeClaimCount, pendingCount, pendingLabel } from "./scale.ts";
 import type { SimulationResult, SweepResult } from "./types.ts";
 
 export interface CompareOptions {
@@ -45,12 +45,6 @@ export function inUnitOf(name: string, limit: string, n: number): string {
   return `${Number.isInteger(scaled) ? scaled : Number(scaled.toFixed(1))}${unit ? unit[0] : ""}`;
 }
 
-function countBy<T>(items: readonly T[], key: (t: T) => string): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const i of items) m.set(key(i), (m.get(key(i)) ?? 0) + 1);
-  return m;
-}
-
 function amount(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   return parseQuantity(text, name === "cpu" ? 1000 : 1);
@@ -65,15 +59,20 @@ export function compareSimulations(base: SimulationResult | undefined, head: Sim
   const cluster = head?.cluster ?? base?.cluster ?? options.cluster ?? "cluster";
   const out: string[] = [`### ${cluster}`, ""];
   if (!head) {
-    out.push(`Removed in this change (base: ${base!.nodes.length} node-group node(s), ${base!.nodeClaims.length} NodeClaim(s) at HPA max).`);
+    out.push(`Removed in this change (base: ${base!.nodes.length} node-group node(s), ${nodeClaimCount(base!)} NodeClaim(s) at HPA max).`);
     return `${out.join("\n")}\n`;
   }
   const rows: string[][] = [];
   const row = (what: string, b: number | undefined, h: number) => rows.push([what, b === undefined ? "-" : String(b), String(h), b === undefined ? "new" : signed(h - b)]);
   row("node-group nodes", base?.nodes.length, head.nodes.length);
-  row("NodeClaims Karpenter would add", base?.nodeClaims.length, head.nodeClaims.length);
-  const baseByPool = countBy(base?.nodeClaims ?? [], (c) => c.nodePool);
-  const headByPool = countBy(head.nodeClaims, (c) => c.nodePool);
+  row("NodeClaims Karpenter would add", base ? nodeClaimCount(base) : undefined, nodeClaimCount(head));
+  const byPool = (r: SimulationResult | undefined) => {
+    const m = new Map<string, number>();
+    for (const c of r?.nodeClaims ?? []) m.set(c.nodePool, (m.get(c.nodePool) ?? 0) + (c.count ?? 1));
+    return m;
+  };
+  const baseByPool = byPool(base);
+  const headByPool = byPool(head);
   const pools = [...new Set([...(base?.nodePools ?? []).map((p) => p.name), ...head.nodePools.map((p) => p.name)])].sort();
   for (const name of pools) {
     if (pools.length > 1 || (baseByPool.get(name) ?? 0) !== (headByPool.get(name) ?? 0)) {
@@ -81,7 +80,7 @@ export function compareSimulations(base: SimulationResult | undefined, head: Sim
     }
   }
   const sum = (r: SimulationResult | undefined, name: string) =>
-    r === undefined ? undefined : r.nodeClaims.reduce((n, c) => n + (amount(name, c.requests[name]) ?? 0), 0);
+    r === undefined ? undefined : r.nodeClaims.reduce((n, c) => n + (amount(name, c.requests[name]) ?? 0) * (c.count ?? 1), 0);
   const cpuRow = (r: SimulationResult | undefined) => sum(r, "cpu");
   const baseCpu = cpuRow(base);
   const headCpu = cpuRow(head)!;
@@ -93,8 +92,8 @@ export function compareSimulations(base: SimulationResult | undefined, head: Sim
   const changed = rows.some((r) => !/^0( |$)/.test(r[3]!));
   out.push(
     changed
-      ? `At HPA max Karpenter would add **${head.nodeClaims.length}** NodeClaim(s) (base ${base ? base.nodeClaims.length : "-"}); **${pendingCount(head)}** pod(s) would stay Pending (base ${base ? pendingCount(base) : "-"}).`
-      : `No capacity change at HPA max: ${head.nodes.length} node-group node(s), ${head.nodeClaims.length} NodeClaim(s), ${pendingCount(head)} pod(s) Pending.`,
+      ? `At HPA max Karpenter would add **${nodeClaimCount(head)}** NodeClaim(s) (base ${base ? nodeClaimCount(base) : "-"}); **${pendingCount(head)}** pod(s) would stay Pending (base ${base ? pendingCount(base) : "-"}).`
+      : `No capacity change at HPA max: ${head.nodes.length} node-group node(s), ${nodeClaimCount(head)} NodeClaim(s), ${pendingCount(head)} pod(s) Pending.`,
     "",
     "| | base | head | change |",
     "|---|---:|---:|---:|",
@@ -138,7 +137,7 @@ export function compareSimulations(base: SimulationResult | undefined, head: Sim
   if (head.nodeClaims.length > 0) {
     out.push("", "| NodeClaim (head) | CPU (cores) | memory (GiB) | pods | candidates |", "|---|---:|---:|---:|---|");
     for (const c of head.nodeClaims) {
-      out.push(`| ${c.name} | ${cores(amount("cpu", c.requests.cpu) ?? 0)} | ${gib(amount("memory", c.requests.memory) ?? 0)} | ${c.requests.pods ?? "0"} | ${c.instanceTypes.length}: ${candidateList(c.instanceTypes)} |`);
+      out.push(`| ${c.count ? `${c.name} (${c.count}, each)` : c.name} | ${cores(amount("cpu", c.requests.cpu) ?? 0)} | ${gib(amount("memory", c.requests.memory) ?? 0)} | ${c.requests.pods ?? "0"} | ${c.instanceTypes.length}: ${candidateList(c.instanceTypes)} |`);
     }
   }
   if (head.pending.length > 0) {

@@ -62,7 +62,7 @@ export function costOf(result: SimulationResult, snapshot: InstanceTypeSnapshot)
   const lines: CostLine[] = [];
   for (const c of result.nodeClaims) {
     if (c.cheapest) {
-      lines.push(line("nodeClaim", c.name, 1, c.cheapest.instanceType, c.cheapest.capacityType, snapshotQuote(snapshot, c.cheapest.price)));
+      lines.push(line("nodeClaim", c.name, c.count ?? 1, c.cheapest.instanceType, c.cheapest.capacityType, snapshotQuote(snapshot, c.cheapest.price)));
       continue;
     }
     let best: { type: string; quote: PriceQuote } | undefined;
@@ -71,7 +71,7 @@ export function costOf(result: SimulationResult, snapshot: InstanceTypeSnapshot)
       if (quote && (!best || quote.price < best.quote.price || (quote.price === best.quote.price && type < best.type))) best = { type, quote };
     }
     const capacityType: CapacityType = c.capacityTypes.includes("spot") ? "spot" : "on-demand";
-    lines.push(line("nodeClaim", c.name, 1, best?.type ?? c.instanceTypes[0] ?? "", capacityType, best?.quote));
+    lines.push(line("nodeClaim", c.name, c.count ?? 1, best?.type ?? c.instanceTypes[0] ?? "", capacityType, best?.quote));
   }
   const groups = new Map<string, { type: string; capacityType: CapacityType; zones: string[] }>();
   for (const n of result.nodes) {

@@ -15,7 +15,7 @@ export { type CostLine, type CostReport, type PriceQuote, HOURS_PER_MONTH, KARPE
 export { describeInstanceType, resolveInstanceType, eniLimitedPods, kubeReservedCpu, memoryCapacity, podCapacity } from "./instance-types.ts";
 export { QuantityError, parseQuantity, formatBytes, formatCpu } from "./quantity.ts";
 export { MAX_INSTANCE_TYPES, SimulationError, type SimulateOptions, cannotRun } from "./simulate.ts";
-export { MAX_PODS_PLACED, MAX_REPLICAS, pendingCount, simulate } from "./scale.ts";
+export { MAX_PODS_PLACED, MAX_REPLICAS, nodeClaimCount, pendingCount, simulate } from "./scale.ts";
 export { MAX_SWEEP_POINTS, type ScaleDownOptions, type SweepOptions, scaleDown, summarizeWorkload, sweep, withReplicas } from "./scenario.ts";
 export { type ReportExtras, type ReportFormat, candidateList, formatSimulation } from "./report.ts";
 export { chartMermaid, chartSvg } from "./chart.ts";

@@ -2,7 +2,7 @@
 import { chartMermaid } from "./chart.ts";
 import { formatGiB, parseQuantity } from "./quantity.ts";
 import { type CostReport, HOURS_PER_MONTH } from "./cost.ts";
-import { groupPending, pendingCount, pendingLabel } from "./scale.ts";
+import { groupPending, nodeClaimCount, pendingCount, pendingLabel } from "./scale.ts";
 import type { ConsolidationNote, NodeClaimResult, PendingPod, SimulationResult, SweepResult } from "./types.ts";
 
 /** Pending entries as listed: one per pod, or, for a long list, one per run of identical pods. */
@@ -97,8 +97,8 @@ function costMarkdown(cost: NonNullable<ReportExtras["cost"]>): string[] {
 
 function claimLines(c: NodeClaimResult, pricesLabel: string): string[] {
   const lines = [
-    `NodeClaim ${c.name}: requests ${requestsText(c.requests)}`,
-    `  pods: ${c.pods.join(", ")}`,
+    c.count ? `${c.count} identical NodeClaims ${c.name}: requests ${requestsText(c.requests)} each` : `NodeClaim ${c.name}: requests ${requestsText(c.requests)}`,
+    c.count ? `  pods: ${c.pods.length} each (the first: ${c.pods[0]}..${c.pods.at(-1)})` : `  pods: ${c.pods.join(", ")}`,
     `  instance types (${c.instanceTypes.length} candidates): ${candidateList(c.instanceTypes)}`,
     ...c.firstCandidates.map((f) => `    ${f.instanceType}: allocatable ${requestsText(f.allocatable)}`),
     `  capacity types: ${c.capacityTypes.join(", ")}; zones: ${c.zones.join(", ")}`,
@@ -109,7 +109,7 @@ function claimLines(c: NodeClaimResult, pricesLabel: string): string[] {
 
 function summaryLine(r: SimulationResult): string {
   const nodes = r.nodes.length;
-  return `${nodes} existing node(s), ${r.nodeClaims.length} NodeClaim(s) Karpenter would add, ${pendingCount(r)} pod(s) that stay Pending`;
+  return `${nodes} existing node(s), ${nodeClaimCount(r)} NodeClaim(s) Karpenter would add, ${pendingCount(r)} pod(s) that stay Pending`;
 }
 
 function formatText(r: SimulationResult, extras: ReportExtras): string {
@@ -144,7 +144,7 @@ function formatText(r: SimulationResult, extras: ReportExtras): string {
   for (const p of r.nodePools) {
     const claims = r.nodeClaims.filter((c) => c.nodePool === p.name);
     const limits = Object.keys(p.limits).length > 0 ? `limits ${requestsText(p.limits)}, headroom ${requestsText(p.headroom)}` : "no limits";
-    out.push("", `NodePool ${p.name} (weight ${p.weight}, ${limits}; ${p.consolidationPolicy} after ${p.consolidateAfter}): ${claims.length} NodeClaim(s)`);
+    out.push("", `NodePool ${p.name} (weight ${p.weight}, ${limits}; ${p.consolidationPolicy} after ${p.consolidateAfter}): ${nodeClaimCount({ nodeClaims: claims })} NodeClaim(s)`);
     for (const c of claims) out.push(...claimLines(c, extras.pricesLabel ?? "source not recorded").map((l) => `  ${l}`));
   }
   out.push("", `Pending: ${pendingCount(r)}`);
@@ -193,12 +193,12 @@ function formatMarkdown(r: SimulationResult, extras: ReportExtras): string {
   for (const p of r.nodePools) {
     const claims = r.nodeClaims.filter((c) => c.nodePool === p.name);
     const limits = Object.keys(p.limits).length > 0 ? `limits ${requestsText(p.limits)}, headroom ${requestsText(p.headroom)}` : "no limits";
-    out.push("", `### NodePool \`${p.name}\`: ${claims.length} NodeClaim(s)`, "", `Weight ${p.weight}, ${limits}; ${p.consolidationPolicy} after ${p.consolidateAfter}.`);
+    out.push("", `### NodePool \`${p.name}\`: ${nodeClaimCount({ nodeClaims: claims })} NodeClaim(s)`, "", `Weight ${p.weight}, ${limits}; ${p.consolidationPolicy} after ${p.consolidateAfter}.`);
     if (claims.length > 0) {
       out.push("", "| NodeClaim | requests | pods | candidates | cheapest-looking |", "|---|---|---:|---|---|");
       for (const c of claims) {
         const cheapest = c.cheapest ? `${c.cheapest.instanceType} ${c.cheapest.capacityType} ${c.cheapest.zone} ${price(c.cheapest.price)} (${cell(extras.pricesLabel ?? "source not recorded")})` : "(no prices)";
-        out.push(`| ${c.name} | ${requestsText(c.requests)} | ${c.pods.length} | ${c.instanceTypes.length}: ${candidateList(c.instanceTypes)} | ${cheapest} |`);
+        out.push(`| ${c.count ? `${c.name} (${c.count} identical)` : c.name} | ${requestsText(c.requests)}${c.count ? " each" : ""} | ${c.pods.length}${c.count ? " each" : ""} | ${c.instanceTypes.length}: ${candidateList(c.instanceTypes)} | ${cheapest} |`);
       }
       out.push("", "| candidate | allocatable |", "|---|---|");
       for (const c of claims) for (const f of c.firstCandidates) out.push(`| ${f.instanceType} | ${requestsText(f.allocatable)} |`);

@@ -1,7 +1,7 @@
 // Scenarios over one input: a replica sweep (min..max of an HPA) and what consolidation does after a scale-down.
-import { pendingCount, simulate } from "./scale.ts";
+import { nodeClaimCount, pendingCount, simulate } from "./scale.ts";
 import { SimulationError } from "./simulate.ts";
-import type { ConsolidationNote, InstanceTypeSnapshot, SimulationInput, SimulationResult, SweepPoint, SweepResult, WorkloadInput } from "./types.ts";
+import type { ConsolidationNote, InstanceTypeSnapshot, NodeClaimResult, SimulationInput, SimulationResult, SweepPoint, SweepResult, WorkloadInput } from "./types.ts";
 
 function findWorkload(input: SimulationInput, workload: string): number {
   const i = input.workloads.findIndex((w) => `${w.namespace}/${w.name}` === workload);
@@ -52,7 +52,7 @@ export function sweep(input: SimulationInput, snapshot: InstanceTypeSnapshot, op
     if (!p) {
       const r = simulate(withReplicas(input, options.workload, n), snapshot);
       const wr = r.workloads.find((x) => x.workload === options.workload)!;
-      p = { replicas: n, existingNodes: r.nodes.length, nodeClaims: r.nodeClaims.length, pendingBeforeKarpenter: wr.onNodeClaims + wr.pending, pending: pendingCount(r) };
+      p = { replicas: n, existingNodes: r.nodes.length, nodeClaims: nodeClaimCount(r), pendingBeforeKarpenter: wr.onNodeClaims + wr.pending, pending: pendingCount(r) };
       points.set(n, p);
       running.set(n, wr.onExistingNodes + wr.onNodeClaims);
     }
@@ -106,11 +106,25 @@ export function scaleDown(input: SimulationInput, snapshot: InstanceTypeSnapshot
   // The pods the scale-down deletes: `<workload>-<k>` with k above `to` (a number test: `from` can be 2147483647).
   const prefix = `${options.workload}-`;
   const removed = { has: (p: string) => p.startsWith(prefix) && /^\d+$/.test(p.slice(prefix.length)) && Number(p.slice(prefix.length)) > options.to };
-  const left = before.nodeClaims.filter((c) => c.pods.some((p) => !removed.has(p))).length;
+  // A group of identical NodeClaims (a workload counted past the pod-by-pod bound, scale.ts) holds only that
+  // workload's pods, copy k the first one's numbers plus k x q: its first copies keep pods, the rest are empty.
+  const claims = before.nodeClaims.flatMap((c): NodeClaimResult[] => {
+    if (!c.count) return [c];
+    const q = c.pods.length;
+    const first = Number(c.pods[0]!.slice(c.pods[0]!.lastIndexOf("-") + 1));
+    const keeping = Math.max(0, Math.min(c.count, Math.floor((options.to - first) / q) + 1));
+    const [pool, from] = [c.nodePool, Number(c.name.slice(c.name.lastIndexOf("-") + 1))];
+    const part = (k: number, n: number): NodeClaimResult => {
+      const pods = c.pods.map((p) => `${p.slice(0, p.lastIndexOf("-"))}-${Number(p.slice(p.lastIndexOf("-") + 1)) + k * q}`);
+      return n === 1 ? { ...c, name: `${pool}-${from + k}`, pods, count: undefined } : { ...c, name: `${pool}-${from + k}..${pool}-${from + k + n - 1}`, pods, count: n };
+    };
+    return [...(keeping > 0 ? [part(0, keeping)] : []), ...(keeping < c.count ? [part(keeping, c.count - keeping)] : [])];
+  });
+  const left = claims.reduce((n, c) => n + (c.pods.some((p) => !removed.has(p)) ? (c.count ?? 1) : 0), 0);
   // Consolidation packs what is left onto as few nodes as a fresh simulation needs.
-  let spare = Math.max(0, left - after.nodeClaims.length);
+  let spare = Math.max(0, left - nodeClaimCount(after));
   const change = `${options.workload} ${options.from} -> ${options.to}`;
-  return before.nodeClaims.map((claim): ConsolidationNote => {
+  return claims.map((claim): ConsolidationNote => {
     const pool = before.nodePools.find((p) => p.name === claim.nodePool)!;
     const policy = pool.consolidationPolicy;
     const after_ = pool.consolidateAfter;

@@ -295,6 +295,11 @@ export interface NodeClaimResult {
   readonly firstCandidates: readonly { readonly instanceType: string; readonly allocatable: ResourceList }[];
   /** The cheapest offering among the candidates, when the snapshot has prices. */
   readonly cheapest?: Candidate;
+  /**
+   * How many identical NodeClaims this entry stands for (a workload that fills NodeClaims past the pod-by-pod bound:
+   * see scale.ts); `name` is then `<nodePool>-<first>..<nodePool>-<last>` and `pods` are the first one's. @default 1
+   */
+  readonly count?: number;
 }
 
 export interface NodePoolUsage {

@@ -1,6 +1,10 @@
-// `pnpm bench` for synth: cold whole-process render of eksworkshop and 100 generated overlays in one
-// process, each with the in-memory validation that precedes the write and without it (--no-validate),
-// and `pnpm synth --check` as typed; prints wall time and peak RSS against the targets.
+// `pnpm bench` for synth (issue 19's targets: one overlay in 0.7 s, 100 overlays in 3 s, idle 2-core machine):
+// whole-process `eks-gitops synth` of one overlay (eksworkshop) and of 100 overlays generated from it, each with
+// the in-memory validation that precedes the write and without it (--no-validate), every run writing its whole
+// output (rendered/ removed first). The four are interleaved, RUNS rounds (default 5); each row is the median
+// wall time, CPU time (user + system, all threads) and peak RSS, with the load average around the runs: on a
+// shared machine the wall time says more about the neighbours than about synth, the CPU time does not.
+// Then `pnpm synth --check` as typed (pnpm's start-up included), once.
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,32 +12,41 @@ import { join, resolve } from "node:path";
 
 const REPO = resolve(import.meta.dirname, "../../..");
 const CLI = join(REPO, "packages/cli/bin/eks-gitops.js");
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 interface Measure {
-  readonly seconds: number;
+  readonly wall: number;
+  /** User + system CPU seconds of the process and its threads. */
+  readonly cpu: number;
   readonly peakRssMb: number;
 }
 
-/** Runs a command under GNU time when present (peak RSS of the whole process tree's largest member). */
-function measure(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Measure {
+/** Runs a command under GNU time: wall, CPU and peak RSS. */
+function measure(args: string[], cwd: string): Measure {
   const start = process.hrtime.bigint();
-  const r = spawnSync("/usr/bin/time", ["-f", "%M", cmd, ...args], { cwd, env, encoding: "utf8" });
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  if (r.error || r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.error?.message ?? r.stderr}`);
-  const kb = Number(r.stderr.trim().split("\n").at(-1));
-  return { seconds, peakRssMb: kb / 1024 };
+  const r = spawnSync("/usr/bin/time", ["-f", "%U %S %M", ...args], { cwd, encoding: "utf8" });
+  const wall = Number(process.hrtime.bigint() - start) / 1e9;
+  if (r.error || r.status !== 0) throw new Error(`${args.join(" ")} failed: ${r.error?.message ?? r.stderr}`);
+  const [user, system, kb] = (r.stderr.trim().split("\n").at(-1) ?? "").split(" ").map(Number) as [number, number, number];
+  return { wall, cpu: user + system, peakRssMb: kb / 1024 };
 }
 
 /** A repository root with `count` overlays generated from eksworkshop (names, accounts and pools varied). */
-function generatedRepo(count: number): string {
+function generatedRepo(count: number): { root: string; names: string[] } {
   const root = mkdtempSync(join(tmpdir(), "synth-bench-"));
   writeFileSync(join(root, "pnpm-workspace.yaml"), "packages: []\n");
   mkdirSync(join(root, "clusters"));
   writeFileSync(join(root, "clusters/package.json"), '{ "type": "module" }\n');
   symlinkSync(join(REPO, "clusters/node_modules"), join(root, "clusters/node_modules"));
+  if (count === 1) {
+    cpSync(join(REPO, "clusters/eksworkshop"), join(root, "clusters/eksworkshop"), { recursive: true });
+    return { root, names: ["eksworkshop"] };
+  }
   const template = readFileSync(join(REPO, "clusters/eksworkshop/cluster.ts"), "utf8");
+  const names: string[] = [];
   for (let i = 0; i < count; i++) {
     const name = `bench-${String(i).padStart(3, "0")}`;
+    names.push(name);
     mkdirSync(join(root, "clusters", name));
     const source = template
       .replace('name: "eksworkshop"', `name: "${name}"`)
@@ -42,41 +55,55 @@ function generatedRepo(count: number): string {
       .replace('values: ["c", "m", "r"]', i % 2 ? 'values: ["c", "m"]' : 'values: ["c", "m", "r"]');
     writeFileSync(join(root, "clusters", name, "cluster.ts"), source);
   }
-  return root;
+  return { root, names };
 }
 
-function row(label: string, m: Measure, target: string, ok: boolean): string {
-  return `${label.padEnd(44)} ${m.seconds.toFixed(2).padStart(6)} s ${m.peakRssMb.toFixed(0).padStart(5)} MB   target ${target.padEnd(22)} ${ok ? "ok" : "MISSED"}`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+
+interface Case {
+  readonly label: string;
+  readonly repo: { root: string; names: string[] };
+  readonly args: string[];
+  /** Issue 19's wall-time target on an idle 2-core machine, in seconds. */
+  readonly target?: number;
+  readonly runs: Measure[];
 }
 
-const lines: string[] = [];
-const single = generatedRepo(0);
-cpSync(join(REPO, "clusters/eksworkshop"), join(single, "clusters/eksworkshop"), { recursive: true });
-rmSync(join(single, "clusters/eksworkshop/rendered"), { recursive: true, force: true });
-// interleaved, best of 3 each: with the in-memory validation (the default) and without
-const cold = (extra: string[]) => {
-  rmSync(join(single, "clusters/eksworkshop/rendered"), { recursive: true, force: true });
-  return measure(process.execPath, [CLI, "synth", "--cluster", "eksworkshop", "--root", single, ...extra], single);
-};
-const pairs = [0, 1, 2].map(() => ({ validated: cold([]), plain: cold(["--no-validate"]) }));
-const fastest = (ms: Measure[]) => ms.reduce((a, b) => (a.seconds < b.seconds ? a : b));
-const best = fastest(pairs.map((p) => p.validated));
-const bestPlain = fastest(pairs.map((p) => p.plain));
-lines.push(row("eks-gitops synth --cluster eksworkshop (cold)", best, "< 1.5 s", best.seconds < 1.5));
-lines.push(row("  the same, --no-validate", bestPlain, `(validation +${(best.seconds - bestPlain.seconds).toFixed(2)} s)`, true));
-rmSync(single, { recursive: true, force: true });
+const one = generatedRepo(1);
+const hundred = generatedRepo(100);
+const cases: Case[] = [
+  { label: "synth --cluster eksworkshop", repo: one, args: ["--cluster", "eksworkshop"], target: 0.7, runs: [] },
+  { label: "  the same, --no-validate", repo: one, args: ["--cluster", "eksworkshop", "--no-validate"], runs: [] },
+  { label: "synth, 100 overlays, one process", repo: hundred, args: [], target: 3, runs: [] },
+  { label: "  the same, --no-validate", repo: hundred, args: ["--no-validate"], runs: [] },
+];
+// the first run of a command builds the CLI bundle and its code cache, and compiles the overlays: not measured
+for (const c of cases) measure([process.execPath, CLI, "synth", "--root", c.repo.root, ...c.args], c.repo.root);
 
-const many = generatedRepo(100);
-const hundred = measure(process.execPath, [CLI, "synth", "--root", many], many);
-lines.push(row("eks-gitops synth, 100 overlays, one process", hundred, "< 10 s and < 400 MB", hundred.seconds < 10 && hundred.peakRssMb < 400));
-rmSync(many, { recursive: true, force: true });
-const manyPlain = generatedRepo(100);
-const hundredPlain = measure(process.execPath, [CLI, "synth", "--root", manyPlain, "--no-validate"], manyPlain);
-lines.push(row("  the same, --no-validate", hundredPlain, `(validation +${(hundred.seconds - hundredPlain.seconds).toFixed(2)} s)`, true));
-rmSync(manyPlain, { recursive: true, force: true });
+const loadBefore = loadAverage();
+for (let round = 0; round < RUNS; round++) {
+  for (const c of cases) {
+    for (const name of c.repo.names) rmSync(join(c.repo.root, "clusters", name, "rendered"), { recursive: true, force: true });
+    c.runs.push(measure([process.execPath, CLI, "synth", "--root", c.repo.root, ...c.args], c.repo.root));
+  }
+}
+const loadAfter = loadAverage();
+rmSync(one.root, { recursive: true, force: true });
+rmSync(hundred.root, { recursive: true, force: true });
+
+const lines = cases.map((c) => {
+  const wall = median(c.runs.map((m) => m.wall));
+  const cpu = median(c.runs.map((m) => m.cpu));
+  const rss = median(c.runs.map((m) => m.peakRssMb));
+  const target = c.target === undefined ? "" : `target < ${c.target} s wall on an idle machine: ${wall < c.target ? "ok" : cpu < c.target ? "MISSED here (CPU time within it)" : "MISSED"}`;
+  return `${c.label.padEnd(36)} wall ${wall.toFixed(2).padStart(5)} s   cpu ${cpu.toFixed(2).padStart(5)} s ${rss.toFixed(0).padStart(5)} MB   ${target}`;
+});
 
 // as typed: pnpm's start-up, then the CLI directly (no turbo); --check compares without writing
-const viaPnpm = measure("pnpm", ["-s", "synth", "--check", "--cluster", "eksworkshop"], REPO);
-lines.push(row("pnpm synth --check --cluster eksworkshop", viaPnpm, "(pnpm start-up incl.)", true));
+const viaPnpm = measure(["pnpm", "-s", "synth", "--check", "--cluster", "eksworkshop"], REPO);
+lines.push(`${"pnpm synth --check --cluster eksworkshop".padEnd(36)} wall ${viaPnpm.wall.toFixed(2).padStart(5)} s   cpu ${viaPnpm.cpu.toFixed(2).padStart(5)} s ${viaPnpm.peakRssMb.toFixed(0).padStart(5)} MB   (pnpm start-up incl., one run)`);
 
-process.stdout.write(`synth benchmark (${new Date().toISOString().slice(0, 10)}, node ${process.version})\n${lines.join("\n")}\n`);
+process.stdout.write(
+  `synth benchmark (${new Date().toISOString().slice(0, 10)}, node ${process.version}; median of ${RUNS} interleaved runs, each writing its whole output; load average ${loadBefore} before, ${loadAfter} after)\n${lines.join("\n")}\n`,
+);

@@ -50,7 +50,10 @@ function buildKey(esbuildVersion) {
   return `${builder} esbuild@${esbuildVersion} node@${process.version} install@${installed}`;
 }
 
-const EXTERNAL = /^(?:@cloud-copilot\/[^/]+|@kubernetes\/client-node|@aws-sdk\/[^/]+|@smithy\/[^/]+|cdk8s|cdk8s-plus-\d+|constructs|tsx|esbuild)(?:$|\/)/;
+// cdk8s, cdk8s-plus-30 and constructs are bundled: loaded natively they cost a one-overlay synth ~0.15 CPU s of
+// module resolution and compiling on every run, which the code cache removes. The one file cdk8s finds beside
+// itself (`_loadurl.mjs`, for `Yaml.load` of a URL or `Include`) is never used here: overlays render from data.
+const EXTERNAL = /^(?:@cloud-copilot\/[^/]+|@kubernetes\/client-node|@aws-sdk\/[^/]+|@smithy\/[^/]+|tsx|esbuild)(?:$|\/)/;
 
 const isWorkspaceSource = (path) => !path.split(sep).includes("node_modules") && !relative(REPO_ROOT, path).startsWith("..");
 
@@ -196,12 +199,16 @@ export async function bundledEntry() {
   try {
     mkdirSync(BUNDLE_DIR, { recursive: true });
     return await build(require("esbuild"));
-  } catch {
+  } catch (err) {
     // a source that does not compile, or a read-only checkout: the caller runs the sources through tsx,
-    // which reports compile errors with their file and line
+    // which reports compile errors with their file and line; it says so once (every start is then slower)
+    bundleFailure = String(err?.message ?? err).split("\n")[0];
     return undefined;
   }
 }
+
+/** Why the last bundledEntry() could not build a bundle (its first line), if it could not. */
+export let bundleFailure;
 
 /**
  * Runs the bundle's `main(argv)` with V8's code cache for this command (`<bundle>.<command>.v8`, beside the

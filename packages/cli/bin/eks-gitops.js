@@ -4,7 +4,7 @@
 // sources through tsx's loader. Either way, cluster overlays (clusters/<name>/cluster.ts) are TypeScript:
 // the loader for them is registered on first use.
 import { setFlagsFromString } from "node:v8";
-import { bundledEntry, runBundle } from "./bundle.js";
+import { bundledEntry, bundleFailure, runBundle } from "./bundle.js";
 import { invocationDir } from "./invocation-dir.js";
 
 // A run of this CLI lasts a second or so: V8's default tiering (start optimising a function after ~130 KB of
@@ -36,6 +36,9 @@ const argv = process.argv.slice(2);
 const entry = process.env.EKS_GITOPS_FROM_SOURCE === "1" ? undefined : await bundledEntry();
 if (entry) process.exitCode = await runBundle(entry, argv);
 else {
+  // never silently slower: a bundle that cannot be built is said once, with why (a source that does not compile
+  // is then reported by tsx with its file and line)
+  if (bundleFailure !== undefined) process.stderr.write(`eks-gitops: running from the TypeScript sources, slower: the CLI bundle could not be built (${bundleFailure})\n`);
   await registerTypeScript();
   const { main } = await import("../src/bin.ts");
   process.exitCode = await main(argv);

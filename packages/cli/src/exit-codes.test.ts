@@ -206,6 +206,50 @@ describe("simulate --from-cluster: no kubeconfig 2, an API that fails 4", () => 
   });
 });
 
+describe("validate --from-cluster: a kubeconfig without a cluster or refused credentials 2, an API that fails 4", () => {
+  let api: Server;
+  let server: string;
+  let status = 500;
+  const dir = mkdtempSync(join(tmpdir(), "eks-gitops-kube-"));
+  const saved = process.env.KUBECONFIG;
+  beforeAll(async () => {
+    api = createServer((_req, res) => res.writeHead(status, { "content-type": "application/json" }).end(`{"kind":"Status","code":${status}}`));
+    await new Promise<void>((r) => api.listen(0, "127.0.0.1", r));
+    server = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    api.close();
+    if (saved === undefined) delete process.env.KUBECONFIG;
+    else process.env.KUBECONFIG = saved;
+  });
+
+  it("exits 4 when the API answers 500 or cannot be reached, 2 when it refuses the credentials", async () => {
+    const kubeconfig = (at: string) => {
+      const file = join(dir, `config-${at.replace(/\W/g, "")}`);
+      writeFileSync(
+        file,
+        `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "${at}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`,
+      );
+      return file;
+    };
+    const file = join(root, "clusters/eksworkshop/rendered");
+    const run = async (at: string) => {
+      process.env.KUBECONFIG = kubeconfig(at);
+      output.err = "";
+      return main(["validate", "--from-cluster", file, "--root", root]);
+    };
+    status = 500;
+    expect(await run(server)).toBe(4);
+    expect(output.err).toContain(`--from-cluster: GET ${server}/apis/apiextensions.k8s.io/v1/customresourcedefinitions answered HTTP 500`);
+    status = 403;
+    expect(await run(server)).toBe(2);
+    expect(output.err).toContain("answered HTTP 403");
+    // nothing listens on port 1
+    expect(await run("http://127.0.0.1:1")).toBe(4);
+    expect(output.err).toContain("--from-cluster: cannot reach http://127.0.0.1:1");
+  });
+});
+
 describe("the README's exit-code table", () => {
   it("is the table of the code", async () => {
     const { readFileSync } = await import("node:fs");

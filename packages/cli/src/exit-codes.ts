@@ -52,8 +52,9 @@ export const EXIT_CODES: Readonly<Record<string, ExitMeanings>> = {
   validate: {
     ok: "every resource valid",
     invalid: "something invalid or unreadable",
-    usage: `${USAGE}: a bad option, a catalog file missing or not matching its SHA-256 pin, a cluster that cannot be read`,
+    usage: `${USAGE}: a bad option, a catalog file missing or not matching its SHA-256 pin, a --from-cluster kubeconfig that cannot be used or whose credentials are refused`,
     internal: INTERNAL,
+    external: `--from-cluster: ${EXTERNAL}`,
   },
   diff: {
     ok: "compared (with --exit-code: no differences)",

@@ -1,5 +1,6 @@
 // Deterministic serialisation of rendered objects: canonical key order, stable file names, fixed YAML style.
 import { stringify } from "yaml";
+import { emitYaml, YAML_OPTIONS } from "./yaml-emit.ts";
 
 const TOP_LEVEL_ORDER = ["apiVersion", "kind", "metadata"];
 
@@ -33,7 +34,9 @@ export function objectFileName(o: ObjectIdentity): string {
 
 /** One object as a YAML document with a provenance header. YAML 1.1 rules, as kubectl reads it: a string such as "on", "y" or "2024-01-02" is quoted, so it is never sent as a bool or a date. */
 export function toYaml(o: unknown, header: string): string {
-  return `# ${header}\n${stringify(canonicalize(o), { lineWidth: 0, indent: 2, aliasDuplicateObjects: false, version: "1.1" })}`;
+  const value = canonicalize(o);
+  // the same bytes either way (yaml-emit.test.ts); the library for what the fast writer does not cover
+  return `# ${header}\n${emitYaml(value) ?? stringify(value, YAML_OPTIONS)}`;
 }
 
 /** A JSON document, two-space indented, with a trailing newline. */

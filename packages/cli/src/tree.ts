@@ -100,9 +100,15 @@ function swap(dir: string, tree: RenderedTree, warn: (message: string) => void):
   rmSync(tmp, { recursive: true, force: true });
   try {
     let n = 0;
+    // each folder made once (a rendered tree is ~6 folders for ~25 files), not once per file
+    const made = new Set<string>();
     for (const [path, content] of tree) {
       const file = join(tmp, ...path.split("/"));
-      mkdirSync(dirname(file), { recursive: true });
+      const folder = dirname(file);
+      if (!made.has(folder)) {
+        mkdirSync(folder, { recursive: true });
+        made.add(folder);
+      }
       writeFileSync(file, content);
       reached(`wrote-file-${++n}`);
     }

@@ -3,10 +3,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { CHECK_CODES, ENUM_VALUES } from "@eks-gitops/validate";
 import { KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
-import { CHECK_CODES, ENUM_VALUES } from "@eks-gitops/validate";
 import { type Case, type Comparison, compare, formatComparison, REASONS, type Schemas } from "./differential/compare.ts";
 import { type ConstraintLookup, constraintLookup, liveOpenApi, pinnedOpenApi } from "./differential/openapi-constraints.ts";
 import { kubeconformOutcomes, kubectlValidateOutcomes, peerAgreement, peerBinaries } from "./differential/peers.ts";
@@ -186,6 +186,7 @@ async function report(title: string, cases: readonly Case[], validatorSchemas: "
       "apis/rbac.authorization.k8s.io/v1",
       "apis/scheduling.k8s.io/v1",
       "apis/storage.k8s.io/v1",
+      "apis/admissionregistration.k8s.io/v1",
     ]),
   );
   const schemas: Schemas = { pinned: validatorSchemas === "pinned" ? pinnedLookup : liveLookup, live: liveLookup };

@@ -31,3 +31,4 @@ export { writeReport } from "./output/write.ts";
 export { clusterLayer, ClusterSchemaError } from "./schema/cluster.ts";
 export { CHECK_CODES, crossObjectChecks, KARPENTER_MIN_VERSION_FOR_KUBERNETES, karpenterCompatibility, loadOverlayFacts } from "./cross-object/index.ts";
 export type { CheckCode, CheckCodeName, CrossObjectOptions, OverlayFacts } from "./cross-object/index.ts";
+export { provideYamlLib } from "./yaml-lib.ts";

@@ -93,4 +93,21 @@ describe("runValidation: lists", () => {
     const role = report.resources[3]?.findings[0];
     expect([role?.path, role?.line, role?.rule]).toEqual(["/items/1/metadata/name", 21, "native:meta/name"]);
   });
+
+  // Cross-object findings are about one item: they go to that item's result, under its /items/N, not to the last
+  // result of the document (which every item of a list shares a file and a document index with).
+  it("gives a cross-object finding to the item it is about, in block and flow style", { timeout: 120_000 }, async () => {
+    const pool = (name: string, policy: string) =>
+      `{apiVersion: karpenter.sh/v1, kind: NodePool, metadata: {name: ${name}}, spec: {disruption: {consolidationPolicy: ${policy}, consolidateAfter: 1m}, template: {spec: {nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: x}, requirements: []}}}}`;
+    const items = [pool("old", "WhenUnderutilized"), pool("new", "WhenEmpty"), "{apiVersion: v1, kind: ConfigMap, metadata: {name: last, namespace: default}}"];
+    writeFileSync(join(dir, "block.yaml"), `apiVersion: v1\nkind: List\nitems:\n${items.map((i) => `- ${i}\n`).join("")}`);
+    writeFileSync(join(dir, "flow.yaml"), `{apiVersion: v1, kind: List, items: [\n${items.join(",\n")}\n]}\n`);
+    const { report } = await runValidation({ root: dir, paths: [dir], mirror: MIRROR, cacheDir: TEST_CACHE, read: { cwd: dir } });
+    for (const file of ["block.yaml", "flow.yaml"]) {
+      const of = report.resources.filter((r) => r.file.endsWith(file));
+      const deprecated = of.flatMap((r) => r.findings.filter((f) => f.rule === "deprecated-api").map((f) => [r.name, f.path, f.line]));
+      expect(deprecated, file).toEqual([["old", "/items/0/spec/disruption/consolidationPolicy", file === "block.yaml" ? 4 : 2]]);
+      expect(of.find((r) => r.name === "last")?.findings, file).toEqual([]);
+    }
+  });
 });

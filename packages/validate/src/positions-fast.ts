@@ -30,13 +30,27 @@ function linesOf(text: string, from: number, to: number): Line[] {
   return out;
 }
 
+/**
+ * The content lines of `text[from, to)` (marker lines dropped), or undefined when it holds a tab. The last
+ * document's lines are kept: the items of a `kind: List` are results of their own that share one document, and
+ * cutting it into lines for each of their findings made a List of n items cost n times its size.
+ */
+function documentLines(text: string, from: number, to: number): readonly Line[] | undefined {
+  if (last !== undefined && last.text === text && last.from === from && last.to === to) return last.lines;
+  const tab = text.indexOf("\t", from);
+  const lines = tab >= 0 && tab < to ? undefined : linesOf(text, from, to).filter((l) => !(l.indent === 0 && /^(---|\.\.\.)(\s|$)/.test(l.text)));
+  last = { text, from, to, lines };
+  return lines;
+}
+let last: { readonly text: string; readonly from: number; readonly to: number; readonly lines: readonly Line[] | undefined } | undefined;
+
 // a plain key (no quotes, no flow, no anchors/tags/complex keys) and what follows its colon
 const KEY = /^([^\s"'#&*!?{}[\],|>%@`-][^:#]*?|-[^\s:#][^:#]*?)[ \t]*:(?:[ \t]+(.*))?$/;
 
 /** The node a pointer names inside block YAML `text[from, to)`, as an offset (a key's, or an item's content), or undefined when unsure. */
 export function fastOffset(text: string, from: number, to: number, pointer: string): number | undefined {
-  if (text.includes("\t", from) && text.indexOf("\t", from) < to) return undefined;
-  const lines = linesOf(text, from, to).filter((l) => !(l.indent === 0 && /^(---|\.\.\.)(\s|$)/.test(l.text)));
+  const lines = documentLines(text, from, to);
+  if (lines === undefined) return undefined;
   // the current node: lines [lo, hi) and, for an item's first line, a virtual indentation
   let lo = lines.findIndex((l) => l.indent >= 0);
   if (lo < 0) return undefined;

@@ -6,9 +6,9 @@
 // A file is cut into documents at its `---` / `...` marker lines first, so a file of a hundred documents
 // with one finding parses one document, not a hundred.
 import type { Document, Node as YamlNode } from "yaml";
-import type { Finding, ResourceResult } from "./types.ts";
 import { fastOffset } from "./positions-fast.ts";
 import { flowOffset, flowTopString, isFlowDocument } from "./positions-flow.ts";
+import type { Finding, ResourceResult } from "./types.ts";
 import { yamlLib } from "./yaml-lib.ts";
 
 /** 1-based line and column, as editors, SARIF and GitHub annotations count them. */
@@ -109,11 +109,11 @@ function offsetOf(lib: Lib, doc: Document, pointer: string): number | undefined 
 }
 
 /** Parses one document of a stream; `expect` (apiVersion/kind/name) guards against a cut that numbered documents differently from the reader. */
-function documentAt(lib: Lib, text: string, spans: readonly Span[], index: number, expect?: ResourceResult): { doc: Document; base: number } | undefined {
+function documentAt(lib: Lib, text: string, spans: readonly Span[], index: number, expect?: ResourceResult, item?: string): { doc: Document; base: number } | undefined {
   const span = spans[index];
   if (span) {
     const doc = lib.parseDocument(text.slice(span.start, span.end), { prettyErrors: false, uniqueKeys: false }) as Document;
-    if (matches(lib, doc, expect)) return { doc, base: span.start };
+    if (matches(lib, doc, expect, item)) return { doc, base: span.start };
   }
   // rare: directives or unusual markers; the whole stream tells the truth
   const docs = lib.parseAllDocuments(text, { prettyErrors: false, uniqueKeys: false });
@@ -121,10 +121,16 @@ function documentAt(lib: Lib, text: string, spans: readonly Span[], index: numbe
   return doc ? { doc, base: 0 } : undefined;
 }
 
-function matches(lib: Lib, doc: Document, expect?: ResourceResult): boolean {
+function matches(lib: Lib, doc: Document, expect?: ResourceResult, item?: string): boolean {
   if (!expect?.kind || !expect.apiVersion) return true; // IAM JSON and unreadable documents: nothing to compare
-  const contents = doc.contents;
+  // an item of a list: the node at its pointer (an item of a typed list may leave apiVersion and kind to the list)
+  const contents = item ? doc.getIn(["items", Number(item.slice("/items/".length))], true) : doc.contents;
   if (!lib.isMap(contents)) return false;
+  if (item) {
+    const meta = contents.get("metadata");
+    const kind = contents.get("kind", true);
+    return String((lib.isMap(meta) ? meta.get("name") : undefined) ?? "") === expect.name && (!lib.isScalar(kind) || String(kind.value) === expect.kind);
+  }
   const get = (k: string) => {
     const v = contents.get(k, true);
     return lib.isScalar(v) ? String(v.value) : undefined;
@@ -145,35 +151,46 @@ export function locateFindings(text: string, results: readonly ResourceResult[])
   // `yaml` loads (tens of milliseconds) only for a finding the fast scanner cannot place
   let lib: Lib | undefined;
   let spans: Span[] | undefined;
+  // Per document (span index): which scanner may read it and, once needed, its `yaml` parse. The items of a
+  // `kind: List` document are results of their own that share one span: deciding and parsing once per span
+  // keeps a List of n items with findings from costing n parses of the whole List.
+  const scanners = new Map<string, Scanner>();
+  const parses = new Map<number, { doc: Document; base: number } | undefined>();
   return results.map((r) => {
     if (r.findings.length === 0 || r.findings.every((f) => f.line !== undefined)) return r;
     spans ??= documentSpans(text);
-    let parsed: { doc: Document; base: number } | undefined | null = null;
-    // which scanner may read this document (block or flow), if any: decided once for all its findings
-    let fastReadable: Scanner | undefined;
+    const span = (spans as Span[])[r.index];
+    const item = listItemPointer(r);
+    const scannerKey = item ? `${r.index}|list` : `${r.index}|${r.apiVersion}|${r.kind}`;
     const findings = r.findings.map((f): Finding => {
       if (f.line !== undefined) return f;
       const quoted = MESSAGE_POSITION.exec(f.message);
       if (quoted && f.rule.startsWith("parse:")) return { ...f, line: Number(quoted[1]), column: Number(quoted[2]) };
-      const span = (spans as Span[])[r.index];
-      if (span && parsed === null) fastReadable ??= scannerFor(text, span, r);
-      if (span && parsed === null && fastReadable) {
-        const fast = (fastReadable === "flow" ? flowOffset : fastOffset)(text, span.start, span.end, f.path);
-        if (fast !== undefined) return { ...f, ...positionAt(text, fast, span.start, span.line) };
+      const parsedBefore = parses.get(r.index);
+      // a document that had to be parsed is read with `yaml` from then on: the scanners were unsure of it
+      if (span && !parses.has(r.index)) {
+        let scanner = scanners.get(scannerKey);
+        if (scanner === undefined) {
+          scanner = scannerFor(text, span, r, item);
+          scanners.set(scannerKey, scanner);
+        }
+        if (scanner) {
+          const fast = (scanner === "flow" ? flowOffset : fastOffset)(text, span.start, span.end, f.path);
+          if (fast !== undefined) return { ...f, ...positionAt(text, fast, span.start, span.line) };
+        }
       }
-      if (parsed === null) {
+      let parsed = parsedBefore;
+      if (!parses.has(r.index)) {
         try {
           lib ??= yamlLib();
-          parsed = documentAt(lib, text, spans as Span[], r.index, r);
+          parsed = documentAt(lib, text, spans as Span[], r.index, r, item);
         } catch {
           parsed = undefined;
         }
+        parses.set(r.index, parsed);
       }
-      if (!parsed) {
-        const span = (spans as Span[])[r.index];
-        return span ? { ...f, ...positionAt(text, firstContent(text, span), span.start, span.line) } : f;
-      }
-      const offset = offsetOf(lib as Lib, parsed.doc, f.path);
+      if (!parsed || !lib) return span ? { ...f, ...positionAt(text, firstContent(text, span), span.start, span.line) } : f;
+      const offset = offsetOf(lib, parsed.doc, f.path);
       if (offset === undefined) return f;
       // counted from the document's start when it was parsed alone, from the text's start otherwise
       const own = parsed.base === span?.start ? span : undefined;
@@ -183,16 +200,33 @@ export function locateFindings(text: string, results: readonly ResourceResult[])
   });
 }
 
+/**
+ * `/items/N` when the result is an item of a list document: results do not carry the reader's pointer, but an
+ * item's findings are all prefixed with it (stream.ts), and no object the validator reads has a top-level
+ * `items` of its own besides a list. (A list in a list gives the outer item, whose kind does not match: the
+ * whole stream is then read with `yaml`, which is slower but still right.)
+ */
+function listItemPointer(r: ResourceResult): string | undefined {
+  const first = /^\/items\/\d+/.exec(r.findings[0]?.path ?? "")?.[0];
+  return first && r.findings.every((f) => f.path === first || f.path.startsWith(`${first}/`)) ? first : undefined;
+}
+
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 type Scanner = "block" | "flow" | false;
 
-/** The scanner that may read a span: the flow one for JSON and flow style, the block one for a block document of this resource. */
-function scannerFor(text: string, span: Span, r: ResourceResult): Scanner {
+/**
+ * The scanner that may read a span: the flow one for JSON and flow style, the block one for a block document of
+ * this resource; for an item of a list (`item`, its findings' paths already under it), a document whose
+ * top-level kind is a list's (`List`, `RoleList`...).
+ */
+function scannerFor(text: string, span: Span, r: ResourceResult, item: string | undefined): Scanner {
   if (isFlowDocument(text, span.start, span.end)) {
     const top = (key: string) => flowTopString(text, span.start, span.end, key);
+    if (item) return Boolean(top("kind")?.endsWith("List")) && "flow";
     return Boolean(r.kind && r.apiVersion) && top("kind") === r.kind && top("apiVersion") === r.apiVersion && "flow";
   }
+  if (item) return /^kind:[ \t]*["']?[A-Za-z0-9]*List["']?[ \t]*(#.*)?$/m.test(text.slice(span.start, span.end)) && "block";
   return isDocumentOf(text, span, r) && "block";
 }
 

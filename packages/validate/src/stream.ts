@@ -1,16 +1,17 @@
 // validateFiles(): the streaming pipeline behind runValidation — read, validate and locate one file at a time,
 // keeping only compact results and the few facts the cross-object checks need, so peak memory does not grow
 // with the size of the objects read (issue 11: 50,000 objects under 250 MB).
+
+import { compactForCrossObject } from "./cross-object/compact.ts";
 import { HeapGuard } from "./heap-guard.ts";
 import { lintIamDocuments } from "./iam.ts";
-import { locateAll } from "./positions.ts";
-import type { ReadOptions } from "./reader.ts";
-import { ReadAhead } from "./read-ahead.ts";
 import type { NativeAhead } from "./native-ahead.ts";
-import { compactForCrossObject } from "./cross-object/compact.ts";
+import { locateAll } from "./positions.ts";
+import { ReadAhead } from "./read-ahead.ts";
+import type { ReadOptions } from "./reader.ts";
+import { redactResults } from "./redact.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import type { CompiledSelection } from "./selection.ts";
-import { redactResults } from "./redact.ts";
 import type { CrossObjectChecks, Finding, IamDocument, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, UnreadableDocument } from "./types.ts";
 import { missingSchema, type ObjectValidator, summarize, type ValidationStages, validateWithSchema, withCrdProblems } from "./validate.ts";
 
@@ -169,6 +170,9 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
   const transitionBefore = validator.cel.stats.transitionSkipped;
   const evaluatedBefore = validator.cel.stats.evaluated;
   const results: ResourceResult[] = [];
+  // where each result is in `results`, by file, document and list item
+  const byKey = new Map<string, number>();
+  const key = (file: string, index: number, pointer?: string) => `${file}\u0000${index}\u0000${pointer ?? ""}`;
   const facts: ParsedResource[] = [];
   const iam: IamDocument[] = [];
   const crossObject = options.crossObjectChecks !== undefined && selection.checks.has("cross-object");
@@ -180,7 +184,10 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
 
   // Secrets' values, so that no finding of any document prints one (see redact.ts)
   const secrets: ParsedResource[] = [];
-  for (const u of options.unreadable ?? []) results.push(detacher.result(resultOf(u, "error", [...u.findings])));
+  for (const u of options.unreadable ?? []) {
+    byKey.set(key(u.file, u.index, u.pointer), results.length);
+    results.push(detacher.result(resultOf(u, "error", [...u.findings])));
+  }
   const readAhead = options.readAhead ?? new ReadAhead(options.files, options.read, undefined);
   const batches = (async function* () {
     try {
@@ -208,7 +215,12 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     for (const u of docs.unreadable) fileResults.push(resultOf(u, "error", [...u.findings]));
     // IAM documents are small and linted together (a folder's index.json gives each file its context)
     iam.push(...docs.iam);
-    for (const located of locateAll(fileResults, options.readText)) results.push(detacher.result(located));
+    // results are found again by file, document and list item (cross-object findings below)
+    const fileKeys = [...docs.resources, ...docs.unreadable].map((d) => key(d.file, d.index, d.pointer));
+    for (const [j, located] of locateAll(fileResults, options.readText).entries()) {
+      byKey.set(fileKeys[j] as string, results.length);
+      results.push(detacher.result(located));
+    }
     // asking V8 for heap statistics costs ~0.2 ms: every few hundred documents is often enough
     documents += docs.resources.length + docs.unreadable.length + docs.iam.length;
     if (documents >= nextHeapCheck) {
@@ -217,11 +229,6 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     }
   }
 
-  const byKey = new Map<string, number>();
-  const key = (file: string, index: number) => `${file}\u0000${index}`;
-  results.forEach((r, i) => {
-    byKey.set(key(r.file, r.index), i);
-  });
   const lint = iamLint ? lintIamDocuments(iam) : new Map();
   for (const d of iam) {
     const outcome = lint.get(d.file) ?? { status: "skipped" as const, findings: [] };
@@ -233,10 +240,11 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     const all = only ? { resources: [...facts, ...only.resources.map(compactForCrossObject)], iam: [...iam, ...only.iam] } : { resources: facts, iam };
     // a finding on a context document has no result to go to (byKey): it is dropped
     for (const f of options.crossObjectChecks(all.resources, { ...options.crossObjectContext, iam: all.iam })) {
-      const i = byKey.get(key(f.file, f.index));
+      const i = byKey.get(key(f.file, f.index, f.pointer));
       if (i === undefined) continue;
       const entry = results[i] as ResourceResult;
-      const finding: Finding = { severity: f.severity, path: f.path, message: f.message, rule: f.rule, ...(f.hint ? { hint: f.hint } : {}) };
+      // an item of a list: its findings point into the document (`/items/N/...`), as resultOf() does
+      const finding: Finding = { severity: f.severity, path: f.pointer ? `${f.pointer}${f.path}` : f.path, message: f.message, rule: f.rule, ...(f.hint ? { hint: f.hint } : {}) };
       results[i] = { ...entry, status: entry.status === "valid" && f.severity === "error" ? "invalid" : entry.status, findings: [...entry.findings, finding] };
     }
   }

@@ -124,6 +124,8 @@ export interface CrossObjectFinding extends Finding {
   /** The resource the finding is about (its file and index). */
   readonly file: string;
   readonly index: number;
+  /** When the resource is an item of a list document: its pointer there (`/items/N`), as DocumentSource.pointer. */
+  readonly pointer?: string;
 }
 /** Everything else a cross-object check may need besides the Kubernetes resources. */
 export interface CrossObjectContext {

@@ -81,3 +81,16 @@ describe("validateRender positions", () => {
     ]);
   }, 60_000);
 });
+
+describe("validateRender without positions", () => {
+  it("gives the same findings without lines and columns", async () => {
+    const files = committed("eksworkshop");
+    const located = await validateRender([{ cluster: "eksworkshop", files }], { root: REPO });
+    const plain = await validateRender([{ cluster: "eksworkshop", files }], { root: REPO, positions: false });
+    const strip = (r: typeof located) => r.resources.map((x) => ({ ...x, findings: x.findings.map(({ line: _l, column: _c, ...f }) => f) }));
+    expect(located.resources.some((r) => r.findings.some((f) => f.line !== undefined))).toBe(true);
+    expect(plain.resources.every((r) => r.findings.every((f) => f.line === undefined && f.column === undefined))).toBe(true);
+    expect(plain.summary).toEqual(located.summary);
+    expect(strip(plain)).toEqual(strip(located));
+  }, 60_000);
+});

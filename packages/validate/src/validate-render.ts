@@ -13,7 +13,13 @@ export interface RenderedOverlay {
   readonly config?: LoadedOverlay;
 }
 
-export type ValidateRenderOptions = Omit<RunOptions, "paths" | "documents" | "texts" | "base" | "read" | "loadedOverlays">;
+export interface ValidateRenderOptions extends Omit<RunOptions, "paths" | "documents" | "texts" | "base" | "read" | "loadedOverlays"> {
+  /**
+   * Locate findings (line and column in the rendered text). synth leaves it off on its first pass, where a valid
+   * render's findings are never shown, and validates again with it when the render is rejected. @default true
+   */
+  readonly positions?: boolean;
+}
 
 /**
  * Parses each overlay's files as if they were `clusters/<name>/rendered/<path>` under `root` (so the overlay's
@@ -42,5 +48,6 @@ export async function validateRender(overlays: readonly RenderedOverlay[], optio
   const documents: LoadedDocuments = { resources, unreadable, iam };
   const loadedOverlays = new Map(overlays.flatMap((o) => (o.config ? [[o.cluster, o.config] as const] : [])));
   // every overlay in one run: one catalog and one set of compiled validators for all of them
-  return (await runValidation({ ...options, documents, texts, loadedOverlays })).report;
+  const { positions, ...run } = options;
+  return (await runValidation({ ...run, documents, texts: positions === false ? new Map() : texts, loadedOverlays })).report;
 }

@@ -197,6 +197,20 @@ describe("bad input", () => {
     }
   });
 
+  it("runs 2147483647 replicas on a NodePool without limits: identical NodeClaims are one counted entry", () => {
+    const root = overlay((t) => t.replace('limits: { cpu: 1000, memory: "1000Gi" },', ""));
+    const run = cli(["--cluster", "eksworkshop", "--replicas", `${NGINX}=2147483647`], root);
+    expect([run.code, run.stderr]).toEqual([0, ""]);
+    expect(run.stdout).toMatch(/^ {2}\d+ identical NodeClaims default-\d+\.\.default-\d+: requests cpu \S+, memory \S+, pods \d+ each$/m);
+    expect(run.stdout).toMatch(/^NodePool default \(weight 0, no limits; [^)]*\): \d{7,} NodeClaim\(s\)$/m);
+    expect(run.stdout).toMatch(/\d{7,} NodeClaim\(s\) Karpenter would add, 0 pod\(s\) that stay Pending\n$/);
+    const json = cli(["--cluster", "eksworkshop", "--replicas", `${NGINX}=2147483647`, "--output", "json"], root);
+    const result = JSON.parse(json.stdout) as { nodeClaims: { count?: number }[]; workloads: { workload: string; onNodeClaims: number; onExistingNodes: number }[] };
+    expect(result.nodeClaims.some((c) => (c.count ?? 1) > 1_000_000)).toBe(true);
+    const w = result.workloads.find((x) => x.workload === NGINX)!;
+    expect(w.onExistingNodes + w.onNodeClaims).toBe(2_147_483_647);
+  });
+
   it("usage errors: exit 2", () => {
     expect(cli(["--cluster", "eksworkshop", "--replicas", "web/web=2"]).stderr).toBe(
       "eks-gitops: --replicas web/web=2: eksworkshop has no workload web/web (have: kube-system/karpenter, nlb-app-karpenter/nginx-deployment, nlb-app-ondemand/nginx-deployment)\n",

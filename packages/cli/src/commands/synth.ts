@@ -98,9 +98,9 @@ export async function synth(options: SynthOptions): Promise<number> {
       const err = options.err ?? ((t: string) => process.stderr.write(t));
       const closing = `the render is invalid: nothing was written. Fix the overlay, or write it anyway with \`${SYNTH_COMMAND} --no-validate\`.\n`;
       // text is for people (stderr); a machine format is the command's output (stdout), the closing line still on stderr
-      if ((options.format ?? "text") === "text") err(`${result.text}${closing}`);
+      if ((options.format ?? "text") === "text") err(`${result.text()}${closing}`);
       else {
-        process.stdout.write(result.text);
+        process.stdout.write(result.text());
         err(closing);
       }
       return EXIT.invalid;

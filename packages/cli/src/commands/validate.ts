@@ -207,7 +207,8 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
     if (err instanceof RunUsageError) throw new UsageError(err.message);
     if (err instanceof CatalogError || err instanceof ClusterSchemaError) {
       process.stderr.write(`eks-gitops validate: ${err.message}\n`);
-      return EXIT.usage;
+      // an API that failed or could not be reached is neither a bad setting (2) nor our fault (3)
+      return err instanceof ClusterSchemaError && err.external ? EXIT.external : EXIT.usage;
     }
     if (err instanceof ConfigError) return reportConfigError(err, output, colorEnabled(output === "text" ? process.stderr : process.stdout));
     throw err;

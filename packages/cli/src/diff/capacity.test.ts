@@ -134,6 +134,22 @@ describe("Capacity at HPA max", () => {
     expect((html.match(/<\/details>/g) ?? []).length).toBe(2);
   });
 
+  // The README shows this comment as its sample: each ````markdown block there is a piece of what diff wrote, so
+  // the sample cannot drift from the command (hash values and commit ids aside, which differ per repository).
+  it("is the README's sample of a PR comment, block by block", async () => {
+    const { readFileSync } = await import("node:fs");
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const blocks = [...readme.matchAll(/\n {2}````markdown\n([\s\S]*?)\n {2}````\n/g)].map((m) => (m[1] as string).replace(/^ {2}/gm, ""));
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    const text = blocks.join("\n");
+    for (const heading of ["## Node replacement (drift)", "### Pace of replacement (disruption budgets)", "### eksworkshop", "| cost (USD) | base | head | change |", "Prices: "]) expect(text).toContain(heading);
+    const hash = (t: string) => t.replace(/\(v5\): \d+/g, "(v5): HASH");
+    for (const block of blocks) {
+      // a block is a run of lines of the comment; blank lines separate its paragraphs there too
+      for (const part of hash(block).split(/\n\n/)) expect(hash(md)).toContain(part);
+    }
+  });
+
   it("draws the head's replica sweep, 3 to 40, as a mermaid chart", () => {
     expect(md).toContain(
       "```mermaid\nxychart-beta\n    title \"nlb-app-karpenter/nginx-deployment: nodes (bars); pods Pending until Karpenter's nodes join (line)\"\n",

@@ -182,7 +182,7 @@ export async function nodeClaimsPerPool(
     if (s.problem) return { problem: s.problem };
     if (!s.result) return { problem: "no overlay on this side" };
     const perPool = new Map<string, number>();
-    for (const c of s.result.nodeClaims) perPool.set(c.nodePool, (perPool.get(c.nodePool) ?? 0) + 1);
+    for (const c of s.result.nodeClaims) perPool.set(c.nodePool, (perPool.get(c.nodePool) ?? 0) + (c.count ?? 1));
     counts.set(at, perPool);
   }
   return { counts };

@@ -2,6 +2,7 @@
 // issue 23's native checks cover), written for the mutation corpus: each is accepted by kube-apiserver 1.36.5 as it is (checked by
 // differential.e2e.ts before mutating). Namespaced ones live in the `mutations` namespace.
 import type { KubernetesObject } from "@kubernetes/client-node";
+import { ADMISSION_OBJECTS } from "./bases-admission.ts";
 import type { MutationBase } from "./generate.ts";
 
 export const BASES_NAMESPACE = "mutations";
@@ -204,6 +205,7 @@ const OBJECTS: readonly Record<string, unknown>[] = [
     metadata: { name: "mutations.csi.example.com" },
     spec: { attachRequired: false, podInfoOnMount: true, fsGroupPolicy: "File", tokenRequests: [{ audience: "vault", expirationSeconds: 3600 }], volumeLifecycleModes: ["Persistent", "Ephemeral"] },
   },
+  ...ADMISSION_OBJECTS,
 ];
 
 /** The bases, as mutation input (`file` names the kind: there is no rendered file behind them). */

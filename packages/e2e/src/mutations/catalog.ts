@@ -1,11 +1,12 @@
 // Per-kind knowledge the mutator uses: enum fields, numeric fields with their limits, and rule-breaking edits.
 // Limits and rules are restated from the API's behaviour as field paths and values; no upstream text is copied.
+import { ADMISSION_ACCEPTED_EDITS, ADMISSION_ENUM_FIELDS, ADMISSION_KINDS, ADMISSION_NUMERIC_FIELDS, ADMISSION_RULE_EDITS } from "./catalog-admission.ts";
 import { BUILTIN_ACCEPTED_EDITS, BUILTIN_ENUM_FIELDS, BUILTIN_KINDS, BUILTIN_NUMERIC_FIELDS, BUILTIN_RULE_EDITS } from "./catalog-builtin.ts";
 import { deleteAt, getAt, type Json, type Path, setAt } from "./paths.ts";
 
 /** Kinds of the rendered output, then the built-in kinds of bases.ts. */
 export const RENDERED_KINDS = ["NodePool", "EC2NodeClass", "Deployment", "Service", "HorizontalPodAutoscaler"] as const;
-export const MUTATED_KINDS = [...RENDERED_KINDS, ...BUILTIN_KINDS] as const;
+export const MUTATED_KINDS = [...RENDERED_KINDS, ...BUILTIN_KINDS, ...ADMISSION_KINDS] as const;
 export type MutatedKind = (typeof MUTATED_KINDS)[number];
 
 /** A field with a closed set of values; the mutator writes something outside the set. */
@@ -34,6 +35,7 @@ const REQS = ["spec", "template", "spec", "requirements"] as const;
 
 export const ENUM_FIELDS: Record<MutatedKind, readonly EnumField[]> = {
   ...BUILTIN_ENUM_FIELDS,
+  ...ADMISSION_ENUM_FIELDS,
   NodePool: [
     { path: ["spec", "disruption", "consolidationPolicy"], values: ["WhenEmpty", "WhenEmptyOrUnderutilized"] },
     { path: [...REQS, 0, "operator"], values: ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"] },
@@ -69,6 +71,7 @@ export const ENUM_FIELDS: Record<MutatedKind, readonly EnumField[]> = {
 
 export const NUMERIC_FIELDS: Record<MutatedKind, readonly NumericField[]> = {
   ...BUILTIN_NUMERIC_FIELDS,
+  ...ADMISSION_NUMERIC_FIELDS,
   NodePool: [
     { path: ["spec", "weight"], min: 1, max: 100, integer: true },
     { path: [...REQS, 0, "minValues"], min: 1, max: 50, integer: true },
@@ -115,6 +118,7 @@ const pushTo = (o: Json, path: Path, item: Json) => {
 
 export const RULE_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
   ...BUILTIN_RULE_EDITS,
+  ...ADMISSION_RULE_EDITS,
   NodePool: [
     { name: "empty nodeClassRef.group", apply: (o) => setAt(o, ["spec", "template", "spec", "nodeClassRef", "group"], "") },
     { name: "empty nodeClassRef.kind", apply: (o) => setAt(o, ["spec", "template", "spec", "nodeClassRef", "kind"], "") },
@@ -226,6 +230,7 @@ export const RULE_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
 /** Edits kube-apiserver accepts (unusual but legal values near the rules): they catch checks that are too strict. */
 export const ACCEPTED_EDITS: Record<MutatedKind, readonly RuleEdit[]> = {
   ...BUILTIN_ACCEPTED_EDITS,
+  ...ADMISSION_ACCEPTED_EDITS,
   NodePool: [
     { name: "weight 100", apply: (o) => setAt(o, ["spec", "weight"], 100) },
     { name: "requirement Gt with an integer", apply: (o) => pushTo(o, REQS, requirement("karpenter.k8s.aws/instance-cpu", "Gt", ["3"])) },

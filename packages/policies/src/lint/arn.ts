@@ -51,19 +51,21 @@ function escapeRegex(s: string): string {
 }
 
 /** Policy ARN (its * and ? are wildcards, ${...} policy variables match anything) as a regular expression. */
-const regexCache = new Map<string, RegExp>();
+const policyArnRegexes = new Map<string, RegExp>();
+const templateRegexes = new Map<string, RegExp>();
 
-function cached(key: string, build: () => RegExp): RegExp {
-  let re = regexCache.get(key);
+/** Compiled once per key (a Map per kind: no key string is built per question). */
+function cached(cache: Map<string, RegExp>, key: string, build: (key: string) => RegExp): RegExp {
+  let re = cache.get(key);
   if (!re) {
-    re = build();
-    regexCache.set(key, re);
+    re = build(key);
+    cache.set(key, re);
   }
   return re;
 }
 
 function policyArnRegex(arn: string): RegExp {
-  return cached(`p:${arn}`, () => buildPolicyArnRegex(arn));
+  return cached(policyArnRegexes, arn, buildPolicyArnRegex);
 }
 
 function buildPolicyArnRegex(arn: string): RegExp {
@@ -76,7 +78,7 @@ function buildPolicyArnRegex(arn: string): RegExp {
 
 /** Template `${Var}` placeholders as "any text" (one ARN field before the resource part, anything after). */
 function templateRegex(template: string): RegExp {
-  return cached(`t:${template}`, () => buildTemplateRegex(template));
+  return cached(templateRegexes, template, buildTemplateRegex);
 }
 
 function buildTemplateRegex(template: string): RegExp {
@@ -101,15 +103,69 @@ function templateSample(template: string, partition: string): string {
     .replace(/\$\{[^}]+\}/g, "example");
 }
 
-/** Whether a policy's resource ARN can name a resource of the type whose ARN template is given. */
-const matches = new Map<string, boolean>();
+/** Samples by partition, then template: a linted policy asks for the same few thousand again and again. */
+const samples = new Map<string, Map<string, string>>();
 
+function cachedSample(template: string, partition: string): string {
+  let byTemplate = samples.get(partition);
+  if (!byTemplate) {
+    byTemplate = new Map();
+    samples.set(partition, byTemplate);
+  }
+  let sample = byTemplate.get(template);
+  if (sample === undefined) {
+    sample = templateSample(template, partition);
+    byTemplate.set(template, sample);
+  }
+  return sample;
+}
+
+/** Answers by template, then policy ARN (nested maps: no key string is built per question). */
+const matches = new Map<string, Map<string, boolean>>();
+/** The partition of each policy ARN asked about, and its service when `arn:partition:service` holds no wildcard. */
+const policyArns = new Map<string, { partition: string; service: string | undefined }>();
+/** The service of each template, when written out (not a `${...}` placeholder). */
+const templateServices = new Map<string, string | undefined>();
+
+function policyArnFacts(arn: string): { partition: string; service: string | undefined } {
+  let facts = policyArns.get(arn);
+  if (!facts) {
+    const parsed = parseArn(arn);
+    const literal = parsed !== undefined && !/[*?]|\$\{/.test(`${parsed.partition}:${parsed.service}`);
+    facts = { partition: parsed?.partition ?? "aws", service: literal ? parsed?.service : undefined };
+    policyArns.set(arn, facts);
+  }
+  return facts;
+}
+
+function templateService(template: string): string | undefined {
+  let service = templateServices.get(template);
+  if (service === undefined && !templateServices.has(template)) {
+    const field = template.split(":")[2];
+    service = field === undefined || field.includes("${") ? undefined : field;
+    templateServices.set(template, service);
+  }
+  return service;
+}
+
+/** Whether a policy's resource ARN can name a resource of the type whose ARN template is given. */
 export function arnMatchesTemplate(policyArn: string, template: string): boolean {
-  const key = `${policyArn}\n${template}`;
-  let result = matches.get(key);
+  let byArn = matches.get(template);
+  if (!byArn) {
+    byArn = new Map();
+    matches.set(template, byArn);
+  }
+  let result = byArn.get(policyArn);
   if (result === undefined) {
-    result = templateRegex(template).test(policyArn) || policyArnRegex(policyArn).test(templateSample(template, parseArn(policyArn)?.partition ?? "aws"));
-    matches.set(key, result);
+    const arn = policyArnFacts(policyArn);
+    const service = templateService(template);
+    // both services written out and different: neither regular expression below can match (each anchors
+    // `arn:partition:service:` literally), so the answer is known without running them
+    result =
+      arn.service !== undefined && service !== undefined && arn.service !== service
+        ? false
+        : templateRegex(template).test(policyArn) || policyArnRegex(policyArn).test(cachedSample(template, arn.partition));
+    byArn.set(policyArn, result);
   }
   return result;
 }

@@ -261,8 +261,10 @@ function lintResources(st: Json, at: string, context: LintContext, actions: Stat
   if (key !== "Resource" || !actions || actions.all) return;
 
   const scoped = actions.actions.filter((a) => a.data.resourceTypes.length > 0);
+  // the statement's actions share most templates (ec2:Describe* expands to hundreds of actions): each asked once
+  const templates = arns.length > 0 ? [...new Set(actions.actions.flatMap((a) => resourceTemplates(a)))] : [];
   for (const { arn, path } of arns) {
-    if (!actions.actions.some((a) => resourceTemplates(a).some((t) => arnMatchesTemplate(arn, t)))) {
+    if (!templates.some((t) => arnMatchesTemplate(arn, t))) {
       report("error", "RESOURCE_MATCHES_NO_ACTION", path, `'${arn}' matches no resource type of the statement's actions, so it grants nothing; fix the ARN or move it to a statement with the right actions`);
     }
   }

@@ -67,16 +67,21 @@ function findAll(s: string, pattern: string, limit: bigint): string[] {
 
 const isSorted = (list: readonly unknown[]) => list.every((v, i) => i === 0 || (list[i - 1] as never) <= (v as never));
 
-/** Builds the environment once: `self` and `oldSelf` are dyn, optional types on, Kubernetes extensions registered. */
-export function createCelEnvironment(): Environment {
-  return new Environment({ unlistedVariablesAreDyn: true, enableOptionalTypes: true, homogeneousAggregateLiterals: false })
-    .registerVariable("self", "dyn")
-    .registerVariable("oldSelf", "dyn")
+/** k8s.io/apiserver pkg/cel/library/regex.go (find, findAll) on RE2, and `re2matches`, the RE2 `matches` (see useRe2Matches). */
+export function registerRegexLibrary(env: Environment): Environment {
+  return env
     .registerFunction("string.find(string): string", (s: string, p: string) => findFirst(s, p))
     .registerFunction("string.findAll(string): list<string>", (s: string, p: string) => findAll(s, p, -1n))
     .registerFunction("string.findAll(string, int): list<string>", (s: string, p: string, n: bigint) => findAll(s, p, n))
     .registerFunction("string.re2matches(string): bool", (s: string, p: string) => re2Test(s, p))
-    .registerFunction("re2matches(string, string): bool", (s: string, p: string) => re2Test(s, p))
+    .registerFunction("re2matches(string, string): bool", (s: string, p: string) => re2Test(s, p));
+}
+
+/** Builds the environment once: `self` and `oldSelf` are dyn, optional types on, Kubernetes extensions registered. */
+export function createCelEnvironment(): Environment {
+  return registerRegexLibrary(new Environment({ unlistedVariablesAreDyn: true, enableOptionalTypes: true, homogeneousAggregateLiterals: false }))
+    .registerVariable("self", "dyn")
+    .registerVariable("oldSelf", "dyn")
     .registerFunction("string.charAt(int): string", (s: string, i: bigint) => {
       const chars = [...s];
       if (i < 0n || i > BigInt(chars.length)) throw new Error(`index out of range: ${i}`);

@@ -58,5 +58,5 @@ export function compactObject(object: JsonObject, kind: string): JsonObject {
 }
 
 export function compactForCrossObject(r: ParsedResource): ParsedResource {
-  return { file: r.file, index: r.index, apiVersion: r.apiVersion, kind: r.kind, name: r.name, namespace: r.namespace, object: compactObject(r.object, r.kind) };
+  return { file: r.file, index: r.index, ...(r.pointer ? { pointer: r.pointer } : {}), apiVersion: r.apiVersion, kind: r.kind, name: r.name, namespace: r.namespace, object: compactObject(r.object, r.kind) };
 }

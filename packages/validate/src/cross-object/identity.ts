@@ -103,7 +103,7 @@ export function passRoleChecks(iam: IamFacts): CrossObjectFinding[] {
       if (str(dig(st, "Effect")) !== "Allow") return;
       if (!stringList(dig(st, "Action")).some((a) => actionMatches(a, "iam:PassRole"))) return;
       const resources = stringList(dig(st, "Resource"));
-      const at = { file: doc.file, index: doc.index };
+      const at = { file: doc.file, index: doc.index, ...(doc.pointer ? { pointer: doc.pointer } : {}) };
       resources.forEach((res, j) => {
         if (nodeArns.includes(res)) {
           passesNodeRole = true;

@@ -48,11 +48,11 @@ export function describe(r: Pick<ParsedResource, "kind" | "name" | "namespace">)
 }
 
 export function finding(
-  at: { readonly file: string; readonly index: number },
+  at: { readonly file: string; readonly index: number; readonly pointer?: string },
   rule: CheckCodeName,
   path: string,
   message: string,
   severity: Severity = CHECK_CODES[rule].severity,
 ): CrossObjectFinding {
-  return { file: at.file, index: at.index, severity, path, message, rule, hint: CHECK_CODES[rule].hint };
+  return { file: at.file, index: at.index, ...(at.pointer ? { pointer: at.pointer } : {}), severity, path, message, rule, hint: CHECK_CODES[rule].hint };
 }

@@ -8,9 +8,19 @@ import type { SchemaLayer } from "./registry.ts";
 import { SchemaRegistry } from "./registry.ts";
 import { typesFromCrd, typesFromOpenApi } from "./sources.ts";
 
-/** The cluster could not be reached or answered oddly; the message names the server and the path. */
+/**
+ * The cluster could not be reached or answered oddly; the message names the server and the path. `external`: the
+ * API failed, timed out or could not be reached (not a setting the user can fix: exit 4); otherwise the kubeconfig,
+ * its credentials or RBAC are at fault (exit 2), as for simulate --from-cluster.
+ */
 export class ClusterSchemaError extends Error {
   override name = "ClusterSchemaError";
+  constructor(
+    message: string,
+    readonly external = false,
+  ) {
+    super(message);
+  }
 }
 
 async function getJson(kc: KubeConfig, path: string): Promise<unknown> {
@@ -29,7 +39,9 @@ async function getJson(kc: KubeConfig, path: string): Promise<unknown> {
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
         const body = Buffer.concat(chunks).toString("utf8");
-        if ((res.statusCode ?? 0) >= 300) return reject(new ClusterSchemaError(`--from-cluster: GET ${url.href} answered HTTP ${res.statusCode}`));
+        const status = res.statusCode ?? 0;
+        // refused credentials or RBAC are the kubeconfig's to fix; any other failing answer is the API's
+        if (status >= 300) return reject(new ClusterSchemaError(`--from-cluster: GET ${url.href} answered HTTP ${status}`, status !== 401 && status !== 403));
         try {
           resolve(JSON.parse(body));
         } catch {
@@ -37,7 +49,7 @@ async function getJson(kc: KubeConfig, path: string): Promise<unknown> {
         }
       });
     });
-    req.on("error", (err) => reject(new ClusterSchemaError(`--from-cluster: cannot reach ${url.origin}: ${err.message}`)));
+    req.on("error", (err) => reject(new ClusterSchemaError(`--from-cluster: cannot reach ${url.origin}: ${err.message}`, true)));
     req.setTimeout(30_000, () => req.destroy(new Error("timed out after 30 s")));
     req.end();
   });

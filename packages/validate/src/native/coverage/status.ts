@@ -28,6 +28,9 @@ const outOfScope = (note: string): Coverage => ({ status: "out of scope", note }
 const POD_SPEC_GAPS =
   "missing: projected serviceAccountToken expiry and paths, recursiveReadOnly, shareProcessNamespace with hostPID, some OS-specific (windows/linux) field rules, pod-level resources against container limits";
 
+const ADMISSION_CEL =
+  "CEL compiled in the server's admission environment by cel/admission-compile.ts (cel-js with the Kubernetes libraries declared); errors in cel-go's wording except syntax errors and the errors cel-go reports after the first";
+
 /**
  * Entry points by `group/Function`. One not listed is "not ported", or "out of scope" when its name says it judges an
  * update or a status write (see coverageOf).
@@ -151,8 +154,15 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   "scheduling/ValidatePriorityClass": ported("scheduling.ts"),
   "storage/ValidateStorageClass": ported("storage.ts"),
   "storage/ValidateCSIDriver": partly("storage.ts; missing: the CSI driver name rule of metadata.name, fields of features off by default"),
-  "admissionregistration/ValidateValidatingWebhookConfiguration": partly("admissionregistration.ts; missing: compiling matchConditions CEL"),
-  "admissionregistration/ValidateMutatingWebhookConfiguration": partly("admissionregistration.ts; missing: compiling matchConditions CEL"),
+  "admissionregistration/ValidateValidatingWebhookConfiguration": ported(`admissionregistration.ts; ${ADMISSION_CEL}`),
+  "admissionregistration/ValidateMutatingWebhookConfiguration": ported(`admissionregistration.ts; ${ADMISSION_CEL}`),
+  "admissionregistration/ValidateValidatingAdmissionPolicy": ported(`admissionregistration.ts; ${ADMISSION_CEL}`),
+  "admissionregistration/ValidateValidatingAdmissionPolicyBinding": ported("admissionregistration.ts (the paramRef authorization the strategy adds needs the requesting user: out of scope)"),
+  "admissionregistration/ValidateMutatingAdmissionPolicy": partly(
+    `admissionregistration.ts; ${ADMISSION_CEL}; missing: compiling mutations' applyConfiguration and jsonPatch expressions (cel-js cannot parse the Object{...} and JSONPatch{...} constructions they build), so only their presence is checked`,
+  ),
+  "admissionregistration/ValidateMutatingAdmissionPolicyBinding": ported("admissionregistration.ts"),
+  "admissionregistration/ValidateStaticSuffix": outOfScope("runs only with the ManifestBasedAdmissionControlConfig gate, alpha and off by default in 1.36 (off, the server only warns)"),
   "networking/ValidateIngressClass": ported("networking.ts"),
   "node/ValidateRuntimeClass": ported("node.ts"),
   "coordination/ValidateLease": ported("coordination.ts (strategy and preferredHolder are dropped: CoordinatedLeaderElection is off by default)"),
