@@ -209,7 +209,7 @@ interface Case {
   base: SimulationResult;
   theirs: Promise<PeerResult>[];
   /** Pods refused for limits in the first batch: `simulate`'s later rounds against Karpenter's Solve run again. */
-  rounds?: { ours: SimulationResult; theirs: Promise<PeerResult> };
+  rounds?: { ours: SimulationResult; theirs: Promise<PeerResult>[] };
 }
 
 /**
@@ -244,7 +244,7 @@ async function differential(first: number, count: number): Promise<Row[]> {
       if (!("error" in ours) && ours.nodeClaims.length > 0 && ours.pending.some((p) => p.reason === "limit-reached")) {
         features.limitRounds = true;
         const all = simulate(input, snapshot);
-        c.rounds = { ours: all, theirs: send(`${seed}/rounds`, input, all, { rounds: true }) };
+        c.rounds = { ours: all, theirs: [send(`${seed}/rounds/0`, input, all, { rounds: true })] };
       }
       c.features = Object.entries(features).filter(([, v]) => v).map(([k]) => k);
       cases.push(c);
@@ -254,7 +254,12 @@ async function differential(first: number, count: number): Promise<Row[]> {
     const oursCpu = process.cpuUsage(cpu);
     let rows = await Promise.all(cases.map(rowOf));
     const rerun = rows.filter((r, i) => !r.agree.all && cases[i]!.mapOrder).map((r) => cases.find((c) => c.seed === r.seed)!);
-    for (const c of rerun) for (let i = 1; i < MAP_ORDER_RUNS; i++) c.theirs.push(send(`${c.seed}/${i}`, c.input, c.base));
+    for (const c of rerun) {
+      for (let i = 1; i < MAP_ORDER_RUNS; i++) {
+        c.theirs.push(send(`${c.seed}/${i}`, c.input, c.base));
+        if (c.rounds) c.rounds.theirs.push(send(`${c.seed}/rounds/${i}`, c.input, c.rounds.ours, { rounds: true }));
+      }
+    }
     if (rerun.length > 0) {
       const again = new Map(await Promise.all(rerun.map(async (c) => [c.seed, await rowOf(c)] as const)));
       rows = rows.map((r) => again.get(r.seed) ?? r);
@@ -283,10 +288,13 @@ async function rowOf(c: Case): Promise<Row> {
   // Later rounds: which pods each NodeClaim ends up with (its own batch's and those a later Solve put on the node it
   // was launched as), how many NodeClaims and which pods stay Pending. Requests and launch lists are the first batch's
   // and were compared above.
-  const later = await c.rounds.theirs;
-  if (later.error) return { ...row, agree: { ...none, reason: `peer error (rounds): ${later.error}` } };
-  const agree = compareOutcomes(podsOnly(ourOutcome(c.rounds.ours)), podsOnly(peerOutcome(later, { rounds: true })));
-  return { ...row, ours: ourOutcome(c.rounds.ours), theirs: [peerOutcome(later, { rounds: true })], agree: { ...agree, ...(agree.reason ? { reason: `after later rounds: ${agree.reason}` } : {}) } };
+  const later = await Promise.all(c.rounds.theirs);
+  const laterError = later.find((t) => t.error)?.error;
+  if (laterError) return { ...row, agree: { ...none, reason: `peer error (rounds): ${laterError}` } };
+  const laterOutcomes = later.map((t) => peerOutcome(t, { rounds: true }));
+  const agreements = laterOutcomes.map((o) => compareOutcomes(podsOnly(ourOutcome(c.rounds!.ours)), podsOnly(o)));
+  const agree = agreements.find((a) => a.all) ?? agreements[0]!;
+  return { ...row, ours: ourOutcome(c.rounds.ours), theirs: laterOutcomes, agree: { ...agree, ...(agree.reason ? { reason: `after later rounds: ${agree.reason}` } : {}) } };
 }
 
 function report(rows: Row[]): void {
