@@ -31,11 +31,11 @@ const COUNT = Number(process.env.CAPACITY_DIFF_COUNT ?? 520);
 const STRICT = process.env.CAPACITY_DIFF_STRICT !== "0";
 const AGREEMENT_FLOOR = 0.97;
 /**
- * The issue's target is 99 %. Three seeds of 22000..22519 disagree deterministically (99.4 %); Karpenter's random
- * choice among tied zones costs another 3-5 seeds per run even with MAP_ORDER_RUNS re-runs (two runs on 2026-12-03:
- * 98.5 % and 98.7 %), so a per-run 99 % would fail on the draw, not on the model. Each of those seeds is committed.
+ * The issue's target: 99 %. Three seeds of 22000..22519 disagree deterministically (99.4 %, all committed); with twelve
+ * runs for a seed that depends on Go's map order, the 2026-12-03 run drew an agreeing outcome for every such seed (with
+ * six runs, two earlier runs missed 3-5 of them).
  */
-const STRICT_FLOOR = 0.985;
+const STRICT_FLOOR = 0.99;
 /**
  * Karpenter iterates Go maps where the order matters: tied topology domains (topologygroup.go nextDomainTopologySpread)
  * and DaemonSet overhead groups (nodeclaim.go addDaemonRequests, over lo.Values of a map). Such a scenario runs this
