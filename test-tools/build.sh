@@ -83,6 +83,8 @@ build_one() { # build_one <name> <output file>
       ;;
     karpenter-hash)
       (cd "$KARPENTER_HASH_DIR" && GOWORK=off GOFLAGS= CGO_ENABLED=0 go build "${GO_BUILD_FLAGS[@]}" -mod=readonly \
+        -ldflags "-s -w" -o "$out" .)
+      ;;
     karpenter-sim)
       (cd "$KSIM_DIR" && GOWORK=off CGO_ENABLED=0 go build "${GO_BUILD_FLAGS[@]}" -mod=readonly \
         -ldflags "-s -w" -o "$out" .)

@@ -5,6 +5,7 @@
 //   CAPACITY_DIFF_SEED=7000 CAPACITY_DIFF_COUNT=800 pnpm --filter @eks-gitops/capacity e2e
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -12,26 +13,35 @@ import { renderAwsTables } from "./aws-tables.ts";
 import { formatAmounts, instanceTypeLabels, resolveInstanceType } from "./instance-types.ts";
 import { simulate } from "./simulate.ts";
 import { parseSnapshot } from "./snapshot.ts";
-import { compareOutcomes, type Outcome, ourOutcome, peerOutcome } from "./testing/differential.ts";
-import { type PeerInstanceType, peerBinary, peerScenario, runPeer, toEc2Info } from "./testing/karpenter-peer.ts";
+import { compareOutcomes, type Outcome, ourOutcome, peerOutcome, podsOnly } from "./testing/differential.ts";
+import { type PeerInstanceType, type PeerResult, PeerSession, peerBinary, peerScenario, runPeer, toEc2Info } from "./testing/karpenter-peer.ts";
 import { randomScenario, withPrices } from "./testing/random-scenario.ts";
-import type { EC2NodeClassInput, InstanceTypeSnapshot, SimulationResult } from "./types.ts";
+import type { EC2NodeClassInput, InstanceTypeSnapshot, SimulationInput, SimulationResult } from "./types.ts";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SNAPSHOT_FILE = join(HERE, "..", "..", "..", "clusters", "eksworkshop", "capacity", "instance-types.ap-southeast-1.json");
 const FIXTURES = join(HERE, "testing", "karpenter-disagreements");
 const SEED = Number(process.env.CAPACITY_DIFF_SEED ?? 22000);
-// CI runs the 100 seeds whose figure is recorded (99/100); CAPACITY_DIFF_COUNT=520 is the issue's full set
-const COUNT = Number(process.env.CAPACITY_DIFF_COUNT ?? 100);
-/** `CAPACITY_DIFF_STRICT=1`: the issue's target (99 %, no disagreement without a cause); otherwise the measured floor. */
-const STRICT = process.env.CAPACITY_DIFF_STRICT === "1";
+// CI runs the issue's full set: 520 seeds, strict.
+const COUNT = Number(process.env.CAPACITY_DIFF_COUNT ?? 520);
+/**
+ * Strict (the default): every disagreement committed with its cause, and at least STRICT_FLOOR agreement.
+ * `CAPACITY_DIFF_STRICT=0` (exploring other seeds) only holds AGREEMENT_FLOOR and prints what disagrees.
+ */
+const STRICT = process.env.CAPACITY_DIFF_STRICT !== "0";
 const AGREEMENT_FLOOR = 0.97;
+/**
+ * The issue's target: 99 %. Three seeds of 22000..22519 disagree deterministically (99.4 %, all committed); with twelve
+ * runs for a seed that depends on Go's map order, the 2026-12-03 run drew an agreeing outcome for every such seed (with
+ * six runs, two earlier runs missed 3-5 of them).
+ */
+const STRICT_FLOOR = 0.99;
 /**
  * Karpenter iterates Go maps where the order matters: tied topology domains (topologygroup.go nextDomainTopologySpread)
  * and DaemonSet overhead groups (nodeclaim.go addDaemonRequests, over lo.Values of a map). Such a scenario runs this
  * often and any of Karpenter's results counts as agreement.
  */
-const MAP_ORDER_RUNS = 6;
+const MAP_ORDER_RUNS = 12;
 
 let binary: string;
 let snapshot: InstanceTypeSnapshot;
@@ -50,7 +60,11 @@ const NODE_CLASSES: EC2NodeClassInput[] = [
   { name: "al2023", amiFamily: "AL2023" },
   { name: "al2", amiFamily: "AL2" },
   { name: "bottlerocket", amiFamily: "Bottlerocket" },
+  { name: "windows2019", amiFamily: "Windows2019" },
   { name: "windows2022", amiFamily: "Windows2022" },
+  { name: "windows2025", amiFamily: "Windows2025" },
+  { name: "custom", amiFamily: "Custom" },
+  { name: "custom-root", amiFamily: "Custom", rootVolumeSize: "64Gi", kubelet: { maxPods: 58 } },
   { name: "al2023-tuned", amiFamily: "AL2023", kubelet: { maxPods: 40, podsPerCore: 4, systemReserved: { cpu: "200m", memory: "300Mi" }, evictionHard: { "memory.available": "5%" } }, rootVolumeSize: "80Gi" },
   { name: "windows-tuned", amiFamily: "Windows2022", kubelet: { maxPods: 20, kubeReserved: { cpu: "500m" } }, rootVolumeSize: "100Gi" },
   { name: "bottlerocket-raid", amiFamily: "Bottlerocket", instanceStorePolicy: "RAID0", kubelet: { podsPerCore: 2 } },
@@ -173,63 +187,120 @@ interface Row {
 }
 
 describe(`the scheduler agrees with Karpenter's on random clusters (seeds ${SEED}..${SEED + COUNT - 1})`, () => {
-  it("NodeClaim count, pods and requests per NodeClaim, candidate sets and pending pods", async () => {
+  it("NodeClaim count, pods, requests, candidate sets and capacity types per NodeClaim, and pending pods", async () => {
     console.log(`differential seeds ${SEED}..${SEED + COUNT - 1} (CAPACITY_DIFF_SEED / CAPACITY_DIFF_COUNT)`);
-    const cases: { seed: number; features: string[]; ours: SimulationResult | { error: string }; scenarios: object[] }[] = [];
-    for (let seed = SEED; seed < SEED + COUNT; seed++) {
-      const { input, features } = randomScenario(seed, snapshot);
-      let result: SimulationResult | { error: string };
-      try {
-        // One Solve on Karpenter's side: our extra rounds for limits (later provisioning batches) are not compared.
-        result = simulate(input, snapshot, { singleBatch: true });
-      } catch (e) {
-        result = { error: (e as Error).message };
-      }
-      const runs = features.zoneSpread || features.daemonSetSelectors ? MAP_ORDER_RUNS : 1;
-      const scenarios: object[] = [];
-      const base = "error" in result ? simulate({ ...input, workloads: [] }, snapshot) : result;
-      for (let i = 0; i < runs; i++) scenarios.push(peerScenario(`${seed}/${i}`, input, snapshot, base, ec2));
-      cases.push({ seed, features: Object.entries(features).filter(([, v]) => v).map(([k]) => k), ours: result, scenarios });
-    }
-    // The instance-type data travels with the first scenario only (the peer reuses it).
-    const all = cases.flatMap((c) => c.scenarios) as Record<string, unknown>[];
-    const peerResults = await runPeer(
-      binary,
-      all.map((s, i) => (i === 0 ? s : { ...s, instanceTypes: [], offerings: {}, onDemandPrices: {}, spotPrices: {}, zones: [] })),
-    );
-    const byId = new Map(peerResults.map((r) => [r.id, r]));
-    const rows: Row[] = cases.map((c) => {
-      const theirs = c.scenarios.map((_, i) => byId.get(`${c.seed}/${i}`)!);
-      const peerError = theirs.find((t) => t.error)?.error;
-      if (peerError) {
-        return { seed: c.seed, features: c.features, ours: "error" in c.ours ? c.ours : ourOutcome(c.ours), theirs: [], agree: { count: false, pods: false, requests: false, candidates: false, pending: false, existing: false, all: false, reason: `peer error: ${peerError}` } };
-      }
-      const outcomes = theirs.map(peerOutcome);
-      if ("error" in c.ours) {
-        return { seed: c.seed, features: c.features, ours: c.ours, theirs: outcomes, agree: { count: false, pods: false, requests: false, candidates: false, pending: false, existing: false, all: false, reason: `ours threw: ${c.ours.error}` } };
-      }
-      const mine = ourOutcome(c.ours);
-      const comparisons = outcomes.map((o) => compareOutcomes(mine, o));
-      const agree = comparisons.find((a) => a.all) ?? comparisons[0]!;
-      return { seed: c.seed, features: c.features, ours: mine, theirs: outcomes, agree };
-    });
+    const rows = await differential(SEED, COUNT);
     report(rows);
     const known = knownDisagreements();
     const unexplained = rows.filter((r) => !r.agree.all && !known.has(r.seed));
     if (unexplained.length > 0) writeCandidates(unexplained);
     const agreeing = rows.filter((r) => r.agree.all).length;
     if (STRICT) {
-      // the target of issue 22: 99 % agreement and every disagreement committed with its cause
-      expect(agreeing / rows.length).toBeGreaterThanOrEqual(0.99);
+      expect(agreeing / rows.length).toBeGreaterThanOrEqual(STRICT_FLOOR);
       expect(unexplained.map((r) => `seed ${r.seed}: ${r.agree.reason}`)).toEqual([]);
     } else {
-      // CI holds a floor below the measured 99/100 on seeds 22000..22099 (the two committed disagreements are Go map
-      // order and pdqsort, so a run may draw 98/100): a regression of more seeds fails; the seeds are printed above.
-      console.log(`${unexplained.length} disagreement(s) without a committed cause (CAPACITY_DIFF_STRICT=1 fails on them)`);
+      console.log(`${unexplained.length} disagreement(s) without a committed cause (the strict default fails on them)`);
       expect(agreeing / rows.length).toBeGreaterThanOrEqual(AGREEMENT_FLOOR);
     }
   });
 });
+
+interface Case {
+  seed: number;
+  features: string[];
+  mapOrder: boolean;
+  input: SimulationInput;
+  ours: SimulationResult | { error: string };
+  base: SimulationResult;
+  theirs: Promise<PeerResult>[];
+  /** Pods refused for limits in the first batch: `simulate`'s later rounds against Karpenter's Solve run again. */
+  rounds?: { ours: SimulationResult; theirs: Promise<PeerResult>[] };
+}
+
+/**
+ * Runs the seeds through both sides. One peer process takes every scenario on its stdin while this process builds the
+ * next ones and runs its own simulation, so the two overlap; the instance-type data travels once. A scenario whose
+ * result depends on Go's map order runs again (up to MAP_ORDER_RUNS in all) only when its first run disagrees.
+ */
+async function differential(first: number, count: number): Promise<Row[]> {
+  const session = new PeerSession(binary);
+  const started = Date.now();
+  const cpu = process.cpuUsage();
+  let sent = 0;
+  const send = (id: string, input: SimulationInput, base: SimulationResult, options: { rounds?: boolean } = {}): Promise<PeerResult> => {
+    const scenario = peerScenario(id, input, snapshot, base, ec2, options) as Record<string, unknown>;
+    // The instance-type data travels with the first scenario only (the peer reuses it).
+    return session.send(sent++ === 0 ? scenario : { ...scenario, instanceTypes: [], offerings: {}, onDemandPrices: {}, spotPrices: {}, zones: [] });
+  };
+  const cases: Case[] = [];
+  try {
+    for (let seed = first; seed < first + count; seed++) {
+      const { input, features } = randomScenario(seed, snapshot);
+      let ours: SimulationResult | { error: string };
+      try {
+        // One Solve on Karpenter's side: our extra rounds for limits (later provisioning batches) are not compared.
+        ours = simulate(input, snapshot, { singleBatch: true });
+      } catch (e) {
+        ours = { error: (e as Error).message };
+      }
+      const base = "error" in ours ? simulate({ ...input, workloads: [] }, snapshot) : ours;
+      const mapOrder = features.zoneSpread || features.daemonSetSelectors;
+      const c: Case = { seed, features: [], mapOrder, input, ours, base, theirs: [send(`${seed}/0`, input, base)] };
+      if (!("error" in ours) && ours.nodeClaims.length > 0 && ours.pending.some((p) => p.reason === "limit-reached")) {
+        features.limitRounds = true;
+        const all = simulate(input, snapshot);
+        c.rounds = { ours: all, theirs: [send(`${seed}/rounds/0`, input, all, { rounds: true })] };
+      }
+      c.features = Object.entries(features).filter(([, v]) => v).map(([k]) => k);
+      cases.push(c);
+      // let the peer's answers in while we keep producing scenarios
+      if (seed % 8 === 0) await new Promise((r) => setImmediate(r));
+    }
+    const oursCpu = process.cpuUsage(cpu);
+    let rows = await Promise.all(cases.map(rowOf));
+    const rerun = rows.filter((r, i) => !r.agree.all && cases[i]!.mapOrder).map((r) => cases.find((c) => c.seed === r.seed)!);
+    for (const c of rerun) {
+      for (let i = 1; i < MAP_ORDER_RUNS; i++) {
+        c.theirs.push(send(`${c.seed}/${i}`, c.input, c.base));
+        if (c.rounds) c.rounds.theirs.push(send(`${c.seed}/rounds/${i}`, c.input, c.rounds.ours, { rounds: true }));
+      }
+    }
+    if (rerun.length > 0) {
+      const again = new Map(await Promise.all(rerun.map(async (c) => [c.seed, await rowOf(c)] as const)));
+      rows = rows.map((r) => again.get(r.seed) ?? r);
+    }
+    console.log(
+      `differential: ${sent} peer runs (${rerun.length} seed(s) re-run for Go map order) in ${((Date.now() - started) / 1000).toFixed(0)} s wall; ` +
+        `this process ${((oursCpu.user + oursCpu.system) / 1e6).toFixed(1)} s CPU building ${cases.length} scenarios and simulating them (load average ${loadavg().map((x) => x.toFixed(1)).join(" ")})`,
+    );
+    return rows;
+  } finally {
+    await session.close();
+  }
+}
+
+async function rowOf(c: Case): Promise<Row> {
+  const theirs = await Promise.all(c.theirs);
+  const peerError = theirs.find((t) => t.error)?.error;
+  const none = { count: false, pods: false, requests: false, candidates: false, capacityTypes: false, pending: false, existing: false, all: false };
+  if (peerError) return { seed: c.seed, features: c.features, ours: "error" in c.ours ? c.ours : ourOutcome(c.ours), theirs: [], agree: { ...none, reason: `peer error: ${peerError}` } };
+  const outcomes = theirs.map((t) => peerOutcome(t));
+  if ("error" in c.ours) return { seed: c.seed, features: c.features, ours: c.ours, theirs: outcomes, agree: { ...none, reason: `ours threw: ${c.ours.error}` } };
+  const mine = ourOutcome(c.ours);
+  const comparisons = outcomes.map((o) => compareOutcomes(mine, o));
+  const row: Row = { seed: c.seed, features: c.features, ours: mine, theirs: outcomes, agree: comparisons.find((a) => a.all) ?? comparisons[0]! };
+  if (!c.rounds || !row.agree.all) return row;
+  // Later rounds: which pods each NodeClaim ends up with (its own batch's and those a later Solve put on the node it
+  // was launched as), how many NodeClaims and which pods stay Pending. Requests and launch lists are the first batch's
+  // and were compared above.
+  const later = await Promise.all(c.rounds.theirs);
+  const laterError = later.find((t) => t.error)?.error;
+  if (laterError) return { ...row, agree: { ...none, reason: `peer error (rounds): ${laterError}` } };
+  const laterOutcomes = later.map((t) => peerOutcome(t, { rounds: true }));
+  const agreements = laterOutcomes.map((o) => compareOutcomes(podsOnly(ourOutcome(c.rounds!.ours)), podsOnly(o)));
+  const agree = agreements.find((a) => a.all) ?? agreements[0]!;
+  return { ...row, ours: ourOutcome(c.rounds.ours), theirs: laterOutcomes, agree: { ...agree, ...(agree.reason ? { reason: `after later rounds: ${agree.reason}` } : {}) } };
+}
 
 function report(rows: Row[]): void {
   const pct = (n: number) => `${n}/${rows.length} (${((100 * n) / rows.length).toFixed(1)} %)`;
@@ -240,6 +311,7 @@ function report(rows: Row[]): void {
   console.log(`  pods per NodeClaim ${pct(count((r) => r.agree.pods))}`);
   console.log(`  requests           ${pct(count((r) => r.agree.requests))}`);
   console.log(`  candidate sets     ${pct(count((r) => r.agree.candidates))}`);
+  console.log(`  capacity types     ${pct(count((r) => r.agree.capacityTypes))}`);
   console.log(`  pending pods       ${pct(count((r) => r.agree.pending))}`);
   const features = [...new Set(rows.flatMap((r) => r.features))].sort();
   for (const f of features) {
@@ -249,13 +321,21 @@ function report(rows: Row[]): void {
   for (const r of rows.filter((x) => !x.agree.all).slice(0, 30)) console.log(`  seed ${r.seed} [${r.features.join(",")}]: ${r.agree.reason}`);
 }
 
-/** Seeds whose disagreement is committed as a fixture with its reason (testing/karpenter-disagreements/<seed>.json). */
+/**
+ * Seeds whose disagreement is committed as a fixture with its reason (testing/karpenter-disagreements/<seed>.json). A
+ * fixture counts only while its input is still what the generator makes of the seed: a stale one explains nothing.
+ */
 function knownDisagreements(): Set<number> {
   if (!existsSync(FIXTURES)) return new Set();
   const seeds = new Set<number>();
   for (const f of readdirSync(FIXTURES)) {
     if (!f.endsWith(".json")) continue;
-    const fixture = JSON.parse(readFileSync(join(FIXTURES, f), "utf8")) as { seed: number; reason?: string };
+    const fixture = JSON.parse(readFileSync(join(FIXTURES, f), "utf8")) as { seed: number; reason?: string; input?: unknown };
+    const current = JSON.stringify(randomScenario(fixture.seed, snapshot).input);
+    if (JSON.stringify(fixture.input) !== current) {
+      console.log(`  ${f}: stale (its input is no longer what seed ${fixture.seed} generates); it explains nothing`);
+      continue;
+    }
     if (typeof fixture.reason === "string" && fixture.reason.length > 20) seeds.add(fixture.seed);
   }
   return seeds;

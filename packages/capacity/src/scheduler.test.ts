@@ -33,6 +33,24 @@ describe("topology spread on the hostname", () => {
   });
 });
 
+describe("existing nodes during Karpenter's batch (scheduler.go add tries them first for every pod)", () => {
+  it("a pod a zone spread kept off a node-group node goes there once a NodeClaim fills the empty zone (seed 22291)", () => {
+    const input: SimulationInput = {
+      ...cluster([{ namespace: "a", name: "w", replicas: 4, requests: { cpu: "3500m", memory: "1Gi" }, zoneSpread: { maxSkew: 1 } }]),
+      nodeGroups: [
+        { name: "small", instanceType: "r5.large", count: 3 },
+        { name: "big", instanceType: "c5.2xlarge", count: 2 },
+      ],
+    };
+    const r = simulate(input, snapshot);
+    // big-1 (1a) and big-2 (1b) take one each; 1c has only a small node, so the third goes to a NodeClaim in 1c and
+    // the fourth, with 1a:1 1b:1 1c:1, back onto big-1.
+    expect(r.workloads[0]).toMatchObject({ onExistingNodes: 3, onNodeClaims: 1, pending: 0 });
+    expect(r.nodeClaims.map((c) => c.zones)).toEqual([["ap-southeast-1c"]]);
+    expect(r.nodes.find((n) => n.name === "big-1")!.pods).toEqual(["a/w-1", "a/w-4"]);
+  });
+});
+
 describe("PreferNoSchedule taints (Karpenter counts them until it relaxes the pod)", () => {
   const soft: NodePoolInput = { name: "soft", nodeClass: "default", weight: 10, taints: [{ key: "k", value: "v", effect: "PreferNoSchedule" }] };
   const plain: NodePoolInput = { name: "plain", nodeClass: "default" };

@@ -191,6 +191,13 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
 
   function place(pod: Pod, failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[]): void {
     const shape = pod.shape;
+    // Karpenter tries the existing nodes first for every pod (scheduler.go add -> addToExistingNode), counting the
+    // in-flight NodeClaims in the spread: a pod that a zone spread kept off a node-group node goes there once this
+    // batch's NodeClaims fill the emptier zones (kube-scheduler binds it when they join).
+    if (shape.zoneSpread !== undefined && nodes.length > 0 && placeOnExisting(nodes, pod, zoneCounts)) {
+      placedOnExisting.set(shape.workload, (placedOnExisting.get(shape.workload) ?? 0) + 1);
+      return;
+    }
     let placed = false;
     let lastFailure: { reason: PendingReason; message: string } | undefined;
     // Karpenter's relaxation (preferences.go Relax): the required node-affinity terms in order, then, when a NodePool

@@ -77,6 +77,10 @@ type Scenario struct {
 	Pods []*corev1.Pod `json:"pods"`
 	// InstanceTypesOnly: print the resolved instance types and skip scheduling.
 	InstanceTypesOnly bool `json:"instanceTypesOnly"`
+	// Rounds: while a pod is refused for a NodePool's limits and the last Solve created NodeClaims, launch each of
+	// them as a node (its cheapest compatible offering) and Solve again for the pods still pending: what the next
+	// provisioning batch sees once the nodes have joined.
+	Rounds bool `json:"rounds"`
 }
 
 type NodeClassInput struct {
@@ -88,6 +92,10 @@ type NodeClassInput struct {
 type ExistingNodeInput struct {
 	Node *corev1.Node  `json:"node"`
 	Pods []*corev1.Pod `json:"pods"`
+	// InstanceType: when set, the node's capacity and allocatable come from the AWS provider's resolver for this type
+	// under an AL2023 EC2NodeClass with Kubelet (what an EKS AL2023 node group's bootstrap reserves), not from the input.
+	InstanceType string                      `json:"instanceType,omitempty"`
+	Kubelet      *awsv1.KubeletConfiguration `json:"kubelet,omitempty"`
 }
 
 // Result is one output line.
@@ -137,6 +145,12 @@ type NodeClaimOut struct {
 	Launch        []string `json:"launch"`
 	Zones         []string `json:"zones"`
 	CapacityTypes []string `json:"capacityTypes"`
+	// Round: the Solve (0, 1, ...) that created the NodeClaim (Rounds only).
+	Round int `json:"round"`
+	// LaterPods: pods a later Solve put on the node this NodeClaim was launched as (Rounds only).
+	LaterPods []string `json:"laterPods,omitempty"`
+	// LaunchedAs: "type zone capacity-type" of the node it was launched as before the next Solve (Rounds only).
+	LaunchedAs string `json:"launchedAs,omitempty"`
 }
 
 type ExistingOut struct {
@@ -206,7 +220,7 @@ func run(s *Scenario) (r Result) {
 	if s.InstanceTypesOnly {
 		r.InstanceTypes = map[string][]InstanceTypeOut{}
 		for name, its := range byClass {
-			r.InstanceTypes[name] = lo(its)
+			r.InstanceTypes[name] = typesOut(its)
 		}
 		return r
 	}
@@ -218,7 +232,7 @@ func run(s *Scenario) (r Result) {
 	return res
 }
 
-func lo(its []*cloudprovider.InstanceType) []InstanceTypeOut {
+func typesOut(its []*cloudprovider.InstanceType) []InstanceTypeOut {
 	out := make([]InstanceTypeOut, 0, len(its))
 	for _, it := range its {
 		o := InstanceTypeOut{
@@ -286,8 +300,23 @@ func (p *pricing) SpotPrice(t ec2types.InstanceType, zone string) (float64, bool
 func (p *pricing) UpdateOnDemandPricing(context.Context) error { return nil }
 func (p *pricing) UpdateSpotPricing(context.Context) error     { return nil }
 
-// Per-process caches: many scenarios share EC2NodeClasses.
+// Per-process cache: many scenarios share EC2NodeClasses (and a re-run repeats its scenario's). Bounded: a resolved
+// EC2NodeClass holds every type with its offerings (tens of MB), and a long stream of scenarios would keep them all.
 var resolvedCache = map[string][]*cloudprovider.InstanceType{}
+var resolvedOrder []string
+
+const resolvedCacheSize = 8
+
+func remember(key string, its []*cloudprovider.InstanceType) {
+	if _, ok := resolvedCache[key]; !ok {
+		resolvedOrder = append(resolvedOrder, key)
+	}
+	resolvedCache[key] = its
+	for len(resolvedOrder) > resolvedCacheSize {
+		delete(resolvedCache, resolvedOrder[0])
+		resolvedOrder = resolvedOrder[1:]
+	}
+}
 
 func resolveInstanceTypes(ctx context.Context, s *Scenario) (map[string][]*cloudprovider.InstanceType, error) {
 	infos := map[ec2types.InstanceType]ec2types.InstanceTypeInfo{}
@@ -320,7 +349,7 @@ func resolveInstanceTypes(ctx context.Context, s *Scenario) (map[string][]*cloud
 		provider := offering.NewDefaultProvider(prices, nil, nil, awscache.NewUnavailableOfferings(),
 			cache.New(awscache.DefaultTTL, awscache.DefaultCleanupInterval), noShift{}, nil)
 		its = provider.InjectOfferings(ctx, its, infos, nc, allZones)
-		resolvedCache[string(key)] = its
+		remember(string(key), its)
 		out[nc.Name] = its
 	}
 	return out, nil
@@ -348,90 +377,238 @@ func schedule(ctx context.Context, s *Scenario, byClass map[string][]*cloudprovi
 	cluster := state.NewCluster(clk, client, cp)
 	for _, n := range s.Nodes {
 		node := n.Node.DeepCopy()
-		if err := client.Create(ctx, node); err != nil {
-			return r, fmt.Errorf("node %s: %w", node.Name, err)
-		}
-		if err := cluster.UpdateNode(ctx, node); err != nil {
-			return r, fmt.Errorf("node %s: %w", node.Name, err)
-		}
-		for _, p := range n.Pods {
-			pod := p.DeepCopy()
-			pod.Spec.NodeName = node.Name
-			pod.Status.Phase = corev1.PodRunning
-			if err := client.Create(ctx, pod); err != nil {
-				return r, fmt.Errorf("pod %s: %w", pod.Name, err)
+		if n.InstanceType != "" {
+			it, err := nodeGroupType(ctx, s, n.InstanceType, n.Kubelet)
+			if err != nil {
+				return r, fmt.Errorf("node %s: %w", node.Name, err)
 			}
-			if err := cluster.UpdatePod(ctx, pod); err != nil {
-				return r, fmt.Errorf("pod %s: %w", pod.Name, err)
-			}
+			node.Status.Capacity = it.Capacity.DeepCopy()
+			node.Status.Allocatable = it.Allocatable()
+		}
+		if err := addNode(ctx, client, cluster, node, n.Pods); err != nil {
+			return r, err
 		}
 	}
-	var stateNodes []*state.StateNode
-	for n := range cluster.Nodes() {
-		stateNodes = append(stateNodes, n.DeepCopy())
-	}
-	sort.Slice(stateNodes, func(i, j int) bool { return stateNodes[i].Name() < stateNodes[j].Name() })
-	pods := make([]*corev1.Pod, 0, len(s.Pods))
+	pending := make([]*corev1.Pod, 0, len(s.Pods))
 	for _, p := range s.Pods {
 		pod := p.DeepCopy()
 		pod.Status.Phase = corev1.PodPending
 		if err := client.Create(ctx, pod); err != nil {
 			return r, fmt.Errorf("pod %s: %w", pod.Name, err)
 		}
-		pods = append(pods, pod)
+		pending = append(pending, pod)
 	}
 	// The provisioner hands the scheduler its NodePools heaviest first (provisioner.go: nodepoolutils.OrderByWeight).
 	nodePools := append([]*karpv1.NodePool{}, s.NodePools...)
 	nodepoolutils.OrderByWeight(nodePools)
+	// launched node name -> index of its NodeClaim in r.NodeClaims
+	launched := map[string]int{}
+	for round := 0; ; round++ {
+		results, err := solve(ctx, client, cluster, nodePools, instanceTypes, s.DaemonSetPods, pending)
+		if err != nil {
+			return r, err
+		}
+		first := len(r.NodeClaims)
+		for _, nc := range results.NewNodeClaims {
+			o := nodeClaimOut(nc)
+			o.Round = round
+			r.NodeClaims = append(r.NodeClaims, o)
+		}
+		for _, en := range results.ExistingNodes {
+			if len(en.Pods) == 0 {
+				continue
+			}
+			var names []string
+			for _, p := range en.Pods {
+				names = append(names, p.Namespace+"/"+p.Name)
+			}
+			if i, ok := launched[en.Name()]; ok {
+				r.NodeClaims[i].LaterPods = append(r.NodeClaims[i].LaterPods, names...)
+				continue
+			}
+			r.ExistingNodes = append(r.ExistingNodes, ExistingOut{Node: en.Name(), Pods: names})
+		}
+		r.PodErrors = map[string]string{}
+		pending = pending[:0]
+		for p, e := range results.PodErrors {
+			r.PodErrors[p.Namespace+"/"+p.Name] = strings.TrimSpace(e.Error())
+			pending = append(pending, p)
+		}
+		sort.Slice(pending, func(i, j int) bool { return pending[i].UID < pending[j].UID })
+		// Another batch only changes something when the NodePools' limits count the launched nodes at their real
+		// type instead of their largest candidate (scheduler.go subtractMax): a pod refused under limits may reach
+		// "no instance type has enough resources" rather than "exceed limits", so any pending pod counts.
+		if !s.Rounds || len(pending) == 0 || len(results.NewNodeClaims) == 0 || !anyLimits(nodePools) || round >= 20 {
+			return r, nil
+		}
+		// The batch's NodeClaims join as nodes: each as its cheapest compatible offering, with its pods bound.
+		for k, nc := range results.NewNodeClaims {
+			node, desc, err := launchedNode(nc, fmt.Sprintf("launched-%d-%d", round, k))
+			if err != nil {
+				return r, err
+			}
+			var pods []*corev1.Pod
+			for _, p := range nc.Pods {
+				bound := p.DeepCopy()
+				if err := client.Delete(ctx, bound); err != nil {
+					return r, fmt.Errorf("pod %s: %w", bound.Name, err)
+				}
+				bound.ResourceVersion = ""
+				pods = append(pods, bound)
+			}
+			if err := addNode(ctx, client, cluster, node, pods); err != nil {
+				return r, err
+			}
+			launched[node.Name] = first + k
+			r.NodeClaims[first+k].LaunchedAs = desc
+		}
+	}
+}
+
+func anyLimits(nodePools []*karpv1.NodePool) bool {
+	for _, np := range nodePools {
+		if len(np.Spec.Limits) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// solve runs one provisioning batch: Karpenter's topology and scheduler over the cluster's current nodes.
+func solve(ctx context.Context, client crclient.Client, cluster *state.Cluster, nodePools []*karpv1.NodePool,
+	instanceTypes map[string][]*cloudprovider.InstanceType, daemonSetPods []*corev1.Pod, pods []*corev1.Pod) (scheduling.Results, error) {
+	var stateNodes []*state.StateNode
+	for n := range cluster.Nodes() {
+		stateNodes = append(stateNodes, n.DeepCopy())
+	}
+	sort.Slice(stateNodes, func(i, j int) bool { return stateNodes[i].Name() < stateNodes[j].Name() })
 	topology, err := scheduling.NewTopology(ctx, client, cluster, stateNodes, nodePools, instanceTypes, pods)
 	if err != nil {
-		return r, fmt.Errorf("topology: %w", err)
+		return scheduling.Results{}, fmt.Errorf("topology: %w", err)
 	}
-	scheduler := scheduling.NewScheduler(ctx, client, nodePools, cluster, stateNodes, topology, instanceTypes, s.DaemonSetPods,
-		events.NewRecorder(&record.FakeRecorder{}), clk, nil, nil)
+	scheduler := scheduling.NewScheduler(ctx, client, nodePools, cluster, stateNodes, topology, instanceTypes, daemonSetPods,
+		events.NewRecorder(&record.FakeRecorder{}), &clock.RealClock{}, nil, nil)
 	results, err := scheduler.Solve(ctx, pods)
 	if err != nil {
-		return r, fmt.Errorf("solve: %w", err)
+		return results, fmt.Errorf("solve: %w", err)
 	}
-	for _, nc := range results.NewNodeClaims {
-		o := NodeClaimOut{NodePool: nc.NodePoolName, Requests: quantities(nc.Spec.Resources.Requests)}
-		for _, p := range nc.Pods {
-			o.Pods = append(o.Pods, p.Namespace+"/"+p.Name)
+	return results, nil
+}
+
+// addNode puts a node and the pods bound to it into the fake API server and Karpenter's cluster state.
+func addNode(ctx context.Context, client crclient.Client, cluster *state.Cluster, node *corev1.Node, pods []*corev1.Pod) error {
+	if err := client.Create(ctx, node); err != nil {
+		return fmt.Errorf("node %s: %w", node.Name, err)
+	}
+	if err := cluster.UpdateNode(ctx, node); err != nil {
+		return fmt.Errorf("node %s: %w", node.Name, err)
+	}
+	for _, p := range pods {
+		pod := p.DeepCopy()
+		pod.Spec.NodeName = node.Name
+		pod.Status.Phase = corev1.PodRunning
+		if err := client.Create(ctx, pod); err != nil {
+			return fmt.Errorf("pod %s: %w", pod.Name, err)
 		}
-		for _, it := range nc.InstanceTypeOptions {
-			o.InstanceTypes = append(o.InstanceTypes, it.Name)
+		if err := cluster.UpdatePod(ctx, pod); err != nil {
+			return fmt.Errorf("pod %s: %w", pod.Name, err)
 		}
-		sort.Strings(o.InstanceTypes)
-		claim := nc.ToNodeClaim()
-		for _, req := range claim.Spec.Requirements {
-			switch req.Key {
-			case corev1.LabelInstanceTypeStable:
-				o.Launch = append([]string{}, req.Values...)
-			case corev1.LabelTopologyZone:
-				o.Zones = append([]string{}, req.Values...)
-			case karpv1.CapacityTypeLabelKey:
-				o.CapacityTypes = append([]string{}, req.Values...)
+	}
+	return nil
+}
+
+func nodeClaimOut(nc *scheduling.NodeClaim) NodeClaimOut {
+	o := NodeClaimOut{NodePool: nc.NodePoolName, Requests: quantities(nc.Spec.Resources.Requests)}
+	for _, p := range nc.Pods {
+		o.Pods = append(o.Pods, p.Namespace+"/"+p.Name)
+	}
+	for _, it := range nc.InstanceTypeOptions {
+		o.InstanceTypes = append(o.InstanceTypes, it.Name)
+	}
+	sort.Strings(o.InstanceTypes)
+	claim := nc.ToNodeClaim()
+	for _, req := range claim.Spec.Requirements {
+		switch req.Key {
+		case corev1.LabelInstanceTypeStable:
+			o.Launch = append([]string{}, req.Values...)
+		case corev1.LabelTopologyZone:
+			o.Zones = append([]string{}, req.Values...)
+		case karpv1.CapacityTypeLabelKey:
+			o.CapacityTypes = append([]string{}, req.Values...)
+		}
+	}
+	sort.Strings(o.Launch)
+	sort.Strings(o.Zones)
+	sort.Strings(o.CapacityTypes)
+	return o
+}
+
+// launchedNode is the node a NodeClaim becomes: EC2 Fleet's pick is not public, so (as packages/capacity's
+// likelyLaunch) the candidate with the cheapest available offering that meets the NodeClaim's requirements, the
+// smaller type (cpu, memory, name) on a tie. Labels: the type's single-valued requirements, the NodeClaim's
+// template labels, the offering's zone and capacity type, the NodePool label; taints: the NodePool's.
+func launchedNode(nc *scheduling.NodeClaim, name string) (*corev1.Node, string, error) {
+	var best *cloudprovider.InstanceType
+	var offer *cloudprovider.Offering
+	for _, it := range nc.InstanceTypeOptions {
+		for _, o := range it.Offerings.Available().Compatible(nc.Requirements) {
+			if offer == nil || o.Price < offer.Price || (o.Price == offer.Price && it != best && smaller(it, best)) {
+				best, offer = it, o
 			}
 		}
-		sort.Strings(o.Launch)
-		sort.Strings(o.Zones)
-		sort.Strings(o.CapacityTypes)
-		r.NodeClaims = append(r.NodeClaims, o)
 	}
-	for _, en := range results.ExistingNodes {
-		if len(en.Pods) == 0 {
+	if best == nil {
+		return nil, "", fmt.Errorf("NodeClaim of %s has no available offering", nc.NodePoolName)
+	}
+	labels := map[string]string{}
+	for key, req := range best.Requirements {
+		if req.Operator() == corev1.NodeSelectorOpIn && req.Len() == 1 {
+			labels[key] = req.Values()[0]
+		}
+	}
+	for k, v := range nc.Labels {
+		labels[k] = v
+	}
+	labels[corev1.LabelTopologyZone] = offer.Zone()
+	labels[karpv1.CapacityTypeLabelKey] = offer.CapacityType()
+	labels[karpv1.NodePoolLabelKey] = nc.NodePoolName
+	labels[corev1.LabelHostname] = name
+	node := &corev1.Node{}
+	node.Name = name
+	node.Labels = labels
+	node.Spec.ProviderID = "aws:///" + offer.Zone() + "/" + name
+	node.Spec.Taints = append([]corev1.Taint{}, nc.Spec.Taints...)
+	node.Status.Capacity = best.Capacity.DeepCopy()
+	node.Status.Allocatable = best.Allocatable()
+	return node, best.Name + " " + offer.Zone() + " " + offer.CapacityType(), nil
+}
+
+func smaller(a, b *cloudprovider.InstanceType) bool {
+	ac, bc := a.Capacity[corev1.ResourceCPU], b.Capacity[corev1.ResourceCPU]
+	if c := ac.Cmp(bc); c != 0 {
+		return c < 0
+	}
+	am, bm := a.Capacity[corev1.ResourceMemory], b.Capacity[corev1.ResourceMemory]
+	if c := am.Cmp(bm); c != 0 {
+		return c < 0
+	}
+	return a.Name < b.Name
+}
+
+// nodeGroupType resolves a node group's instance type as an EKS AL2023 node with the group's kubelet settings.
+func nodeGroupType(ctx context.Context, s *Scenario, name string, kubelet *awsv1.KubeletConfiguration) (*cloudprovider.InstanceType, error) {
+	for _, info := range s.InstanceTypes {
+		if string(info.InstanceType) != name {
 			continue
 		}
-		o := ExistingOut{Node: en.Name()}
-		for _, p := range en.Pods {
-			o.Pods = append(o.Pods, p.Namespace+"/"+p.Name)
-		}
-		r.ExistingNodes = append(r.ExistingNodes, o)
+		nc := &awsv1.EC2NodeClass{}
+		nc.Name = "node-group"
+		family := awsv1.AMIFamilyAL2023
+		nc.Spec.AMIFamily = &family
+		nc.Spec.Kubelet = kubelet
+		return instancetype.NewDefaultResolver(s.Region).Resolve(ctx, info, s.Offerings[name], nc), nil
 	}
-	for p, e := range results.PodErrors {
-		r.PodErrors[p.Namespace+"/"+p.Name] = strings.TrimSpace(e.Error())
-	}
-	return r, nil
+	return nil, fmt.Errorf("instance type %s is not in the scenario", name)
 }
 
 // TableRow is what the AWS provider reads from its generated tables for one instance type

@@ -12,6 +12,8 @@ export interface ClaimShape {
   requests: Record<string, number>;
   /** The launch list: the cheapest 600 candidates, sorted by name. */
   candidates: string[];
+  /** Capacity types of the launch list's offerings that meet the NodeClaim's requirements (spot, on-demand), sorted. */
+  capacityTypes: string[];
 }
 
 export interface Outcome {
@@ -43,22 +45,28 @@ function amounts(list: Readonly<Record<string, string>>): Record<string, number>
 
 export function ourOutcome(r: SimulationResult): Outcome {
   return {
-    claims: sortClaims(r.nodeClaims.map((c) => ({ nodePool: c.nodePool, workloads: countBy(c.pods), requests: amounts(c.requests), candidates: [...c.instanceTypes].sort() }))),
+    claims: sortClaims(r.nodeClaims.map((c) => ({ nodePool: c.nodePool, workloads: countBy(c.pods), requests: amounts(c.requests), candidates: [...c.instanceTypes].sort(), capacityTypes: [...c.capacityTypes].sort() }))),
     pending: countBy(r.pending.map((p) => p.pod)),
     onExisting: 0,
   };
 }
 
-export function peerOutcome(r: PeerResult): Outcome {
+/** `rounds`: a NodeClaim's pods include those a later Solve put on the node it was launched as. */
+export function peerOutcome(r: PeerResult, options: { rounds?: boolean } = {}): Outcome {
   return {
-    claims: sortClaims(r.nodeClaims.map((c) => ({ nodePool: c.nodePool, workloads: countBy(c.pods), requests: amounts(c.requests), candidates: [...(c.launch ?? [])].sort() }))),
+    claims: sortClaims(r.nodeClaims.map((c) => ({ nodePool: c.nodePool, workloads: countBy(options.rounds ? [...c.pods, ...(c.laterPods ?? [])] : c.pods), requests: amounts(c.requests), candidates: [...(c.launch ?? [])].sort(), capacityTypes: [...(c.capacityTypes ?? [])].sort() }))),
     pending: countBy(Object.keys(r.podErrors)),
     onExisting: r.existingNodes.reduce((n, e) => n + e.pods.length, 0),
   };
 }
 
+/** The outcome without requests, launch lists and capacity types (compared on the first batch only). */
+export function podsOnly(o: Outcome): Outcome {
+  return { ...o, claims: sortClaims(o.claims.map((c) => ({ ...c, requests: {}, candidates: [], capacityTypes: [] }))) };
+}
+
 function sortClaims(claims: ClaimShape[]): ClaimShape[] {
-  const key = (c: ClaimShape) => JSON.stringify([c.nodePool, c.workloads, c.requests, c.candidates]);
+  const key = (c: ClaimShape) => JSON.stringify([c.nodePool, c.workloads, c.requests, c.candidates, c.capacityTypes]);
   return claims.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
@@ -67,6 +75,8 @@ export interface Agreement {
   pods: boolean;
   requests: boolean;
   candidates: boolean;
+  /** The capacity types the launch list carries (spot and on-demand fallback). */
+  capacityTypes: boolean;
   pending: boolean;
   existing: boolean;
   all: boolean;
@@ -82,9 +92,10 @@ export function compareOutcomes(ours: Outcome, theirs: Outcome): Agreement {
   const pods = count && sameMultiset(podsKey);
   const requests = pods && sameMultiset((c) => JSON.stringify([podsKey(c), c.requests]));
   const candidates = requests && sameMultiset((c) => JSON.stringify([podsKey(c), c.requests, c.candidates]));
+  const capacityTypes = candidates && sameMultiset((c) => JSON.stringify([podsKey(c), c.requests, c.candidates, c.capacityTypes]));
   const pending = JSON.stringify(ours.pending) === JSON.stringify(theirs.pending);
   const existing = theirs.onExisting === 0;
-  const all = count && pods && requests && candidates && pending && existing;
+  const all = count && pods && requests && candidates && capacityTypes && pending && existing;
   let reason: string | undefined;
   if (!all) {
     if (!existing) reason = `Karpenter put ${theirs.onExisting} pod(s) on existing nodes`;
@@ -92,9 +103,10 @@ export function compareOutcomes(ours: Outcome, theirs: Outcome): Agreement {
     else if (!count) reason = `NodeClaim count: ours ${ours.claims.length}, Karpenter ${theirs.claims.length}`;
     else if (!pods) reason = `pods per NodeClaim: ours ${JSON.stringify(ours.claims.map((c) => [c.nodePool, c.workloads]))}, Karpenter ${JSON.stringify(theirs.claims.map((c) => [c.nodePool, c.workloads]))}`;
     else if (!requests) reason = `requests: ours ${JSON.stringify(ours.claims.map((c) => c.requests))}, Karpenter ${JSON.stringify(theirs.claims.map((c) => c.requests))}`;
-    else reason = `candidates: ${candidateDiff(ours, theirs)}`;
+    else if (!candidates) reason = `candidates: ${candidateDiff(ours, theirs)}`;
+    else reason = `capacity types: ours ${JSON.stringify(ours.claims.map((c) => c.capacityTypes))}, Karpenter ${JSON.stringify(theirs.claims.map((c) => c.capacityTypes))}`;
   }
-  return { count, pods, requests, candidates, pending, existing, all, ...(reason ? { reason } : {}) };
+  return { count, pods, requests, candidates, capacityTypes, pending, existing, all, ...(reason ? { reason } : {}) };
 }
 
 function candidateDiff(ours: Outcome, theirs: Outcome): string {

@@ -1,10 +1,10 @@
 // Test helper: turns a SimulationInput + snapshot into the Kubernetes and EC2 objects Karpenter's own Go code reads,
 // and runs them through the karpenter-sim test peer (test-tools/kube/karpenter-sim, built by test-tools/build.sh).
-import { execFileSync, spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { familyFlags, resolveInstanceType } from "../instance-types.ts";
+import { familyFlags } from "../instance-types.ts";
 import type { ExistingNodeResult, InstanceTypeInfo, InstanceTypeSnapshot, SimulationInput, SimulationResult, WorkloadInput } from "../types.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..");
@@ -29,6 +29,12 @@ export interface PeerInstanceType {
 export interface PeerNodeClaim {
   nodePool: string;
   pods: string[];
+  /** The Solve that created it (0 = the first batch); with `rounds` only. */
+  round?: number;
+  /** Pods a later Solve put on the node this NodeClaim was launched as; with `rounds` only. */
+  laterPods?: string[];
+  /** `type zone capacity-type` it was launched as before the next Solve; with `rounds` only. */
+  launchedAs?: string;
   requests: Record<string, string>;
   instanceTypes: string[];
   launch: string[];
@@ -43,6 +49,51 @@ export interface PeerResult {
   nodeClaims: PeerNodeClaim[];
   existingNodes: { node: string; pods: string[] }[];
   podErrors: Record<string, string>;
+}
+
+/**
+ * One long-lived peer process fed one scenario at a time: `send` returns the scenario's result and does not wait for
+ * earlier ones, so the caller keeps building scenarios (and running its own simulation) while Karpenter's code works
+ * through the queue. The peer answers in order, one JSON line per scenario.
+ */
+export class PeerSession {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly waiting: { resolve: (r: PeerResult) => void; reject: (e: Error) => void }[] = [];
+  private failure: Error | undefined;
+  private readonly closed: Promise<void>;
+
+  constructor(binary: string) {
+    this.child = spawn(binary, [], { stdio: ["pipe", "pipe", "inherit"] }) as unknown as ChildProcessWithoutNullStreams;
+    const lines = createInterface({ input: this.child.stdout });
+    lines.on("line", (line) => {
+      const next = this.waiting.shift();
+      if (next) next.resolve(JSON.parse(line) as PeerResult);
+    });
+    this.closed = new Promise<void>((resolve) => {
+      const fail = (e: Error) => {
+        this.failure = e;
+        for (const w of this.waiting.splice(0)) w.reject(e);
+        resolve();
+      };
+      this.child.on("error", fail);
+      this.child.on("close", (code) => (code === 0 && this.waiting.length === 0 ? resolve() : fail(new Error(`karpenter-sim exited with ${code}`))));
+    });
+  }
+
+  /** Queues a scenario; resolves with its result once the peer has answered every earlier one. */
+  send(scenario: object): Promise<PeerResult> {
+    if (this.failure) return Promise.reject(this.failure);
+    const result = new Promise<PeerResult>((resolve, reject) => this.waiting.push({ resolve, reject }));
+    this.child.stdin.write(`${JSON.stringify(scenario)}\n`);
+    return result;
+  }
+
+  /** Ends the input and waits for the process to exit. */
+  async close(): Promise<void> {
+    this.child.stdin.end();
+    await this.closed;
+    if (this.failure) throw this.failure;
+  }
 }
 
 /** Runs scenarios through one peer process (one JSON line each way per scenario). */
@@ -229,8 +280,19 @@ export function pricesOf(snapshot: InstanceTypeSnapshot): { onDemand: Record<str
   return { onDemand, spot };
 }
 
-/** The peer's scenario for a simulation input; existing nodes carry the pods `ours` placed on them. */
-export function peerScenario(id: string, input: SimulationInput, snapshot: InstanceTypeSnapshot, ours: SimulationResult, ec2: readonly object[]): object {
+/**
+ * The peer's scenario for a simulation input; existing nodes carry the pods `ours` placed on them (kube-scheduler's
+ * decision, which Karpenter only observes). `rounds`: the peer runs Solve again, with the batch's NodeClaims launched
+ * as nodes, while pods are refused for NodePool limits (compare with `simulate` without `singleBatch`).
+ */
+export function peerScenario(
+  id: string,
+  input: SimulationInput,
+  snapshot: InstanceTypeSnapshot,
+  ours: SimulationResult,
+  ec2: readonly object[],
+  options: { rounds?: boolean } = {},
+): object {
   const prices = pricesOf(snapshot);
   const offerings: Record<string, string[]> = {};
   for (const t of snapshot.instanceTypes) offerings[t.name] = [...new Set(t.offerings.map((o) => o.zone))].sort();
@@ -256,15 +318,13 @@ export function peerScenario(id: string, input: SimulationInput, snapshot: Insta
     daemonSetPods: input.daemonSets.map((ds) => daemonSetPod(ds)),
     nodes: ours.nodes.map((n) => existingNode(n, input, snapshot, workloads)),
     pods,
+    ...(options.rounds ? { rounds: true } : {}),
   };
 }
 
 function existingNode(n: ExistingNodeResult, input: SimulationInput, snapshot: InstanceTypeSnapshot, workloads: Map<string, WorkloadInput>): object {
   const group = input.nodeGroups.find((g) => g.name === n.nodeGroup)!;
   const info = snapshot.instanceTypes.find((t) => t.name === n.instanceType)!;
-  const allocatable = Object.fromEntries(
-    Object.entries(resolveInstanceType(info, group.kubelet ? { name: group.name, kubelet: group.kubelet } : undefined).allocatable).map(([k, v]) => [k, k === "cpu" ? `${v}m` : String(v)]),
-  );
   const labels: Record<string, string> = {
     "kubernetes.io/arch": info.architecture,
     "kubernetes.io/os": "linux",
@@ -282,13 +342,15 @@ function existingNode(n: ExistingNodeResult, input: SimulationInput, snapshot: I
   });
   const dsPods = n.daemonSetPods.map((name) => daemonSetPod(input.daemonSets.find((d) => d.name === name)!, n.name));
   return {
+    // capacity and allocatable: the peer resolves the type itself (AWS provider, AL2023, the group's kubelet)
     node: {
       apiVersion: "v1",
       kind: "Node",
       metadata: { name: n.name, labels },
       spec: { providerID: `aws:///${n.zone}/${n.name}`, ...(group.taints ? { taints: group.taints } : {}) },
-      status: { allocatable, capacity: allocatable },
     },
+    instanceType: n.instanceType,
+    ...(group.kubelet ? { kubelet: group.kubelet } : {}),
     pods: [...pods, ...dsPods],
   };
 }

@@ -54,7 +54,8 @@ export function withPrices(snapshot: InstanceTypeSnapshot): InstanceTypeSnapshot
   };
 }
 
-const FAMILIES = ["AL2023", "AL2", "Bottlerocket", "Windows2022"] as const;
+/** Every AMI family Karpenter v1.14.1 knows (pkg/apis/v1/labels.go AMIFamily*). */
+const FAMILIES = ["AL2023", "AL2", "Bottlerocket", "Windows2019", "Windows2022", "Windows2025", "Custom"] as const;
 const CATEGORIES = ["c", "m", "r", "t"];
 
 export interface ScenarioFeatures {
@@ -69,7 +70,15 @@ export interface ScenarioFeatures {
   weights: boolean;
   limits: boolean;
   nodeGroups: boolean;
+  /** Node-group nodes with taints, custom labels, spot or a zone subset. */
+  nodeGroupConstraints: boolean;
+  /** A NodePool that allows both spot and on-demand (Karpenter launches spot first, on-demand as the fallback). */
+  spotAndOnDemand: boolean;
+  /** A NodePool restricted to spot. */
+  spotOnly: boolean;
   windows: boolean;
+  /** Pods refused for NodePool limits in the first batch get later rounds (compared with Karpenter's Solve run again). */
+  limitRounds: boolean;
 }
 
 /** A random cluster: 1-2 EC2NodeClasses, 1-3 NodePools, 0-3 DaemonSets, 0-2 node groups, 1-4 workloads. */
@@ -91,13 +100,17 @@ export function randomScenario(seed: number, snapshot: InstanceTypeSnapshot): { 
     weights: false,
     limits: false,
     nodeGroups: false,
+    nodeGroupConstraints: false,
+    spotAndOnDemand: false,
+    spotOnly: false,
     windows: false,
+    limitRounds: false,
   };
 
   const nodeClasses: EC2NodeClassInput[] = [];
   for (let i = 0; i < int(1, 2); i++) {
     const amiFamily = pick(FAMILIES);
-    if (amiFamily === "Windows2022") features.windows = true;
+    if (amiFamily.startsWith("Windows")) features.windows = true;
     nodeClasses.push({
       name: `nc${i}`,
       amiFamily,
@@ -120,7 +133,12 @@ export function randomScenario(seed: number, snapshot: InstanceTypeSnapshot): { 
   for (let i = 0; i < int(1, 3); i++) {
     const requirements: NodeSelectorRequirement[] = [];
     requirements.push({ key: "karpenter.k8s.aws/instance-category", operator: "In", values: CATEGORIES.filter(() => chance(0.6)).concat(pick(CATEGORIES)) });
-    if (chance(0.5)) requirements.push({ key: "karpenter.sh/capacity-type", operator: "In", values: chance(0.5) ? ["on-demand"] : ["spot", "on-demand"] });
+    if (chance(0.6)) {
+      const values = pick([["on-demand"], ["spot", "on-demand"], ["spot"]]);
+      if (values.length === 2) features.spotAndOnDemand = true;
+      if (values.length === 1 && values[0] === "spot") features.spotOnly = true;
+      requirements.push({ key: "karpenter.sh/capacity-type", operator: "In", values });
+    } else features.spotAndOnDemand = true; // no requirement: every capacity type the offerings have
     if (chance(0.3)) requirements.push({ key: "kubernetes.io/arch", operator: "In", values: [pick(["amd64", "arm64"])] });
     if (chance(0.4)) requirements.push({ key: "karpenter.k8s.aws/instance-cpu", operator: "Lt", values: [String(pick([5, 9, 17, 33, 65]))] });
     if (chance(0.2)) {
@@ -163,10 +181,23 @@ export function randomScenario(seed: number, snapshot: InstanceTypeSnapshot): { 
   }
 
   const nodeGroups: NodeGroupInput[] = [];
-  if (chance(0.35)) {
+  if (chance(0.45)) {
     features.nodeGroups = true;
     for (let i = 0; i < int(1, 2); i++) {
-      nodeGroups.push({ name: `ng${i}`, instanceType: pick(["t3.large", "m5.xlarge", "c5.2xlarge", "m6g.large"]), count: int(1, 3) });
+      const constrained = chance(0.4);
+      if (constrained) features.nodeGroupConstraints = true;
+      const taint: Taint | undefined = constrained && chance(0.4) ? { key: `group${i}`, value: "x", effect: chance(0.3) ? "NoExecute" : "NoSchedule" } : undefined;
+      if (taint) taintKeys.push(taint);
+      nodeGroups.push({
+        name: `ng${i}`,
+        instanceType: pick(["t3.large", "m5.xlarge", "c5.2xlarge", "m6g.large", "r5.large", "c6g.xlarge"]),
+        count: int(1, 3),
+        ...(constrained && chance(0.5) ? { labels: { team: pick(["a", "b"]) } } : {}),
+        ...(taint ? { taints: [taint] } : {}),
+        ...(constrained && chance(0.4) ? { capacityType: "spot" as const } : {}),
+        ...(constrained && chance(0.4) ? { zones: zones.slice(0, int(1, zones.length)) } : {}),
+        ...(constrained && chance(0.3) ? { kubelet: { maxPods: int(8, 40) } } : {}),
+      });
     }
   }
 
