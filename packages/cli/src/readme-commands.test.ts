@@ -1,7 +1,7 @@
 // Every command of the README, typed as a user types it (`pnpm <script> ...` in a shell, from the repository
 // root or from a folder inside it), checked by exit code and output: the root scripts must reach the real CLI.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -28,9 +28,9 @@ interface Typed {
 }
 
 /** Runs `line` (words separated by spaces, as typed) in `dir` (relative to the repository root). */
-function type(line: string, dir = "."): Typed {
+function type(line: string, dir = ".", env: NodeJS.ProcessEnv = {}): Typed {
   const [cmd, ...args] = line.split(" ");
-  const r = spawnSync(cmd as string, args, { cwd: join(REPO, dir), env: userEnv(), encoding: "utf8", timeout: 110_000 });
+  const r = spawnSync(cmd as string, args, { cwd: join(REPO, dir), env: { ...userEnv(), ...env }, encoding: "utf8", timeout: 110_000 });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -251,5 +251,21 @@ describe("the checks CI runs fail when they should (they never pass by doing not
         "",
       ].join("\n"),
     );
+  });
+});
+
+describe("documented environment switches leave the checkout as it was", () => {
+  it("EKS_GITOPS_OVERLAY_CACHE=off pnpm -s synth --check (packages/config/README.md) writes no folder named 'off'", () => {
+    const dir = "clusters/eksworkshop";
+    const before = readdirSync(join(REPO, dir)).sort();
+    try {
+      const r = type("pnpm -s synth --check --cluster eksworkshop", dir, { EKS_GITOPS_OVERLAY_CACHE: "off" });
+      expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: "" });
+      expect(r.stdout).toMatch(/^ok {6}clusters\/eksworkshop\/rendered \(\d+ files up to date\)\n$/);
+      // --check writes nothing: not even a cache (the SDK's region table once went to `./off/regions-*.json`)
+      expect(readdirSync(join(REPO, dir)).sort()).toEqual(before);
+    } finally {
+      if (!before.includes("off") && existsSync(join(REPO, dir, "off"))) rmSync(join(REPO, dir, "off"), { recursive: true, force: true });
+    }
   });
 });
