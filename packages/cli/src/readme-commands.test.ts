@@ -209,6 +209,17 @@ const CASES: Case[] = [
     expect: (r) => expect(r.stdout).toMatch(/^Usage: eks-gitops <command> \[options\]\n/),
   },
   {
+    // `pnpm fuzz -- --runs N`: a mistyped count once ran 0 inputs and exited 0 (a check that did nothing)
+    typed: "pnpm -s fuzz -- --runs x",
+    status: 2,
+    expect: (r) => expect(r.stderr).toMatch(/^fuzz: --runs "x": expected a whole number >= 1\nusage: pnpm fuzz -- --runs N /),
+  },
+  {
+    typed: "pnpm -s fuzz -- --rusn 100",
+    status: 2,
+    expect: (r) => expect(r.stderr).toMatch(/^fuzz: Unknown option '--rusn'/),
+  },
+  {
     typed: "pnpm -s bootstrap --help",
     in: "clusters",
     status: 0,
