@@ -197,6 +197,12 @@ const CASES: Case[] = [
     expect: (r) => expect(r.stdout).toMatch(/^Rendered diff: HEAD \([0-9a-f]{12}\) -> working tree\n/),
   },
   {
+    // the hint names what to do, not the form that just failed (`--base origin/main` in a clone without that branch)
+    typed: "pnpm -s validate --base no-such-ref",
+    status: 2,
+    expect: (r) => expect(r.stderr).toMatch(/^eks-gitops: --base no-such-ref: not a commit in .*; pass a branch, tag or commit this clone has \(a remote branch is fetched first: `git fetch origin main`, then --base origin\/main\)\n$/),
+  },
+  {
     typed: "pnpm -s diff --help",
     in: "clusters/aws-cn",
     status: 0,
