@@ -85,6 +85,21 @@ describe.concurrent("an overlay that cannot be loaded", () => {
     });
   });
 
+  it("two bad overlays: both are reported in one run (text and json), exit 2", async () => {
+    const root = repoWith("two", "eksworkshop", (s) => s.replace("maxReplicas: 12", "maxReplica: 12"));
+    const cn = join(root, "clusters/aws-cn/cluster.ts");
+    writeFileSync(cn, readFileSync(cn, "utf8").replace(/count: (\d+)/, "count: -$1"));
+    const text = await run(["synth", "--root", root, "--check"]);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toMatch(/^clusters\/aws-cn\/cluster\.ts:\d+:\d+ Cluster\/aws-cn invalid nodeGroups\[0\]\.count: must not be negative/m);
+    expect(text.stderr).toMatch(/^clusters\/eksworkshop\/cluster\.ts:\d+:\d+ Cluster\/eksworkshop invalid workloads\[0\]\.autoscaling\.maxReplica: unknown key 'maxReplica'/m);
+    expect(text.stderr).toContain("Summary: 2 resources found - Valid: 0, Invalid: 2, Errors: 0, Skipped: 0\n");
+    expect(text.stderr.endsWith("2 problems in 2 overlays (clusters/aws-cn/cluster.ts, clusters/eksworkshop/cluster.ts); nothing was written.\n")).toBe(true);
+    const json = await run(["synth", "--root", root, "--check", "--output", "json"]);
+    expect(json.code).toBe(2);
+    expect((JSON.parse(json.stdout) as { resources: { name: string }[] }).resources.map((r) => r.name)).toEqual(["aws-cn", "eksworkshop"]);
+  });
+
   it("calling process.exit(0) does not end synth --check with 0 while another overlay is stale", async () => {
     const root = repoWith("exits", "aws-cn", (s) => `${s}\nprocess.exit(0);\n`);
     writeFileSync(join(root, "clusters/eksworkshop/rendered/karpenter-nodepools/stale.yaml"), "kind: Old\n");

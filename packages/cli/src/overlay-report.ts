@@ -46,3 +46,30 @@ export async function reportConfigError(err: ConfigError, format: OutputFormat, 
   process.stderr.write(stderr);
   return 2;
 }
+
+/** Several overlays are bad at once (synth loads every one before it says anything): each is reported. */
+export class ConfigErrors extends Error {
+  constructor(readonly errors: readonly ConfigError[]) {
+    super(errors.map((e) => e.message).join("\n"));
+    this.name = "ConfigErrors";
+  }
+}
+
+/** Every bad overlay's report as one (one finding per problem, one summary); exit code 2. */
+export async function formatConfigErrors(errs: readonly ConfigError[], format: OutputFormat = "text", color = false): Promise<ConfigErrorOutput> {
+  if (errs.length === 1) return formatConfigError(errs[0]!, format, color);
+  const n = errs.reduce((k, e) => k + e.problems.length, 0);
+  const closing = `${n} problems in ${errs.length} overlays (${errs.map((e) => e.file).join(", ")}); nothing was written.\n`;
+  // as formatConfigError: in text, an overlay whose problems have no place in its source is said in plain lines
+  const plain = format === "text" ? errs.filter((e) => e.problems.every((p) => p.line === undefined)) : [];
+  const located = errs.filter((e) => !plain.includes(e));
+  let report = "";
+  if (located.length > 0) {
+    const { formatReport } = await import("@eks-gitops/validate/output");
+    const resources = located.map(configErrorReport).flatMap((r) => r.resources);
+    const merged: Report = { summary: { resources: resources.length, valid: 0, invalid: resources.length, error: 0, skipped: 0 }, resources, stats: { transitionRulesSkipped: 0, celRulesEvaluated: 0 } };
+    report = formatReport(merged, format, { color });
+  }
+  const lines = plain.map((e) => `${e.message}\n`).join("");
+  return format === "text" ? { stdout: "", stderr: `${lines}${report}${closing}` } : { stdout: report, stderr: closing };
+}

@@ -1,10 +1,10 @@
 // The read-ahead worker's entry point (see read-ahead.ts): reads and parses the files it is given, in order,
-// with the same loadDocuments() the main thread would call, and posts each file's documents back (each file it
+// with the same loadFile() the main thread would call, and posts each file's documents back (each file it
 // claims first: the main thread reads a file itself rather than wait for it). It stays at
 // most `window` files ahead of what the main thread has taken, so memory does not grow with the run.
 import { type MessagePort, parentPort, receiveMessageOnPort } from "node:worker_threads";
 import { nativeAhead, PackedBuiltins } from "./native-ahead.ts";
-import { loadDocuments } from "./reader.ts";
+import { loadFile } from "./reader.ts";
 import { BY_WORKER, type ReadAheadMessage, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED } from "./read-ahead.ts";
 
 function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
@@ -24,9 +24,9 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
     // stdin belongs to the main thread, and so does a file the main thread claimed (it wanted it before the
     // worker got to it)
     if (file === "-" || Atomics.compareExchange(claims, index, UNCLAIMED, BY_WORKER) !== UNCLAIMED) continue;
-    let docs: ReturnType<typeof loadDocuments> | undefined;
+    let docs: ReturnType<typeof loadFile> | undefined;
     try {
-      docs = loadDocuments([file], work.read);
+      docs = loadFile(file, work.read);
     } catch {
       // whatever went wrong is the main thread's to meet again, with its own error handling
       docs = undefined;

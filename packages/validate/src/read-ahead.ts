@@ -1,7 +1,7 @@
 // Read-ahead: files are read and parsed (YAML → documents) in a worker thread while the main thread
 // validates the files before them, the way kubeconform reads and validates on several goroutines.
 //
-// Parsing is about a third of a run's CPU. The worker only reads: it runs the same loadDocuments() the main
+// Parsing is about a third of a run's CPU. The worker only reads: it runs the same loadFile() the main
 // thread would, so every document, unreadable file and finding is the same; what it posts back is plain data
 // (structured clone keeps shared YAML aliases, -0 and own `__proto__` keys as they were). Validation stays on
 // the main thread: workers that validated too were measured slower on this 2-CPU machine, each isolate paying
@@ -9,7 +9,7 @@
 // failed on, a worker that could not start or died) is read on the main thread instead, so a run never
 // depends on the worker for its results, only for its speed.
 import type { Worker } from "node:worker_threads";
-import { loadDocuments, type ReadOptions } from "./reader.ts";
+import { loadFile, type ReadOptions } from "./reader.ts";
 import type { CatalogVersions } from "./catalog/index.ts";
 import type { NativeAhead } from "./native-ahead.ts";
 import type { LoadedDocuments } from "./types.ts";
@@ -137,7 +137,7 @@ export class ReadAhead {
     Atomics.notify(this.state, TAKEN);
     if (docs) this.fromWorker++;
     this.lastFromWorker = docs !== undefined;
-    return docs ?? loadDocuments([file], this.read);
+    return docs ?? loadFile(file, this.read);
   }
 
   /**

@@ -1,6 +1,7 @@
 // Reading files, folders and stdin into documents: multi-document YAML and JSON, one error per bad document.
-import { isAbsolute, relative, resolve, sep } from "node:path";
 import { loadAll } from "js-yaml";
+import { readPlainJson } from "./json-fast.ts";
+import { shownPath } from "./shown-path.ts";
 import { jsonSyntaxMessage } from "./json-position.ts";
 import type { Document } from "yaml";
 import { collectPaths, readRegularFile, readStdinLimited, tooLarge } from "./hostile/fs.ts";
@@ -207,9 +208,16 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   // a text with anchors is measured against a budget (aliasExpansion); past it, yaml reads
   // the text and applies its own alias limit.
   let values: unknown[] | undefined;
+  // a possible complex key (a list or map as a key) is for yaml to judge: js-yaml would stringify it
+  const complexKey = MAY_HAVE_COMPLEX_KEY.test(source.text);
+  // plain JSON text that js-yaml would read to the same value: JSON.parse (json-fast.ts); it has no aliases
+  const json = complexKey ? undefined : readPlainJson(source.text);
+  if (json !== undefined) {
+    classify(json, file, 0, resources, unreadable);
+    return { resources, unreadable };
+  }
   try {
-    // a possible complex key (a list or map as a key) is for yaml to judge: js-yaml would stringify it
-    values = MAY_HAVE_COMPLEX_KEY.test(source.text) ? undefined : loadAll(source.text, undefined, { schema: YAML11_SCHEMA });
+    values = complexKey ? undefined : loadAll(source.text, undefined, { schema: YAML11_SCHEMA });
   } catch {
     values = undefined;
   }
@@ -270,13 +278,6 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   return { resources, unreadable };
 }
 
-/** Paths inside the working folder are shown relative to it (grep-able, stable in CI), others absolute. */
-function showPath(cwd: string, path: string): string {
-  const rel = relative(cwd, resolve(path));
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return resolve(path).split(sep).join("/");
-  return rel.split(sep).join("/");
-}
-
 /** Reads every path (files, folders recursively, `-` for stdin) into resources, unreadable documents and IAM files. */
 export function loadDocuments(paths: readonly string[], options: ReadOptions = {}): LoadedDocuments {
   const cwd = options.cwd ?? process.cwd();
@@ -285,33 +286,46 @@ export function loadDocuments(paths: readonly string[], options: ReadOptions = {
   const unreadable: UnreadableDocument[] = [];
   const iam: IamDocument[] = [];
   const { files, problems } = collectPaths(paths);
-  for (const p of problems) unreadable.push(parseError(showPath(cwd, p.file), 0, p.rule, p.message));
-  for (const path of files) {
-    const shown = path === "-" ? "-" : showPath(cwd, path);
-    const read = readFileChecked(path, maxBytes, options.readStdin);
-    if (typeof read !== "string") {
-      unreadable.push({ ...read, file: shown });
-      continue;
-    }
-    const text = read;
-    const iamKind = path === "-" ? undefined : iamKindOf(shown);
-    if (iamKind) {
-      let object: unknown;
-      try {
-        object = JSON.parse(text);
-      } catch (err) {
-        unreadable.push(parseError(shown, 0, "parse:syntax", jsonSyntaxMessage(text, err as Error)));
-        continue;
-      }
-      // duplicate keys and excess depth, which JSON.parse lets through
-      const problem = scanJson(text);
-      if (problem) unreadable.push(parseError(shown, 0, problem.rule, problem.message));
-      else iam.push({ file: shown, index: 0, iamKind, object });
-      continue;
-    }
-    const parsed = parseText({ file: shown, text }, options);
-    resources.push(...parsed.resources);
-    unreadable.push(...parsed.unreadable);
-  }
+  for (const p of problems) unreadable.push(parseError(shownPath(cwd, p.file), 0, p.rule, p.message));
+  for (const path of files) readFile(path, cwd, maxBytes, options, { resources, unreadable, iam });
   return { resources, unreadable, iam };
+}
+
+/**
+ * The documents of one file that a listing (collectPaths: the run's file list) has already found to be a regular
+ * file, or `-`: read without asking the file system about the path again (opening it checks it is still a file).
+ */
+export function loadFile(path: string, options: ReadOptions = {}): LoadedDocuments {
+  const docs = { resources: [] as ParsedResource[], unreadable: [] as UnreadableDocument[], iam: [] as IamDocument[] };
+  readFile(path, options.cwd ?? process.cwd(), options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, options, docs);
+  return docs;
+}
+
+function readFile(path: string, cwd: string, maxBytes: number, options: ReadOptions, out: { resources: ParsedResource[]; unreadable: UnreadableDocument[]; iam: IamDocument[] }): void {
+  const { resources, unreadable, iam } = out;
+  const shown = path === "-" ? "-" : shownPath(cwd, path);
+  const read = readFileChecked(path, maxBytes, options.readStdin);
+  if (typeof read !== "string") {
+    unreadable.push({ ...read, file: shown });
+    return;
+  }
+  const text = read;
+  const iamKind = path === "-" ? undefined : iamKindOf(shown);
+  if (iamKind) {
+    let object: unknown;
+    try {
+      object = JSON.parse(text);
+    } catch (err) {
+      unreadable.push(parseError(shown, 0, "parse:syntax", jsonSyntaxMessage(text, err as Error)));
+      return;
+    }
+    // duplicate keys and excess depth, which JSON.parse lets through
+    const problem = scanJson(text);
+    if (problem) unreadable.push(parseError(shown, 0, problem.rule, problem.message));
+    else iam.push({ file: shown, index: 0, iamKind, object });
+    return;
+  }
+  const parsed = parseText({ file: shown, text }, options);
+  for (const r of parsed.resources) resources.push(r);
+  for (const u of parsed.unreadable) unreadable.push(u);
 }

@@ -1,7 +1,7 @@
 // runValidation(): the whole `eks-gitops validate` pipeline as a library call (paths → schemas → report).
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 // subpaths, not the package index: validate loads the overlay checks (zod) only with an overlay
 import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
 import { listClusters, loadCluster } from "@eks-gitops/config/load";
@@ -10,6 +10,7 @@ import { type CatalogVersions, defaultCacheDir } from "./catalog/index.ts";
 import type { FetchOptions } from "./catalog/fetch.ts";
 import { collectPaths, readRegularFile, readStdinLimited } from "./hostile/fs.ts";
 import { DEFAULT_MAX_FILE_BYTES, loadDocuments, parseText, type ReadOptions } from "./reader.ts";
+import { isNormalAbsolute, shownPath } from "./shown-path.ts";
 import { missingRenderedOutput } from "./missing-output.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";
 import { CONFIG_FILE } from "./config-file.ts";
@@ -89,7 +90,8 @@ interface OverlayFacts {
 /** `clusters/<name>/...` → name, for a path relative to the root. */
 function overlayOf(root: string, cwd: string, file: string): string | undefined {
   if (file === "-") return undefined;
-  const rel = relative(root, resolve(cwd, file)).split(sep);
+  // shown relative to the root (absolute outside it, where no overlay is)
+  const rel = shownPath(root, isNormalAbsolute(file) ? file : resolve(cwd, file)).split("/");
   return rel[0] === CLUSTERS_DIR && rel.length > 2 ? rel[1] : undefined;
 }
 
@@ -230,9 +232,7 @@ function select(options: RunOptions): Selected {
     if (file === "-") return file;
     let s = shown.get(file);
     if (s === undefined) {
-      const abs = resolve(file);
-      const rel = relative(cwd, abs);
-      s = (rel === "" || rel.startsWith("..") || isAbsolute(rel) ? abs : rel).split(sep).join("/");
+      s = shownPath(cwd, file);
       shown.set(file, s);
     }
     return s;
@@ -386,6 +386,19 @@ async function loadCatalog(options: RunOptions, selected: Selected, scan: ScanRe
   return { registryFor, chartValues, layers };
 }
 
+/** `fn` asked once per argument (a file's key is asked for each of its findings). */
+function memoised(fn: (file: string) => string): (file: string) => string {
+  const known = new Map<string, string>();
+  return (file) => {
+    let v = known.get(file);
+    if (v === undefined) {
+      v = fn(file);
+      known.set(file, v);
+    }
+    return v;
+  };
+}
+
 /** The stream stage: every file read, validated and located in turn (stream.ts), then the cross-object checks. */
 async function stream(
   options: RunOptions,
@@ -420,6 +433,6 @@ async function stream(
   return applyLevels({ ...streamed, ...(notChecked.size > 0 ? { notChecked: [...notChecked].sort() } : {}) }, {
     strict: options.strict,
     acknowledge: options.acknowledge,
-    fileKey: (file) => (file === "-" ? file : relative(root, resolve(cwd, file)).split(sep).join("/")),
+    fileKey: memoised((file) => (file === "-" ? file : relative(root, resolve(cwd, file)).split(sep).join("/"))),
   });
 }

@@ -5,7 +5,7 @@ import { ConfigError } from "@eks-gitops/config/errors";
 import { createTwoFilesPatch } from "diff";
 import { createColors } from "picocolors";
 import { parseCommandArgs } from "../args.ts";
-import { reportConfigError } from "../overlay-report.ts";
+import { ConfigErrors, formatConfigErrors, reportConfigError } from "../overlay-report.ts";
 import { EXIT, exitCodeHelp, UsageError } from "../exit-codes.ts";
 import { OUTPUT_FORMATS, type OutputFormat } from "@eks-gitops/validate/output";
 import { renderClusterTraced, type RenderedTree, type RenderSources } from "../render.ts";
@@ -58,14 +58,23 @@ export async function synth(options: SynthOptions): Promise<number> {
 
   const timings = { overlays: 0, render: 0, validate: 0 };
   const rendered: { config: ClusterConfig; tree: RenderedTree; sources: RenderSources; dir: string }[] = [];
+  // every overlay is loaded and rendered before a bad one is reported, so one run names every bad overlay
+  const bad: ConfigError[] = [];
   for (const name of names) {
     const loading = performance.now();
-    const config = await loadCluster(options.root, name);
-    const rendering = performance.now();
-    rendered.push({ config, ...renderClusterTraced(config), dir: join(options.root, CLUSTERS_DIR, name, RENDERED_DIR) });
-    timings.overlays += rendering - loading;
-    timings.render += performance.now() - rendering;
+    try {
+      const config = await loadCluster(options.root, name);
+      const rendering = performance.now();
+      rendered.push({ config, ...renderClusterTraced(config), dir: join(options.root, CLUSTERS_DIR, name, RENDERED_DIR) });
+      timings.overlays += rendering - loading;
+      timings.render += performance.now() - rendering;
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      bad.push(err);
+    }
   }
+  if (bad.length === 1) throw bad[0];
+  if (bad.length > 1) throw new ConfigErrors(bad);
   const report = (): void => {
     if (!options.timings) return;
     const all = Object.entries(timings).map(([phase, ms]) => `${phase} ${ms.toFixed(0)} ms`);
@@ -218,6 +227,12 @@ export async function synthCommand(argv: readonly string[]): Promise<number> {
     });
   } catch (err) {
     if (err instanceof ConfigError) return reportConfigError(err, output, colorEnabled(output === "text" ? process.stderr : process.stdout));
+    if (err instanceof ConfigErrors) {
+      const { stdout, stderr } = await formatConfigErrors(err.errors, output, colorEnabled(output === "text" ? process.stderr : process.stdout));
+      process.stdout.write(stdout);
+      process.stderr.write(stderr);
+      return EXIT.usage;
+    }
     // the pinned schemas could not be had (offline without a mirror, a bad mirror): a setup problem, not a bug
     if (err instanceof Error && err.name === "CatalogError") {
       throw new UsageError(`synth: cannot validate the render: ${err.message}; nothing was written (--no-validate writes without validating)`);

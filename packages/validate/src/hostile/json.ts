@@ -84,16 +84,17 @@ export function nestingDepth(value: unknown, limit = MAX_NESTING_DEPTH): number 
  */
 export function mayNestDeeperThan(text: string, limit: number): boolean {
   if (text.length <= limit) return false;
-  let brackets = 0;
+  // indexOf finds a character many times faster than a loop over every character (this runs on every text)
   let longest = 0;
   let lineStart = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b || c === 0x2a /* * */) brackets++;
-    else if (c === 0x0a) {
-      if (i - lineStart > longest) longest = i - lineStart;
-      lineStart = i + 1;
-    }
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) {
+    if (i - lineStart > longest) longest = i - lineStart;
+    lineStart = i + 1;
   }
-  return Math.max(longest, text.length - lineStart) + brackets > limit;
+  let bound = Math.max(longest, text.length - lineStart);
+  for (const c of OPENERS) for (let i = text.indexOf(c); i !== -1; i = text.indexOf(c, i + 1)) if (++bound > limit) return true;
+  return bound > limit;
 }
+
+/** What may open a level: brackets of flow collections, and aliases (`*a`), which the expansion budget bounds. */
+const OPENERS = ["[", "{", "*"];
