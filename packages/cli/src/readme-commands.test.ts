@@ -1,7 +1,7 @@
 // Every command of the README, typed as a user types it (`pnpm <script> ...` in a shell, from the repository
 // root or from a folder inside it), checked by exit code and output: the root scripts must reach the real CLI.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -28,9 +28,9 @@ interface Typed {
 }
 
 /** Runs `line` (words separated by spaces, as typed) in `dir` (relative to the repository root). */
-function type(line: string, dir = "."): Typed {
+function type(line: string, dir = ".", env: NodeJS.ProcessEnv = {}): Typed {
   const [cmd, ...args] = line.split(" ");
-  const r = spawnSync(cmd as string, args, { cwd: join(REPO, dir), env: userEnv(), encoding: "utf8", timeout: 110_000 });
+  const r = spawnSync(cmd as string, args, { cwd: join(REPO, dir), env: { ...userEnv(), ...env }, encoding: "utf8", timeout: 110_000 });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -197,6 +197,12 @@ const CASES: Case[] = [
     expect: (r) => expect(r.stdout).toMatch(/^Rendered diff: HEAD \([0-9a-f]{12}\) -> working tree\n/),
   },
   {
+    // the hint names what to do, not the form that just failed (`--base origin/main` in a clone without that branch)
+    typed: "pnpm -s validate --base no-such-ref",
+    status: 2,
+    expect: (r) => expect(r.stderr).toMatch(/^eks-gitops: --base no-such-ref: not a commit in .*; pass a branch, tag or commit this clone has \(a remote branch is fetched first: `git fetch origin main`, then --base origin\/main\)\n$/),
+  },
+  {
     typed: "pnpm -s diff --help",
     in: "clusters/aws-cn",
     status: 0,
@@ -207,6 +213,17 @@ const CASES: Case[] = [
     in: "clusters",
     status: 0,
     expect: (r) => expect(r.stdout).toMatch(/^Usage: eks-gitops <command> \[options\]\n/),
+  },
+  {
+    // `pnpm fuzz -- --runs N`: a mistyped count once ran 0 inputs and exited 0 (a check that did nothing)
+    typed: "pnpm -s fuzz -- --runs x",
+    status: 2,
+    expect: (r) => expect(r.stderr).toMatch(/^fuzz: --runs "x": expected a whole number >= 1\nusage: pnpm fuzz -- --runs N /),
+  },
+  {
+    typed: "pnpm -s fuzz -- --rusn 100",
+    status: 2,
+    expect: (r) => expect(r.stderr).toMatch(/^fuzz: Unknown option '--rusn'/),
   },
   {
     typed: "pnpm -s bootstrap --help",
@@ -251,5 +268,21 @@ describe("the checks CI runs fail when they should (they never pass by doing not
         "",
       ].join("\n"),
     );
+  });
+});
+
+describe("documented environment switches leave the checkout as it was", () => {
+  it("EKS_GITOPS_OVERLAY_CACHE=off pnpm -s synth --check (packages/config/README.md) writes no folder named 'off'", () => {
+    const dir = "clusters/eksworkshop";
+    const before = readdirSync(join(REPO, dir)).sort();
+    try {
+      const r = type("pnpm -s synth --check --cluster eksworkshop", dir, { EKS_GITOPS_OVERLAY_CACHE: "off" });
+      expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: "" });
+      expect(r.stdout).toMatch(/^ok {6}clusters\/eksworkshop\/rendered \(\d+ files up to date\)\n$/);
+      // --check writes nothing: not even a cache (the SDK's region table once went to `./off/regions-*.json`)
+      expect(readdirSync(join(REPO, dir)).sort()).toEqual(before);
+    } finally {
+      if (!before.includes("off") && existsSync(join(REPO, dir, "off"))) rmSync(join(REPO, dir, "off"), { recursive: true, force: true });
+    }
   });
 });

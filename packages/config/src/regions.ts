@@ -29,6 +29,9 @@ export interface KnownRegion {
 let table: ReadonlyMap<string, KnownRegion> | undefined;
 function cachedTable(): ReadonlyMap<string, KnownRegion> | undefined {
   if (table) return table;
+  // EKS_GITOPS_OVERLAY_CACHE=off means no cache at all: ask the SDK per lookup, and never take "off" for a folder
+  // (it once was: a stray `off/regions-*.json` appeared in whatever folder the command was typed in)
+  if (process.env.EKS_GITOPS_OVERLAY_CACHE === "off") return undefined;
   try {
     const require = createRequire(import.meta.url);
     const endpoints = require.resolve("@aws-sdk/util-endpoints/package.json");

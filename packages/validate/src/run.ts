@@ -129,7 +129,7 @@ function checkRef(root: string, ref: string): void {
     if (/not a git repository/i.test(String((err as { stderr?: Buffer }).stderr ?? ""))) {
       throw new RunUsageError(`--base ${ref}: ${root} is not a git repository; --base reads the previously committed objects from git: run inside a clone, or drop --base`);
     }
-    throw new RunUsageError(`--base ${ref}: not a commit in ${root}; pass a branch, tag or commit (e.g. --base origin/main)`);
+    throw new RunUsageError(`--base ${ref}: not a commit in ${root}; pass a branch, tag or commit this clone has (a remote branch is fetched first: \`git fetch origin main\`, then --base origin/main)`);
   }
 }
 

@@ -11,17 +11,35 @@ type Message =
   | { type: "done"; index: number; label: string; ms: number; failure?: FuzzFailure }
   | { type: "end"; stats: FuzzStats; maxRssBytes: number };
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== "--"),
-  options: { runs: { type: "string", default: "5000" }, seed: { type: "string", default: "14" }, timeout: { type: "string", default: "10" }, child: { type: "string" } },
-});
-const runs = Number(values.runs);
+const USAGE = "usage: pnpm fuzz -- --runs N [--seed S] [--timeout SECONDS]";
+/** A mistyped option is a usage error (exit 2), never a campaign of 0 inputs that reports success. */
+function usageError(message: string): never {
+  process.stderr.write(`fuzz: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+let values: { runs: string; seed: string; timeout: string; child?: string };
+try {
+  ({ values } = parseArgs({
+    args: process.argv.slice(2).filter((a) => a !== "--"),
+    options: { runs: { type: "string", default: "5000" }, seed: { type: "string", default: "14" }, timeout: { type: "string", default: "10" }, child: { type: "string" } },
+  }));
+} catch (err) {
+  usageError((err as Error).message);
+}
+/** A whole number >= min, as typed (`--runs 1e3`, `--runs x`, `--runs ""` are refused). */
+function wholeNumber(option: string, text: string, min: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) usageError(`--${option} ${JSON.stringify(text)}: expected a whole number >= ${min}`);
+  return Number(text);
+}
+const runs = wholeNumber("runs", values.runs, 1);
+if (values.child !== undefined) wholeNumber("child", values.child, 0);
+if (!(Number(values.timeout) > 0)) usageError(`--timeout ${JSON.stringify(values.timeout)}: expected a number of seconds > 0`);
 /**
  * The child's V8 heap limit: garbage of earlier inputs is collected before the heap grows past it, so the peak
  * memory measured is what one input needs; an input that needs more ends the child (reported as a failure).
  */
 const HEAP_MB = 320;
-const seed = Number(values.seed);
+const seed = wholeNumber("seed", values.seed, 0);
 
 if (values.child !== undefined) {
   // the child: run from the given input, report each one to the parent
