@@ -31,6 +31,7 @@ describe("native coverage table", () => {
     }
     expect(coverageOf({ group: "rbac", function: "ValidateRoleBinding" }).status).toBe("ported");
     expect(coverageOf({ group: "core", function: "ValidateSecretUpdate" }).status).toBe("out of scope");
-    expect(coverageOf({ group: "coordination", function: "ValidateCoordinatedLeaseStrategy" }).status).toBe("not ported");
+    expect(coverageOf({ group: "coordination", function: "ValidateCoordinatedLeaseStrategy" }).status).toBe("out of scope");
+    expect(coverageOf({ group: "core", function: "ValidateNodeFieldSelectorRequirement" }).status).toBe("not ported");
   });
 });
