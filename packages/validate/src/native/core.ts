@@ -15,7 +15,7 @@ import { validateLimitRange } from "./limitrange.ts";
 import { validatePersistentVolume } from "./persistentvolume.ts";
 import { validatePvcSpec } from "./pvc.ts";
 import { quantityString } from "./quantity.ts";
-import { aggregateContainerResources, validateQuotaHard } from "./resources.ts";
+import { aggregateContainerResources, STANDARD_QUOTA, validateQuotaHard } from "./resources.ts";
 import { initIpFamilyFields } from "./service-ips.ts";
 import type { NativeGroup } from "./registry.ts";
 import { goMap, JsonValue, type Reporter } from "./report.ts";
@@ -376,29 +376,7 @@ function validatePod(pod: Obj, r: Reporter): void {
 
 const QUOTA_SCOPES = ["Terminating", "NotTerminating", "BestEffort", "NotBestEffort", "PriorityClass", "VolumeAttributesClass", "CrossNamespacePodAffinity"];
 const EXISTS_ONLY_SCOPES = new Set(["BestEffort", "NotBestEffort", "Terminating", "NotTerminating", "CrossNamespacePodAffinity"]);
-/** helper.IsStandardQuotaResourceName (pkg/apis/core/helper/helpers.go): the resources quota tracks itself. */
-const STANDARD_QUOTA_RESOURCES = new Set([
-  "cpu",
-  "memory",
-  "ephemeral-storage",
-  "requests.cpu",
-  "requests.memory",
-  "requests.storage",
-  "requests.ephemeral-storage",
-  "limits.cpu",
-  "limits.memory",
-  "limits.ephemeral-storage",
-  "pods",
-  "resourcequotas",
-  "services",
-  "replicationcontrollers",
-  "secrets",
-  "persistentvolumeclaims",
-  "configmaps",
-  "services.nodeports",
-  "services.loadbalancers",
-]);
-const isStandardQuotaResource = (name: string) => STANDARD_QUOTA_RESOURCES.has(name) || name.startsWith("hugepages-") || name.startsWith("requests.hugepages-");
+const isStandardQuotaResource = (name: string) => STANDARD_QUOTA.has(name) || name.startsWith("hugepages-") || name.startsWith("requests.hugepages-");
 const POD_QUOTA_RESOURCES = new Set(["pods", "cpu", "memory", "limits.cpu", "limits.memory", "requests.cpu", "requests.memory"]);
 
 /** helper.IsResourceQuotaScopeValidForResource: which tracked resources a scope may limit. */

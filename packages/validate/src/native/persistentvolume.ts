@@ -12,7 +12,7 @@ import { quantitySign, quantityString, readQuantity } from "./quantity.ts";
 import type { Reporter } from "./report.ts";
 import { roundUpToMilli } from "./resources.ts";
 import { type Obj, asArr, asBool, asNum, asObj, asStr } from "./values.ts";
-import { validateCsiDriverName, validateFlex, validateFlocker, validateHostPath, validateNfs, validateQuobyte, validateStorageOs } from "./volumes.ts";
+import { validateCsiDriverName, validateFc, validateFlex, validateFlocker, validateHostPath, validateNfs, validateQuobyte, validateStorageOs } from "./volumes.ts";
 
 const CHECK = "core/persistent-volume";
 const str = (v: unknown): string => asStr(v) ?? "";
@@ -181,7 +181,7 @@ function validateSource(key: string, src: Obj, pvName: string, hasAffinity: bool
       break;
     }
     case "fc":
-      validateFcPv(src, p, r);
+      validateFc(src, p, r, CHECK);
       break;
     case "flexVolume":
       validateFlex(src, p, r, CHECK);
@@ -253,17 +253,6 @@ function validateIscsiPv(src: Obj, pvName: string, p: FieldPath, r: Reporter): v
   }
 }
 
-function validateFcPv(src: Obj, p: FieldPath, r: Reporter): void {
-  const wwns = asArr(src.targetWWNs) ?? [];
-  const wwids = asArr(src.wwids) ?? [];
-  if (wwns.length < 1 && wwids.length < 1) r.required(p.child("targetWWNs"), "must specify either targetWWNs or wwids, but not both", CHECK);
-  if (wwns.length !== 0 && wwids.length !== 0) r.invalid(p.child("targetWWNs"), wwns, "targetWWNs and wwids can not be specified simultaneously", CHECK);
-  if (wwns.length !== 0) {
-    const lun = asNum(src.lun);
-    if (lun === undefined) r.required(p.child("lun"), "lun is required if targetWWNs is specified", CHECK);
-    else if (lun < 0 || lun > 255) r.invalid(p.child("lun"), lun, inclusiveRangeError(0, 255), CHECK);
-  }
-}
 
 /** validateCSIPersistentVolumeSource: driver name, volume handle, and each secret reference (name and namespace). */
 function validateCsiPv(src: Obj, p: FieldPath, r: Reporter): void {

@@ -55,7 +55,8 @@ export function validateResourceName(name: string, path: FieldPath, r: Reporter,
   return true;
 }
 
-const STANDARD_QUOTA = new Set([
+/** helper.IsStandardQuotaResourceName (pkg/apis/core/helper/helpers.go): the resources quota tracks itself. */
+export const STANDARD_QUOTA: ReadonlySet<string> = new Set([
   "cpu",
   "memory",
   "ephemeral-storage",

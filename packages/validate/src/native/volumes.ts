@@ -297,16 +297,16 @@ function validateIscsi(src: Obj, p: FieldPath, r: Reporter): void {
   }
 }
 
-/** validateFCVolumeSource. */
-function validateFc(src: Obj, p: FieldPath, r: Reporter): void {
+/** validateFCVolumeSource, which Go runs for pod volumes and PersistentVolumes alike (`check` names the caller). */
+export function validateFc(src: Obj, p: FieldPath, r: Reporter, check = CHECK): void {
   const wwns = asArr(src.targetWWNs) ?? [];
   const wwids = asArr(src.wwids) ?? [];
-  if (wwns.length < 1 && wwids.length < 1) r.required(p.child("targetWWNs"), "must specify either targetWWNs or wwids, but not both", CHECK);
-  if (wwns.length !== 0 && wwids.length !== 0) r.invalid(p.child("targetWWNs"), wwns, "targetWWNs and wwids can not be specified simultaneously", CHECK);
+  if (wwns.length < 1 && wwids.length < 1) r.required(p.child("targetWWNs"), "must specify either targetWWNs or wwids, but not both", check);
+  if (wwns.length !== 0 && wwids.length !== 0) r.invalid(p.child("targetWWNs"), wwns, "targetWWNs and wwids can not be specified simultaneously", check);
   if (wwns.length !== 0) {
     const lun = asNum(src.lun);
-    if (lun === undefined) r.required(p.child("lun"), "lun is required if targetWWNs is specified", CHECK);
-    else if (lun < 0 || lun > 255) r.invalid(p.child("lun"), lun, inclusiveRangeError(0, 255), CHECK);
+    if (lun === undefined) r.required(p.child("lun"), "lun is required if targetWWNs is specified", check);
+    else if (lun < 0 || lun > 255) r.invalid(p.child("lun"), lun, inclusiveRangeError(0, 255), check);
   }
 }
 
