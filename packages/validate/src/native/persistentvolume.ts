@@ -7,7 +7,7 @@ import { validatePathNoBacksteps } from "./local-path.ts";
 import { inclusiveRangeError, isDns1123Label, isDns1123Subdomain } from "./names.ts";
 import type { FieldPath } from "./path.ts";
 import { validateNodeSelector } from "./podspec.ts";
-import { ACCESS_MODES } from "./pvc.ts";
+import { validateAccessModeValues } from "./pvc.ts";
 import { quantitySign, quantityString, readQuantity } from "./quantity.ts";
 import type { Reporter } from "./report.ts";
 import { roundUpToMilli } from "./resources.ts";
@@ -77,16 +77,7 @@ export function validatePersistentVolume(pv: Obj, r: Reporter, path: FieldPath):
 function validateAccessModes(spec: Obj, path: FieldPath, r: Reporter): void {
   const modes = asArr(spec.accessModes) ?? [];
   if (modes.length === 0) r.required(path.child("accessModes"), "", CHECK);
-  let rwop = false;
-  let other = false;
-  for (const [i, mode] of modes.entries()) {
-    if (typeof mode !== "string") continue;
-    // Go names the list; the pointer names the entry (so this finding replaces the schema stage's enum one)
-    if (!ACCESS_MODES.includes(mode)) r.notSupported(path.child("accessModes"), mode, ACCESS_MODES, CHECK, path.child("accessModes").index(i).pointer());
-    if (mode === "ReadWriteOncePod") rwop = true;
-    else if (ACCESS_MODES.includes(mode)) other = true;
-  }
-  if (rwop && other) r.forbidden(path.child("accessModes"), "may not use ReadWriteOncePod with other access modes", CHECK);
+  validateAccessModeValues(modes, path, r, CHECK);
 }
 
 function validateCapacity(spec: Obj, path: FieldPath, r: Reporter): void {

@@ -13,6 +13,23 @@ import { asArr, asObj, asStr, type Obj } from "./values.ts";
 export const ACCESS_MODES = ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"];
 const CHECK = "core/persistent-volume-claim";
 
+/**
+ * The access modes of a PersistentVolume or a claim, as both ValidatePersistentVolumeSpec and
+ * ValidatePersistentVolumeClaimSpec check them: known values, and ReadWriteOncePod alone. (`check` names the caller.)
+ */
+export function validateAccessModeValues(modes: readonly unknown[], path: FieldPath, r: Reporter, check: string): void {
+  let rwop = false;
+  let other = false;
+  for (const [i, mode] of modes.entries()) {
+    if (typeof mode !== "string") continue;
+    // Go names the list; the pointer names the entry (so this finding replaces the schema stage's enum one)
+    if (!ACCESS_MODES.includes(mode)) r.notSupported(path.child("accessModes"), mode, ACCESS_MODES, check, path.child("accessModes").index(i).pointer());
+    if (mode === "ReadWriteOncePod") rwop = true;
+    else if (ACCESS_MODES.includes(mode)) other = true;
+  }
+  if (rwop && other) r.forbidden(path.child("accessModes"), "may not use ReadWriteOncePod with other access modes", check);
+}
+
 export interface PvcSpecOptions {
   /**
    * The spec is a PersistentVolumeClaim's own: the claim strategy first drops a cross-namespace dataSourceRef
@@ -28,16 +45,7 @@ export function validatePvcSpec(input: Obj, path: FieldPath, r: Reporter, option
   const modes = asArr(spec.accessModes) ?? [];
   if (modes.length === 0) r.required(path.child("accessModes"), "at least 1 access mode is required", CHECK);
   if (spec.selector !== undefined && spec.selector !== null) validateLabelSelector(spec.selector, path.child("selector"), r);
-  let rwop = false;
-  let other = false;
-  for (const [i, mode] of modes.entries()) {
-    if (typeof mode !== "string") continue;
-    // Go names the list; the pointer names the entry (so this finding replaces the schema stage's enum one)
-    if (!ACCESS_MODES.includes(mode)) r.notSupported(path.child("accessModes"), mode, ACCESS_MODES, CHECK, path.child("accessModes").index(i).pointer());
-    if (mode === "ReadWriteOncePod") rwop = true;
-    else if (ACCESS_MODES.includes(mode)) other = true;
-  }
-  if (rwop && other) r.forbidden(path.child("accessModes"), "may not use ReadWriteOncePod with other access modes", CHECK);
+  validateAccessModeValues(modes, path, r, CHECK);
   // Go names `resources[storage]`; the value sits under resources.requests
   const storagePath = path.child("resources").key("storage");
   const pointer = path.child("resources", "requests", "storage").pointer();
