@@ -1,5 +1,6 @@
 // The e2e suites' moto check, with no process started: answers as python3 gives them (another moto, no moto, no
-// interpreter at all) get the message that says what is installed and the exact command to run.
+// interpreter at all) get the message that says what is installed and the exact command to run. It runs with `pnpm e2e`,
+// beside the suites that need moto: `pnpm test` needs Node and pnpm only, and keeps out of every test about a peer.
 import { describe, expect, it } from "vitest";
 import { MotoSetupError, motoPython, motoVerdict } from "./moto-check.ts";
 
