@@ -1,5 +1,5 @@
 // What the e2e suites need of moto, and the verdict on what an interpreter answered: pure (no process is started
-// here), so its unit test runs with Node alone; moto.ts asks the interpreter and passes the answer in.
+// here), so its test needs no Python; moto.ts asks the interpreter and passes the answer in.
 
 /** The moto release the e2e tests and the committed capacity snapshot were made with (other releases serve other data). */
 export const MOTO_VERSION = "5.2.5";
