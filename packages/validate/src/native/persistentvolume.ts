@@ -12,7 +12,7 @@ import { quantitySign, quantityString, readQuantity } from "./quantity.ts";
 import type { Reporter } from "./report.ts";
 import { roundUpToMilli } from "./resources.ts";
 import { type Obj, asArr, asBool, asNum, asObj, asStr } from "./values.ts";
-import { validateCsiDriverName, validateFc, validateFlex, validateFlocker, validateHostPath, validateNfs, validateQuobyte, validateStorageOs } from "./volumes.ts";
+import { validateAwsElasticBlockStore, validateCsiDriverName, validateFc, validateGcePersistentDisk, validateFlex, validateFlocker, validateHostPath, validateNfs, validateQuobyte, validateStorageOs } from "./volumes.ts";
 
 const CHECK = "core/persistent-volume";
 const str = (v: unknown): string => asStr(v) ?? "";
@@ -124,16 +124,11 @@ function validateSource(key: string, src: Obj, pvName: string, hasAffinity: bool
     case "hostPath":
       validateHostPath(src, p, r, CHECK);
       break;
-    case "gcePersistentDisk": {
-      // validated under Go's name `persistentDisk`
-      const gp = path.child("persistentDisk");
-      if (str(src.pdName) === "") r.required(gp.child("pdName"), "", CHECK, p.child("pdName").pointer());
-      validatePartition(src, gp, r, p.child("partition").pointer());
+    case "gcePersistentDisk":
+      validateGcePersistentDisk(src, path, p, r, CHECK);
       break;
-    }
     case "awsElasticBlockStore":
-      need("volumeID");
-      validatePartition(src, p, r);
+      validateAwsElasticBlockStore(src, p, r, CHECK);
       break;
     case "glusterfs": {
       need("endpoints", "path");
@@ -207,11 +202,6 @@ function validateSource(key: string, src: Obj, pvName: string, hasAffinity: bool
     default:
       break;
   }
-}
-
-function validatePartition(src: Obj, p: FieldPath, r: Reporter, pointer?: string): void {
-  const partition = asNum(src.partition) ?? 0;
-  if (partition < 0 || partition > 255) r.invalid(p.child("partition"), partition, inclusiveRangeError(1, 255), CHECK, pointer);
 }
 
 const IQN = /iqn\.\d{4}-\d{2}\.([A-Za-z0-9.-]+)(:[^,;*&$|\s]+)$/;

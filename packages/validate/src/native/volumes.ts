@@ -118,16 +118,11 @@ function validateOneSource(key: string, src: Obj, volName: string, path: FieldPa
       if (str(src.repository) === "") r.required(p.child("repository"), "", CHECK);
       validateLocalDescendingPath(str(src.directory), p.child("directory"), r, CHECK);
       break;
-    case "gcePersistentDisk": {
-      // Go validates this source under the name `persistentDisk`
-      const gp = path.child("persistentDisk");
-      if (str(src.pdName) === "") r.required(gp.child("pdName"), "", CHECK, p.child("pdName").pointer());
-      validatePartition(src, gp, r, p.child("partition").pointer());
+    case "gcePersistentDisk":
+      validateGcePersistentDisk(src, path, p, r, CHECK);
       break;
-    }
     case "awsElasticBlockStore":
-      if (str(src.volumeID) === "") r.required(p.child("volumeID"), "", CHECK);
-      validatePartition(src, p, r);
+      validateAwsElasticBlockStore(src, p, r, CHECK);
       break;
     case "secret":
       if (str(src.secretName) === "") r.required(p.child("secretName"), "", CHECK);
@@ -232,9 +227,25 @@ export function validateHostPath(src: Obj, p: FieldPath, r: Reporter, check: str
   if (type !== undefined && !types.includes(type)) r.notSupported(p.child("type"), type, types, check);
 }
 
-function validatePartition(src: Obj, p: FieldPath, r: Reporter, pointer?: string): void {
+function validatePartition(src: Obj, p: FieldPath, r: Reporter, check: string, pointer?: string): void {
   const partition = asNum(src.partition) ?? 0;
-  if (partition < 0 || partition > 255) r.invalid(p.child("partition"), partition, inclusiveRangeError(1, 255), CHECK, pointer);
+  if (partition < 0 || partition > 255) r.invalid(p.child("partition"), partition, inclusiveRangeError(1, 255), check, pointer);
+}
+
+/**
+ * validateGCEPersistentDiskVolumeSource, for pod volumes and PersistentVolumes alike: Go names the source
+ * `persistentDisk` (under `parent`), the findings point at the real key (`p`).
+ */
+export function validateGcePersistentDisk(src: Obj, parent: FieldPath, p: FieldPath, r: Reporter, check: string): void {
+  const gp = parent.child("persistentDisk");
+  if (str(src.pdName) === "") r.required(gp.child("pdName"), "", check, p.child("pdName").pointer());
+  validatePartition(src, gp, r, check, p.child("partition").pointer());
+}
+
+/** validateAWSElasticBlockStoreVolumeSource, for pod volumes and PersistentVolumes alike. */
+export function validateAwsElasticBlockStore(src: Obj, p: FieldPath, r: Reporter, check: string): void {
+  if (str(src.volumeID) === "") r.required(p.child("volumeID"), "", check);
+  validatePartition(src, p, r, check);
 }
 
 /** net.SplitHostPort's verdict: `host:port` or `[host]:port`, one colon outside brackets. */
