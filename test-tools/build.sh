@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds (or reuses) the Go test peers: kube-apiserver, etcd, kubeconform, kubectl-validate, karpenter-hash, karpenter-sim.
+# Builds (or reuses) the Go test peers: kube-apiserver, etcd, kubeconform, kubectl-validate, karpenter-hash, karpenter-sim,
+# go-sort.
 # Test tooling only; never part of the product. See test-tools/README.md.
 #
-# Usage: test-tools/build.sh [kube-apiserver] [etcd] [kubeconform] [kubectl-validate] [karpenter-hash] [karpenter-sim]
-#        (no argument = all six)
+# Usage: test-tools/build.sh [kube-apiserver] [etcd] [kubeconform] [kubectl-validate] [karpenter-hash] [karpenter-sim] [go-sort]
+#        (no argument = all seven)
 #        test-tools/build.sh --versions    # print "name version" lines, build nothing
 #
 # stdout: the absolute path of each requested binary, one per line, in argument order
@@ -23,6 +24,7 @@ KUBE_DIR="$HERE/kube/apiserver"
 ETCD_DIR="$HERE/kube/etcd"
 KARPENTER_HASH_DIR="$HERE/kube/karpenter-hash"
 KSIM_DIR="$HERE/kube/karpenter-sim"
+GOSORT_DIR="$HERE/kube/go-sort"
 
 # Versions of the in-repo modules come from their go.mod (single source of truth).
 modver() { # modver <go.mod> <module path>
@@ -36,13 +38,16 @@ KARPENTER_VERSION="$(awk '$1 == "sigs.k8s.io/karpenter" && $2 ~ /^v/ { print $2;
 # karpenter-sim: Karpenter's own scheduler and AWS instance-type provider (packages/capacity's e2e differential).
 # Its version is the Karpenter core version plus a hash of its main.go, so an edited peer is rebuilt.
 KSIM_VERSION="$(modver "$KSIM_DIR/go.mod" sigs.k8s.io/karpenter)-$(cat "$KSIM_DIR/main.go" "$KSIM_DIR/go.sum" | sha256sum | cut -c1-12)"
+# go-sort: Go's own sort.Slice / sort.SliceStable (packages/capacity's go-sort.e2e.ts): the Go toolchain's version
+# plus a hash of its main.go (the algorithm is the toolchain's).
+GOSORT_VERSION="$(go env GOVERSION 2>/dev/null || echo go-missing)-$(cat "$GOSORT_DIR/main.go" | sha256sum | cut -c1-8)"
 # Remote tools are installed by module@version (their go.mod has no replace directives).
 KUBECONFORM_VERSION="v0.7.0"
 # Newest commit the Go module proxy serves (a97ccfa, 2026-01-05; embeds k8s <= 1.35 schemas;
 # needs Go >= 1.25). @latest would resolve to the 2024 tag v0.0.4.
 KUBECTL_VALIDATE_VERSION="v0.0.5-0.20260105161640-a97ccfaca20b"
 
-ALL=(kube-apiserver etcd kubeconform kubectl-validate karpenter-hash karpenter-sim)
+ALL=(kube-apiserver etcd kubeconform kubectl-validate karpenter-hash karpenter-sim go-sort)
 
 log() { printf '[test-tools] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -55,6 +60,7 @@ version_of() {
     kubectl-validate) echo "$KUBECTL_VALIDATE_VERSION" ;;
     karpenter-hash) echo "$KARPENTER_VERSION" ;;
     karpenter-sim) echo "$KSIM_VERSION" ;;
+    go-sort) echo "$GOSORT_VERSION" ;;
     *) return 1 ;;
   esac
 }
@@ -87,6 +93,10 @@ build_one() { # build_one <name> <output file>
       ;;
     karpenter-sim)
       (cd "$KSIM_DIR" && GOWORK=off CGO_ENABLED=0 go build "${GO_BUILD_FLAGS[@]}" -mod=readonly \
+        -ldflags "-s -w" -o "$out" .)
+      ;;
+    go-sort)
+      (cd "$GOSORT_DIR" && GOWORK=off GOFLAGS= CGO_ENABLED=0 go build "${GO_BUILD_FLAGS[@]}" -mod=readonly \
         -ldflags "-s -w" -o "$out" .)
       ;;
     kubeconform | kubectl-validate)

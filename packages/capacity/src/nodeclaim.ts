@@ -101,29 +101,8 @@ export function fitsWithOverhead(claimRequests: Float64Array, podRequests: Float
   return true;
 }
 
-/**
- * Karpenter sorts its in-flight NodeClaims in place by pod count before each pod (scheduler.go add: sort.Slice). The
- * array was sorted when claim `i` took a pod, so the sort moves it past the claims after it that now have fewer pods;
- * the ones with as many keep their place after it. (Go's sort.Slice is an insertion sort, stable, up to 12 elements;
- * beyond that pdqsort may order ties differently: see README "What it does not model".)
- */
-export function reorderAfterAdd(claims: Claim[], i: number): void {
-  const claim = claims[i]!;
-  let j = i + 1;
-  while (j < claims.length && claims[j]!.pods.length < claim.pods.length) j++;
-  if (j === i + 1) return;
-  claims.splice(i, 1);
-  claims.splice(j - 1, 0, claim);
-}
-
-/** A new NodeClaim is appended, and the next sort puts it after every claim with as few pods (see reorderAfterAdd). */
-export function insertNew(claims: Claim[], claim: Claim): void {
-  let j = claims.length;
-  while (j > 0 && claims[j - 1]!.pods.length > claim.pods.length) j--;
-  claims.splice(j, 0, claim);
-}
-
-export function finalizeClaim(claim: Claim, counters: Map<Template, number>): NodeClaimResult {
+/** `groupOrder`: the template's DaemonSet overhead groups (by daemonKey) in the order addDaemonRequests folds them (scheduler.ts daemonGroupOrders). */
+export function finalizeClaim(claim: Claim, counters: Map<Template, number>, groupOrder?: readonly string[]): NodeClaimResult {
   const requests: Amounts = { ...claim.requests };
   // addDaemonRequests (nodeclaim.go) walks the template's DaemonSet overhead groups in the order of lo.Values over the
   // map buildDaemonOverheadGroups (scheduler.go) filled while walking the template's instance types, skips the groups
@@ -132,10 +111,17 @@ export function finalizeClaim(claim: Claim, counters: Map<Template, number>): No
   // so it empties the minimum and the NEXT group's overhead replaces it: the result depends on the group order.
   // Go (>= 1.24, swiss tables) stores a map of at most 8 entries in one group, in insertion order, and iterates it from
   // a random one of the 8 slots (internal/runtime/maps/table.go Iter.Next), so with n <= 8 groups insertion order comes
-  // out with probability (9 - n) / 8: that, the most likely order, is what is modelled (README "What it does not model").
+  // out with probability (9 - n) / 8: that, the most likely order, is the default; the tie breaker may pick another
+  // (scheduler.ts daemonGroupOrders; README "Ties").
   const remaining = new Set(claim.types.map((t) => t.daemonKey));
   const ordered: Amounts[] = [];
   const seen = new Set<string>();
+  const overheadOf = new Map(claim.types.map((t) => [t.daemonKey, t.daemonOverhead]));
+  for (const key of groupOrder ?? []) {
+    if (seen.has(key) || !remaining.has(key)) continue;
+    seen.add(key);
+    ordered.push(overheadOf.get(key)!);
+  }
   for (const t of [...claim.template.types, ...claim.types]) {
     if (seen.has(t.daemonKey)) continue;
     seen.add(t.daemonKey);

@@ -3,7 +3,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { instanceTypeLabels, resolveInstanceType } from "./instance-types.ts";
-import { type Claim, insertNew, reorderAfterAdd } from "./nodeclaim.ts";
+import { goSortSlice, goSortSliceStable } from "./go-sort.ts";
+import type { Claim } from "./nodeclaim.ts";
+import { simulateOutcomes } from "./scheduler.ts";
 import { simulate } from "./simulate.ts";
 import { parseSnapshot } from "./snapshot.ts";
 import type { NodePoolInput, SimulationInput, WorkloadInput } from "./types.ts";
@@ -70,20 +72,61 @@ describe("PreferNoSchedule taints (Karpenter counts them until it relaxes the po
   });
 });
 
-describe("in-flight NodeClaims in Karpenter's order (sorted in place by pod count before each pod)", () => {
+describe("in-flight NodeClaims in Karpenter's order (sort.Slice by pod count before each pod: go-sort.ts)", () => {
   const claim = (name: string, pods: number) => ({ name, pods: Array.from({ length: pods }, () => "p") }) as unknown as Claim & { name: string };
+  const fewerPods = (a: Claim, b: Claim) => a.pods.length < b.pods.length;
+  const names = (claims: Claim[]) => claims.map((c) => (c as unknown as { name: string }).name);
 
-  it("a NodeClaim that took a pod moves past the ones with fewer pods only, keeping its place among equals", () => {
+  it("up to 12: a NodeClaim that took a pod moves past the ones with fewer pods only (Go's insertion sort)", () => {
     const claims = [claim("a", 1), claim("b", 1), claim("c", 2)];
     claims[0]!.pods.push("p"); // a: 2 pods
-    reorderAfterAdd(claims, 0);
-    expect(claims.map((c) => (c as unknown as { name: string }).name)).toEqual(["b", "a", "c"]);
+    expect(names(goSortSlice(claims, fewerPods))).toEqual(["b", "a", "c"]);
   });
 
-  it("a new NodeClaim goes after every NodeClaim with as few pods", () => {
-    const claims = [claim("a", 1), claim("b", 1), claim("c", 2)];
-    insertNew(claims, claim("d", 1));
-    expect(claims.map((c) => (c as unknown as { name: string }).name)).toEqual(["a", "b", "d", "c"]);
+  it("a new NodeClaim, appended, goes after every NodeClaim with as few pods", () => {
+    const claims = [claim("a", 1), claim("b", 1), claim("c", 2), claim("d", 1)];
+    expect(names(goSortSlice(claims, fewerPods))).toEqual(["a", "b", "d", "c"]);
+  });
+
+  it("beyond 12, pdqsort reorders equals: the permutation Go 1.26's sort.Slice printed (test-tools/kube/go-sort)", () => {
+    // echo '{"keys":[3,1,3,2,1,1,1,1,1,1,1,1,1,1,1,0]}' | go-sort
+    const keys = [3, 1, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0];
+    const perm = goSortSlice(keys.map((_, i) => i), (a, b) => keys[a]! < keys[b]!);
+    expect(perm).toEqual([15, 8, 11, 1, 4, 5, 6, 14, 9, 7, 10, 13, 12, 3, 0, 2]);
+    expect(goSortSliceStable(keys.map((_, i) => i), (a, b) => keys[a]! < keys[b]!)).toEqual([15, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 3, 0, 2]);
+  });
+});
+
+describe("ties Karpenter breaks by Go map order (ties.ts)", () => {
+  const spread: WorkloadInput = { namespace: "a", name: "w", replicas: 1, requests: { cpu: "100m" }, zoneSpread: { maxSkew: 1 } };
+
+  it("simulate picks the lowest of the tied zones; simulateOutcomes gives one outcome per zone", () => {
+    const input = cluster([spread]);
+    expect(simulate(input, snapshot).nodeClaims.map((c) => c.zones)).toEqual([["ap-southeast-1a"]]);
+    const outcomes = simulateOutcomes(input, snapshot);
+    expect(outcomes.complete).toBe(true);
+    expect(outcomes.results.map((r) => r.nodeClaims.map((c) => c.zones.join()).join(" "))).toEqual(["ap-southeast-1a", "ap-southeast-1b", "ap-southeast-1c"]);
+    expect(JSON.stringify(outcomes.results[0])).toBe(JSON.stringify(simulate(input, snapshot)));
+  });
+
+  it("two replicas, maxSkew 1: the second goes to one of the two zones left (3 x 2 ways, 6 outcomes)", () => {
+    const input = cluster([{ ...spread, replicas: 2, onePerNode: true }]);
+    const outcomes = simulateOutcomes(input, snapshot);
+    expect(outcomes.complete).toBe(true);
+    const zones = outcomes.results.map((r) => r.nodeClaims.map((c) => c.zones.join()).join(" "));
+    expect(zones).toHaveLength(6);
+    expect(zones.every((z) => z.split(" ")[0] !== z.split(" ")[1])).toBe(true);
+  });
+
+  it("stops at the bound and says so", () => {
+    const outcomes = simulateOutcomes(cluster([{ ...spread, replicas: 6, onePerNode: true }]), snapshot, { maxOutcomes: 4 });
+    expect(outcomes.complete).toBe(false);
+    expect(outcomes.results).toHaveLength(4);
+  });
+
+  it("no tie: one run, one outcome", () => {
+    const outcomes = simulateOutcomes(cluster([{ namespace: "a", name: "w", replicas: 3, requests: { cpu: "100m" } }]), snapshot);
+    expect(outcomes).toMatchObject({ complete: true, runs: 1 });
   });
 });
 

@@ -6,11 +6,13 @@ import { buildExistingNodes, placeOnExisting } from "./existingnode.ts";
 import { type Pod, type PodShape, prepare } from "./input.ts";
 import { type Amounts, formatAmounts } from "./instance-types.ts";
 import { addInto, taintText } from "./kube-scheduler.ts";
-import { type AddResult, type Claim, canAdd, finalizeClaim, insertNew, reorderAfterAdd } from "./nodeclaim.ts";
+import { goSortSlice, isSorted } from "./go-sort.ts";
+import { type AddResult, type Claim, canAdd, finalizeClaim } from "./nodeclaim.ts";
 import { buildTemplates, compatibleOfferings, type Template, type TemplateType } from "./nodeclaimtemplate.ts";
 import type { Requirements } from "./requirements.ts";
 import { ResourceSpace } from "./resources.ts";
-import { countZone, Topology, type ZonePicker } from "./topology.ts";
+import { enumerateOutcomes, FIRST_TIE, type Outcomes, type TieBreaker } from "./ties.ts";
+import { countZone, fixedZone, Topology, type ZonePicker } from "./topology.ts";
 import type { ExistingNodeResult, InstanceTypeSnapshot, NodeClaimResult, NodePoolUsage, PendingPod, PendingReason, SimulationInput, SimulationResult, WorkloadResult } from "./types.ts";
 
 const limitedTypes = new WeakMap<Template, { version: number; types: TemplateType[] }>();
@@ -87,6 +89,27 @@ export interface SimulateOptions {
    * compares this with one run of Karpenter's scheduler. @default false
    */
   readonly singleBatch?: boolean;
+  /**
+   * How ties that Karpenter breaks by Go map order are broken (ties.ts). Default: the first option (the lowest zone
+   * name; DaemonSet overhead groups in insertion order). Test mode: simulateOutcomes enumerates them.
+   */
+  readonly ties?: TieBreaker;
+}
+
+/**
+ * Test mode (`tieBreaks: "enumerate"`): every distinct result `simulate` can give over the ways Karpenter's map-order
+ * ties can break, bounded (ties.ts enumerateOutcomes). `results[0]` is what `simulate` itself returns.
+ */
+export function simulateOutcomes(
+  input: SimulationInput,
+  snapshot: InstanceTypeSnapshot,
+  options: Omit<SimulateOptions, "ties"> & { maxOutcomes?: number; maxRuns?: number } = {},
+): Outcomes {
+  const { maxOutcomes, maxRuns, ...rest } = options;
+  return enumerateOutcomes((ties) => simulate(input, snapshot, { ...rest, ties }), {
+    ...(maxOutcomes !== undefined ? { maxOutcomes } : {}),
+    ...(maxRuns !== undefined ? { maxRuns } : {}),
+  });
 }
 
 export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot, options: SimulateOptions = {}): SimulationResult {
@@ -103,6 +126,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
   const nodes = buildExistingNodes(input, snapshot, types, daemonSets);
   const templates = buildTemplates(input, snapshot, daemonSets, space);
   const zero = space.vector({});
+  const ties = options.ties ?? FIRST_TIE;
 
   // 1. kube-scheduler: each pod, in creation order, onto the best-scoring existing node it fits.
   const unplaced: Pod[] = [];
@@ -119,9 +143,14 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
     const rb = b.shape.requests;
     return (rb.cpu ?? 0) - (ra.cpu ?? 0) || (rb.memory ?? 0) - (ra.memory ?? 0) || a.order - b.order;
   });
-  // In-flight NodeClaims in Karpenter's order: before each pod it sorts them in place by pod count (scheduler.go add,
-  // sort.Slice); new ones are appended.
+  // In-flight NodeClaims in Karpenter's order (s.newNodeClaims): new ones are appended (scheduler.go
+  // addToNewNodeClaim), and before each pod they are sorted in place by pod count with sort.Slice (scheduler.go add),
+  // whose order among NodeClaims with as many pods is Go's pdqsort's: goSortSlice reproduces it (go-sort.ts). A sorted
+  // array comes out of sort.Slice unchanged (pdqsort's insertion sort, or its partialInsertionSort on a presorted
+  // run), so it is sorted only when a pod or a NodeClaim was added since.
   const claims: Claim[] = [];
+  let claimsDirty = false;
+  const fewerPods = (a: Claim, b: Claim) => a.pods.length < b.pods.length;
   const toleratePreferNoSchedule = templates.some((t) => t.taints.some((x) => x.effect === "PreferNoSchedule")); // ordered by pod count, then creation (scheduler.go sorts newNodeClaims by len(Pods) before each add)
   const allClaims: Claim[] = [];
   const pending: PendingPod[] = [];
@@ -130,7 +159,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
   let created = 0;
 
   // Zone spread domains: the zones of existing nodes and every zone a NodePool can launch into (topology.go).
-  const topology = new Topology([...new Set(templates.flatMap((t) => t.types.flatMap((x) => [...x.zones])))].sort(), nodes, zoneCounts);
+  const topology = new Topology([...new Set(templates.flatMap((t) => t.types.flatMap((x) => [...x.zones])))].sort(), nodes, zoneCounts, ties);
   const pickerFor = (shape: PodShape, group: string) => topology.pickerFor(shape, group);
 
   // Relaxation starts new spread counts. After each relaxation step Karpenter calls Topology.Update (topology.go), which
@@ -161,6 +190,11 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
   const hostCount = (claim: Claim, shape: PodShape, group: string): number =>
     group === shape.workload ? (claim.workloads.get(shape.workload) ?? 0) : (hostCounts.get(claim)?.get(group) ?? 0);
   const spreadKey = (key: number, pickZone: ZonePicker, current: Requirements, term: Requirements) => topology.spreadKey(key, pickZone, current, term);
+  const sortClaims = () => {
+    if (!claimsDirty) return;
+    if (!isSorted(claims, fewerPods)) goSortSlice(claims, fewerPods);
+    claimsDirty = false;
+  };
 
   // Karpenter decides in batches and, inside one, counts each new NodeClaim at its largest candidate against the
   // NodePool's limits (scheduler.go subtractMax: "could cause a batch of pods to take multiple rounds"). Pods refused
@@ -211,6 +245,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
       const group = spreadGroup(shape, ti);
       const pickZone = pickerFor(shape, group);
       // In-flight NodeClaims, fewest pods first.
+      sortClaims();
       for (let ci = 0; ci < claims.length; ci++) {
         const claim = claims[ci]!;
         if (claim.closed.has(key)) continue;
@@ -218,15 +253,15 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
         // A new NodeClaim is a hostname domain with 0 pods, so the global minimum is 0 (topologygroup.go nextDomainTopologySpread).
         if (shape.hostnameSpread !== undefined && hostCount(claim, shape, group) + 1 > shape.hostnameSpread) continue;
         // Under a zone spread a refusal holds for the zone it was tried in: remember it per zone.
-        const zoneKey = pickZone ? spreadKey(key, pickZone, claim.requirements, term) : undefined;
-        if (pickZone && (zoneKey === undefined || claim.closed.has(zoneKey))) continue;
-        const r = canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, !pickZone && claim.absorbed.has(key), pickZone, tolerateSoft);
+        const spread = pickZone ? spreadKey(key, pickZone, claim.requirements, term) : undefined;
+        if (pickZone && (spread === undefined || claim.closed.has(spread.key))) continue;
+        const r = canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, !pickZone && claim.absorbed.has(key), pickZone && fixedZone(spread?.zone), tolerateSoft);
         if (!("types" in r)) {
-          claim.closed.add(zoneKey ?? key);
+          claim.closed.add(spread?.key ?? key);
           continue;
         }
         commit(claim, r, pod, key);
-        reorderAfterAdd(claims, ci);
+        claimsDirty = true;
         placed = true;
         break;
       }
@@ -238,14 +273,15 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
           messages.push({ reason: "nothing-matches", message: `${template.skipped} (Karpenter skips the NodePool)` });
           continue;
         }
-        const zoneKey = pickZone ? spreadKey(key, pickZone, template.requirements, term) : "";
+        const spread = pickZone ? spreadKey(key, pickZone, template.requirements, term) : undefined;
+        const zoneKey = pickZone ? spread?.key : "";
         const cacheKey = `${key}|${template.index}|${template.limitsVersion}|${zoneKey}`;
         const cached = zoneKey === undefined ? undefined : failures.get(cacheKey);
         if (cached) {
           messages.push(cached);
           continue;
         }
-        const outcome = newClaim(template, shape, term, pickZone, tolerateSoft);
+        const outcome = newClaim(template, shape, term, pickZone && fixedZone(spread?.zone), tolerateSoft);
         if ("claim" in outcome) {
           const claim = outcome.claim;
           commit(claim, outcome.result, pod, key);
@@ -254,7 +290,8 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
             template.limitsVersion++;
           }
           allClaims.push(claim);
-          insertNew(claims, claim);
+          claims.push(claim);
+          claimsDirty = true;
           placed = true;
           break;
         }
@@ -338,7 +375,8 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
 
   // Finalise: add the smallest DaemonSet overhead among the remaining types (nodeclaim.go addDaemonRequests).
   const counters = new Map<Template, number>();
-  const nodeClaims: NodeClaimResult[] = allClaims.map((claim) => finalizeClaim(claim, counters));
+  const groupOrders = daemonGroupOrders(templates, allClaims, ties);
+  const nodeClaims: NodeClaimResult[] = allClaims.map((claim) => finalizeClaim(claim, counters, groupOrders.get(claim.template)));
   return {
     ...(input.cluster !== undefined ? { cluster: input.cluster } : {}),
     region: snapshot.region,
@@ -372,6 +410,40 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
       };
     }),
   };
+}
+
+/**
+ * The order of each template's DaemonSet overhead groups for addDaemonRequests (nodeclaim.go), by their daemonKey.
+ * Karpenter's is lo.Values of a map (scheduler.go buildDaemonOverheadGroups), random per Solve; ours is insertion
+ * order (the groups as the template's instance types first meet them) unless the tie breaker picks another. Only the
+ * groups that some NodeClaim of the template still has a type of take part (the others are skipped by every claim),
+ * and only when a NodeClaim has two or more of them does the order matter (else no tie is offered).
+ */
+function daemonGroupOrders(templates: readonly Template[], claims: readonly Claim[], ties: TieBreaker): Map<Template, string[]> {
+  const orders = new Map<Template, string[]>();
+  for (const template of templates) {
+    const mine = claims.filter((c) => c.template === template);
+    if (mine.length === 0) continue;
+    const used = new Set<string>();
+    let matters = false;
+    for (const c of mine) {
+      const keys = new Set(c.types.map((t) => t.daemonKey));
+      if (keys.size > 1) matters = true;
+      for (const k of keys) used.add(k);
+    }
+    const inserted: string[] = [];
+    for (const t of [...template.types, ...mine.flatMap((c) => c.types)]) if (used.has(t.daemonKey) && !inserted.includes(t.daemonKey)) inserted.push(t.daemonKey);
+    if (!matters) {
+      orders.set(template, inserted);
+      continue;
+    }
+    const order: string[] = [];
+    const left = [...inserted];
+    while (left.length > 1) order.push(left.splice(ties.pick(left.length), 1)[0]!);
+    order.push(...left);
+    orders.set(template, order);
+  }
+  return orders;
 }
 
 function combine(messages: readonly { reason: PendingReason; message: string }[], noPools: boolean): { reason: PendingReason; message: string } {

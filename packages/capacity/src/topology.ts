@@ -4,6 +4,7 @@
 import type { PodShape } from "./input.ts";
 import { labelsMatch } from "./kube-scheduler.ts";
 import type { Requirement, Requirements } from "./requirements.ts";
+import { FIRST_TIE, type TieBreaker } from "./ties.ts";
 
 /** Picks the zone for a pod under a zone spread, given the NodeClaim's zone requirement and the pod's (topologygroup.go nextDomainTopologySpread). */
 export type ZonePicker = (nodeZones: Requirement, podZones: Requirement) => string | undefined;
@@ -29,6 +30,7 @@ export class Topology {
     private readonly poolZones: readonly string[],
     private readonly nodes: readonly { readonly zone: string; readonly labels: ReadonlyMap<string, string> }[],
     readonly zoneCounts: Map<string, Map<string, number>>,
+    private readonly ties: TieBreaker = FIRST_TIE,
   ) {}
 
   /** The zone domains of a pod's spread, sorted. */
@@ -55,27 +57,40 @@ export class Topology {
         const podDomains = domains.filter((d) => podZones.has(d));
         if (podDomains.length === 0) return undefined;
         const min = Math.min(...podDomains.map((d) => counts?.get(d) ?? 0));
-        let best: string | undefined;
+        // Karpenter keeps the first domain of a Go map (or set) range whose count is below the running minimum, so
+        // among the zones tied at the lowest count its pick is random per call. Ours: the tie breaker's pick among
+        // them in name order, by default the lowest zone name (ties.ts; README "Ties").
+        let tied: string[] = [];
         let bestCount = Number.POSITIVE_INFINITY;
         for (const d of domains) {
           if (!nodeZones.has(d)) continue;
           const count = (counts?.get(d) ?? 0) + 1;
-          if (count - min <= skew && count < bestCount) {
-            best = d;
+          if (count - min > skew) continue;
+          if (count < bestCount) {
+            tied = [d];
             bestCount = count;
-          }
+          } else if (count === bestCount) tied.push(d);
         }
-        return best;
+        return tied.length <= 1 ? tied[0] : tied[this.ties.pick(tied.length)];
       };
       byGroup.set(group, picker);
     }
     return picker;
   }
 
-  /** A cache key for a shape+term under a zone spread: the zone it would go to now (undefined: none qualifies). */
-  spreadKey(key: number, pickZone: ZonePicker, current: Requirements, term: Requirements): string | undefined {
+  /**
+   * The zone a shape+term under a zone spread goes to now on a NodeClaim (or template) with `current` requirements,
+   * and a cache key for it (undefined: no zone qualifies). One pick per attempt: canAdd then gets `fixedZone(zone)`,
+   * so a tie is broken once, as Karpenter's nextDomainTopologySpread runs once per CanAdd.
+   */
+  spreadKey(key: number, pickZone: ZonePicker, current: Requirements, term: Requirements): { key: string; zone: string } | undefined {
     const zoneLabel = "topology.kubernetes.io/zone";
     const zone = pickZone(current.get(zoneLabel).intersection(term.get(zoneLabel)), term.get(zoneLabel));
-    return zone === undefined ? undefined : `${key}|${zone}`;
+    return zone === undefined ? undefined : { key: `${key}|${zone}`, zone };
   }
+}
+
+/** A picker that returns the zone already picked for this attempt (see Topology.spreadKey). */
+export function fixedZone(zone: string | undefined): ZonePicker {
+  return () => zone;
 }
