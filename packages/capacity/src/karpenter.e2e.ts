@@ -37,13 +37,13 @@ const STRICT_FLOOR = 0.99;
 /**
  * Karpenter breaks some ties by Go map order, random per run: tied topology domains (topologygroup.go
  * nextDomainTopologySpread) and the order of DaemonSet overhead groups (nodeclaim.go addDaemonRequests over lo.Values
- * of a map). Our side enumerates every way they can break (scheduler.ts simulateOutcomes, up to TIE_OUTCOMES distinct
- * results and TIE_RUNS runs) and Karpenter's single run agrees when its outcome is one of them: deterministic. Only
- * when a bound is hit (the set is partial) does a disagreeing seed run again on Karpenter's side, up to
- * MAP_ORDER_RUNS in all, and the run prints how often that happened.
+ * of a map). Our side can enumerate every way they can break (scheduler.ts simulateOutcomes, here up to TIE_OUTCOMES
+ * distinct outcomes and TIE_RUNS runs) and Karpenter's single run agrees when its outcome is one of them:
+ * deterministic (possibleMatch). Only when a bound is hit (the set is partial) does a disagreeing seed run again on
+ * Karpenter's side, up to MAP_ORDER_RUNS in all, and the run prints how often that happened.
  */
 const TIE_OUTCOMES = 256;
-const TIE_RUNS = 1024;
+const TIE_RUNS = 4096;
 const MAP_ORDER_RUNS = 12;
 
 let binary: string;
@@ -216,23 +216,25 @@ describe(`the scheduler agrees with Karpenter's on random clusters (seeds ${SEED
 interface Case {
   seed: number;
   features: string[];
-  mapOrder: boolean;
   input: SimulationInput;
-  /** Every result over the ways the ties can break (ours[0]: what `simulate` reports), or the error it threw. */
-  ours: SimulationResult[] | { error: string };
-  /** The enumeration hit a bound: `ours` is a subset. */
-  partial: boolean;
+  /** What `simulate` reports (every tie at its first option), or the error it threw. */
+  ours: SimulationResult | { error: string };
   base: SimulationResult;
   theirs: Promise<PeerResult>[];
   /** Pods refused for limits in the first batch: `simulate`'s later rounds against Karpenter's Solve run again. */
-  rounds?: { ours: SimulationResult[]; theirs: Promise<PeerResult>[] };
+  rounds?: { ours: SimulationResult; theirs: Promise<PeerResult>[] };
+  /** Set by rowOf: the walk over the ties hit its bound without meeting Karpenter's outcome. */
+  partial?: boolean;
 }
+
+/** What the walks over the ties cost (printed). */
+const tieStats = { walked: 0, runs: 0, found: 0 };
 
 /**
  * Runs the seeds through both sides. One peer process takes every scenario on its stdin while this process builds the
  * next ones and runs its own simulation, so the two overlap; the instance-type data travels once. A scenario runs once
- * on Karpenter's side; only one whose tie enumeration hit a bound and whose run disagrees runs again (up to
- * MAP_ORDER_RUNS in all).
+ * on Karpenter's side; only one whose walk over the ties hit its bound (possibleMatch) without meeting Karpenter's
+ * outcome runs again (up to MAP_ORDER_RUNS in all).
  */
 async function differential(first: number, count: number): Promise<Row[]> {
   const session = new PeerSession(binary);
@@ -245,59 +247,50 @@ async function differential(first: number, count: number): Promise<Row[]> {
     return session.send(sent++ === 0 ? scenario : { ...scenario, instanceTypes: [], offerings: {}, onDemandPrices: {}, spotPrices: {}, zones: [] });
   };
   const cases: Case[] = [];
-  let tieRuns = 0;
-  let tiedSeeds = 0;
   try {
     for (let seed = first; seed < first + count; seed++) {
       const { input, features } = randomScenario(seed, snapshot);
-      let ours: SimulationResult[] | { error: string };
-      let partial = false;
+      let ours: SimulationResult | { error: string };
       try {
         // One Solve on Karpenter's side: our extra rounds for limits (later provisioning batches) are not compared.
-        const outcomes = simulateOutcomes(input, snapshot, { singleBatch: true, maxOutcomes: TIE_OUTCOMES, maxRuns: TIE_RUNS });
-        ours = outcomes.results;
-        partial = !outcomes.complete;
-        tieRuns += outcomes.runs;
-        if (outcomes.results.length > 1) tiedSeeds++;
+        ours = simulate(input, snapshot, { singleBatch: true });
       } catch (e) {
         ours = { error: (e as Error).message };
       }
-      const first = "error" in ours ? undefined : ours[0]!;
-      const base = first ?? simulate({ ...input, workloads: [] }, snapshot);
-      const mapOrder = features.zoneSpread || features.daemonSetSelectors;
-      const c: Case = { seed, features: [], mapOrder, input, ours, partial, base, theirs: [send(`${seed}/0`, input, base)] };
-      if (first && first.nodeClaims.length > 0 && first.pending.some((p) => p.reason === "limit-reached")) {
+      const base = "error" in ours ? simulate({ ...input, workloads: [] }, snapshot) : ours;
+      const c: Case = { seed, features: [], input, ours, base, theirs: [send(`${seed}/0`, input, base)] };
+      if (!("error" in ours) && ours.nodeClaims.length > 0 && ours.pending.some((p) => p.reason === "limit-reached")) {
         features.limitRounds = true;
-        const all = simulateOutcomes(input, snapshot, { maxOutcomes: TIE_OUTCOMES, maxRuns: TIE_RUNS });
-        if (!all.complete) c.partial = true;
-        c.rounds = { ours: all.results, theirs: [send(`${seed}/rounds/0`, input, all.results[0]!, { rounds: true })] };
+        const all = simulate(input, snapshot);
+        c.rounds = { ours: all, theirs: [send(`${seed}/rounds/0`, input, all, { rounds: true })] };
       }
       c.features = Object.entries(features).filter(([, v]) => v).map(([k]) => k);
       cases.push(c);
       // let the peer's answers in while we keep producing scenarios
       if (seed % 8 === 0) await new Promise((r) => setImmediate(r));
     }
+    let rows: Row[] = [];
+    for (const c of cases) rows.push(await rowOf(c));
     const oursCpu = process.cpuUsage(cpu);
-    let rows = await Promise.all(cases.map(rowOf));
-    const rerun = rows.filter((r, i) => !r.agree.all && cases[i]!.mapOrder && cases[i]!.partial).map((r) => cases.find((c) => c.seed === r.seed)!);
+    const rerun = cases.filter((c, i) => !rows[i]!.agree.all && c.partial);
     for (const c of rerun) {
       for (let i = 1; i < MAP_ORDER_RUNS; i++) {
         c.theirs.push(send(`${c.seed}/${i}`, c.input, c.base));
-        if (c.rounds) c.rounds.theirs.push(send(`${c.seed}/rounds/${i}`, c.input, c.rounds.ours[0]!, { rounds: true }));
+        if (c.rounds) c.rounds.theirs.push(send(`${c.seed}/rounds/${i}`, c.input, c.rounds.ours, { rounds: true }));
       }
     }
     if (rerun.length > 0) {
-      const again = new Map(await Promise.all(rerun.map(async (c) => [c.seed, await rowOf(c)] as const)));
+      const again = new Map<number, Row>();
+      for (const c of rerun) again.set(c.seed, await rowOf(c));
       rows = rows.map((r) => again.get(r.seed) ?? r);
     }
-    const partial = cases.filter((c) => c.partial).length;
     console.log(
-      `ties: ${tiedSeeds} seed(s) with more than one possible outcome, ${tieRuns} simulation runs to enumerate them; ` +
-        `${partial} seed(s) over the bound (${TIE_OUTCOMES} outcomes / ${TIE_RUNS} runs), of which ${rerun.length} disagreed and fell back to up to ${MAP_ORDER_RUNS} Karpenter runs`,
+      `ties: ${tieStats.walked} disagreeing first answer(s) walked over the ties (${tieStats.runs} simulation runs), ${tieStats.found} of them met Karpenter's outcome; ` +
+        `${rerun.length} walk(s) hit the bound (${TIE_OUTCOMES} outcomes / ${TIE_RUNS} runs) and fell back to up to ${MAP_ORDER_RUNS} Karpenter runs`,
     );
     console.log(
       `differential: ${sent} peer runs (${rerun.length} seed(s) re-run for Go map order) in ${((Date.now() - started) / 1000).toFixed(0)} s wall; ` +
-        `this process ${((oursCpu.user + oursCpu.system) / 1e6).toFixed(1)} s CPU building ${cases.length} scenarios and simulating them (load average ${loadavg().map((x) => x.toFixed(1)).join(" ")})`,
+        `this process ${((oursCpu.user + oursCpu.system) / 1e6).toFixed(1)} s CPU building ${cases.length} scenarios, simulating them and walking the ties (load average ${loadavg().map((x) => x.toFixed(1)).join(" ")})`,
     );
     return rows;
   } finally {
@@ -309,11 +302,12 @@ async function rowOf(c: Case): Promise<Row> {
   const theirs = await Promise.all(c.theirs);
   const peerError = theirs.find((t) => t.error)?.error;
   const none = { count: false, pods: false, requests: false, candidates: false, capacityTypes: false, pending: false, existing: false, all: false };
-  if (peerError) return { seed: c.seed, features: c.features, ours: "error" in c.ours ? c.ours : ourOutcome(c.ours[0]!), theirs: [], agree: { ...none, reason: `peer error: ${peerError}` } };
+  if (peerError) return { seed: c.seed, features: c.features, ours: "error" in c.ours ? c.ours : ourOutcome(c.ours), theirs: [], agree: { ...none, reason: `peer error: ${peerError}` } };
   const outcomes = theirs.map((t) => peerOutcome(t));
   if ("error" in c.ours) return { seed: c.seed, features: c.features, ours: c.ours, theirs: outcomes, agree: { ...none, reason: `ours threw: ${c.ours.error}` } };
-  const [mine, first] = bestMatch(c.ours.map((r) => ourOutcome(r)), outcomes);
-  const row: Row = { seed: c.seed, features: c.features, ours: mine, theirs: outcomes, agree: withSetSize(first, c.ours.length, c.partial) };
+  c.partial = false;
+  const firstBatch = possibleMatch(c, { singleBatch: true }, c.ours, ourOutcome, outcomes);
+  const row: Row = { seed: c.seed, features: c.features, ours: firstBatch.mine, theirs: outcomes, agree: firstBatch.agree };
   if (!c.rounds || !row.agree.all) return row;
   // Later rounds: which pods each NodeClaim ends up with (its own batch's and those a later Solve put on the node it
   // was launched as), how many NodeClaims and which pods stay Pending. Requests and launch lists are the first batch's
@@ -321,32 +315,55 @@ async function rowOf(c: Case): Promise<Row> {
   const later = await Promise.all(c.rounds.theirs);
   const laterError = later.find((t) => t.error)?.error;
   if (laterError) return { ...row, agree: { ...none, reason: `peer error (rounds): ${laterError}` } };
-  const laterOutcomes = later.map((t) => peerOutcome(t, { rounds: true }));
-  const [laterMine, agree] = bestMatch(
-    c.rounds.ours.map((r) => podsOnly(ourOutcome(r))),
-    laterOutcomes.map((o) => podsOnly(o)),
-  );
-  const agreeSet = withSetSize(agree, c.rounds.ours.length, c.partial);
-  return { ...row, ours: laterMine, theirs: laterOutcomes, agree: { ...agreeSet, ...(agreeSet.reason ? { reason: `after later rounds: ${agreeSet.reason}` } : {}) } };
+  const laterOutcomes = later.map((t) => podsOnly(peerOutcome(t, { rounds: true })));
+  const rounds = possibleMatch(c, {}, c.rounds.ours, (r) => podsOnly(ourOutcome(r)), laterOutcomes);
+  const agree = rounds.agree;
+  return { ...row, ours: rounds.mine, theirs: laterOutcomes, agree: { ...agree, ...(agree.reason ? { reason: `after later rounds: ${agree.reason}` } : {}) } };
 }
 
 /**
- * Karpenter's outcome agrees when it is one of ours (the set of possible results over the ties): the first pair that
- * agrees, else our first outcome (the one `simulate` reports) against Karpenter's first run.
+ * Karpenter's outcome agrees when it is one of ours: the possible results over the ways Karpenter's map-order ties
+ * can break (scheduler.ts simulateOutcomes). `simulate`'s own answer first; if no Karpenter run matches it, a walk over
+ * the ties that stops at the first result matching one (deterministic: the same answer as enumerating the whole set).
+ * A walk that hits its bound marks the case partial (the set is incomplete).
  */
-function bestMatch(ours: Outcome[], theirs: Outcome[]): [Outcome, ReturnType<typeof compareOutcomes>] {
+function possibleMatch(
+  c: Case,
+  options: { singleBatch?: boolean },
+  first: SimulationResult,
+  project: (r: SimulationResult) => Outcome,
+  theirs: Outcome[],
+): { mine: Outcome; agree: ReturnType<typeof compareOutcomes> } {
+  const mine = project(first);
   for (const t of theirs) {
-    for (const o of ours) {
-      const a = compareOutcomes(o, t);
-      if (a.all) return [o, a];
-    }
+    const a = compareOutcomes(mine, t);
+    if (a.all) return { mine, agree: a };
   }
-  return [ours[0]!, compareOutcomes(ours[0]!, theirs[0]!)];
-}
-
-function withSetSize(agree: ReturnType<typeof compareOutcomes>, size: number, partial: boolean): ReturnType<typeof compareOutcomes> {
-  if (agree.all || size === 1) return agree;
-  return { ...agree, reason: `${agree.reason} (Karpenter's outcome is none of our ${size}${partial ? "+ (bound hit)" : ""} possible ones; our first shown)` };
+  let match: { mine: Outcome; agree: ReturnType<typeof compareOutcomes> } | undefined;
+  const walk = simulateOutcomes(c.input, snapshot, {
+    ...options,
+    maxOutcomes: TIE_OUTCOMES,
+    maxRuns: TIE_RUNS,
+    key: (r) => JSON.stringify(project(r)),
+    until: (r) => {
+      const p = project(r);
+      for (const t of theirs) {
+        const a = compareOutcomes(p, t);
+        if (a.all) match = { mine: p, agree: a };
+      }
+      return match !== undefined;
+    },
+  });
+  tieStats.walked++;
+  tieStats.runs += walk.runs;
+  if (match) {
+    tieStats.found++;
+    return match;
+  }
+  if (!walk.complete) c.partial = true;
+  const agree = compareOutcomes(mine, theirs[0]!);
+  const size = walk.results.length;
+  return { mine, agree: size === 1 && walk.complete ? agree : { ...agree, reason: `${agree.reason} (Karpenter's outcome is none of our ${size}${walk.complete ? "" : "+, bound hit,"} possible ones over the ties; our first shown)` } };
 }
 
 function report(rows: Row[]): void {

@@ -7,12 +7,12 @@ import { type Pod, type PodShape, prepare } from "./input.ts";
 import { type Amounts, formatAmounts } from "./instance-types.ts";
 import { addInto, taintText } from "./kube-scheduler.ts";
 import { goSortSlice, isSorted } from "./go-sort.ts";
-import { type AddResult, type Claim, canAdd, finalizeClaim } from "./nodeclaim.ts";
+import { type AddFailure, type AddResult, type Claim, canAdd, finalizeClaim } from "./nodeclaim.ts";
 import { buildTemplates, compatibleOfferings, type Template, type TemplateType } from "./nodeclaimtemplate.ts";
 import type { Requirements } from "./requirements.ts";
 import { ResourceSpace } from "./resources.ts";
 import { enumerateOutcomes, FIRST_TIE, type Outcomes, type TieBreaker } from "./ties.ts";
-import { countZone, fixedZone, Topology, type ZonePicker } from "./topology.ts";
+import { countZone, fixedZone, Topology, type ZonePicker, type ZoneTies } from "./topology.ts";
 import type { ExistingNodeResult, InstanceTypeSnapshot, NodeClaimResult, NodePoolUsage, PendingPod, PendingReason, SimulationInput, SimulationResult, WorkloadResult } from "./types.ts";
 
 const limitedTypes = new WeakMap<Template, { version: number; types: TemplateType[] }>();
@@ -103,12 +103,14 @@ export interface SimulateOptions {
 export function simulateOutcomes(
   input: SimulationInput,
   snapshot: InstanceTypeSnapshot,
-  options: Omit<SimulateOptions, "ties"> & { maxOutcomes?: number; maxRuns?: number } = {},
+  options: Omit<SimulateOptions, "ties"> & Parameters<typeof enumerateOutcomes>[1] = {},
 ): Outcomes {
-  const { maxOutcomes, maxRuns, ...rest } = options;
+  const { maxOutcomes, maxRuns, key, until, ...rest } = options;
   return enumerateOutcomes((ties) => simulate(input, snapshot, { ...rest, ties }), {
     ...(maxOutcomes !== undefined ? { maxOutcomes } : {}),
     ...(maxRuns !== undefined ? { maxRuns } : {}),
+    ...(key !== undefined ? { key } : {}),
+    ...(until !== undefined ? { until } : {}),
   });
 }
 
@@ -159,7 +161,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
   let created = 0;
 
   // Zone spread domains: the zones of existing nodes and every zone a NodePool can launch into (topology.go).
-  const topology = new Topology([...new Set(templates.flatMap((t) => t.types.flatMap((x) => [...x.zones])))].sort(), nodes, zoneCounts, ties);
+  const topology = new Topology([...new Set(templates.flatMap((t) => t.types.flatMap((x) => [...x.zones])))].sort(), nodes, zoneCounts);
   const pickerFor = (shape: PodShape, group: string) => topology.pickerFor(shape, group);
 
   // Relaxation starts new spread counts. After each relaxation step Karpenter calls Topology.Update (topology.go), which
@@ -189,7 +191,25 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
   };
   const hostCount = (claim: Claim, shape: PodShape, group: string): number =>
     group === shape.workload ? (claim.workloads.get(shape.workload) ?? 0) : (hostCounts.get(claim)?.get(group) ?? 0);
-  const spreadKey = (key: number, pickZone: ZonePicker, current: Requirements, term: Requirements) => topology.spreadKey(key, pickZone, current, term);
+  const tiedZones = (zoneTies: ZoneTies, current: Requirements, term: Requirements) => topology.tiedZones(zoneTies, current, term);
+  /**
+   * The zone of this attempt among the tied ones: the lowest name (the product's answer). Enumerating (simulateOutcomes),
+   * the tie breaker chooses among the zones that lead to different results: each zone where the attempt succeeds, and
+   * one zone standing for all those where it fails (a failure is a failure whichever zone it was in).
+   */
+  const chooseZone = (tied: readonly string[], fails: (zone: string) => boolean): string => {
+    if (tied.length === 1 || !ties.enumerating) return tied[0]!;
+    const options = [tied[0]!];
+    let failing = fails(tied[0]!);
+    for (const zone of tied.slice(1)) {
+      if (!fails(zone)) options.push(zone);
+      else if (!failing) {
+        options.push(zone);
+        failing = true;
+      }
+    }
+    return options.length === 1 ? options[0]! : options[ties.pick(options.length)]!;
+  };
   const sortClaims = () => {
     if (!claimsDirty) return;
     if (!isSorted(claims, fewerPods)) goSortSlice(claims, fewerPods);
@@ -253,11 +273,26 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
         // A new NodeClaim is a hostname domain with 0 pods, so the global minimum is 0 (topologygroup.go nextDomainTopologySpread).
         if (shape.hostnameSpread !== undefined && hostCount(claim, shape, group) + 1 > shape.hostnameSpread) continue;
         // Under a zone spread a refusal holds for the zone it was tried in: remember it per zone.
-        const spread = pickZone ? spreadKey(key, pickZone, claim.requirements, term) : undefined;
-        if (pickZone && (spread === undefined || claim.closed.has(spread.key))) continue;
-        const r = canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, !pickZone && claim.absorbed.has(key), pickZone && fixedZone(spread?.zone), tolerateSoft);
+        let zoneKey: string | undefined;
+        let r: AddResult | AddFailure | undefined;
+        if (pickZone) {
+          const tied = tiedZones(pickZone, claim.requirements, term);
+          if (tied.length === 0) continue;
+          const tries = new Map<string, AddResult | AddFailure | undefined>();
+          const attempt = (zone: string) => {
+            if (!tries.has(zone)) tries.set(zone, claim.closed.has(`${key}|${zone}`) ? undefined : canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, false, fixedZone(zone), tolerateSoft));
+            return tries.get(zone);
+          };
+          const zone = chooseZone(tied, (z) => {
+            const t = attempt(z);
+            return t === undefined || !("types" in t);
+          });
+          zoneKey = `${key}|${zone}`;
+          r = attempt(zone);
+          if (r === undefined) continue;
+        } else r = canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, claim.absorbed.has(key), undefined, tolerateSoft);
         if (!("types" in r)) {
-          claim.closed.add(spread?.key ?? key);
+          claim.closed.add(zoneKey ?? key);
           continue;
         }
         commit(claim, r, pod, key);
@@ -273,15 +308,23 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
           messages.push({ reason: "nothing-matches", message: `${template.skipped} (Karpenter skips the NodePool)` });
           continue;
         }
-        const spread = pickZone ? spreadKey(key, pickZone, template.requirements, term) : undefined;
-        const zoneKey = pickZone ? spread?.key : "";
-        const cacheKey = `${key}|${template.index}|${template.limitsVersion}|${zoneKey}`;
-        const cached = zoneKey === undefined ? undefined : failures.get(cacheKey);
-        if (cached) {
-          messages.push(cached);
-          continue;
-        }
-        const outcome = newClaim(template, shape, term, pickZone && fixedZone(spread?.zone), tolerateSoft);
+        type NewOutcome = ReturnType<typeof newClaim>;
+        const cacheKeyOf = (zone: string | undefined) => `${key}|${template.index}|${template.limitsVersion}|${zone === undefined ? "" : `${key}|${zone}`}`;
+        const tries = new Map<string, NewOutcome>();
+        const attempt = (zone: string): NewOutcome => {
+          if (!tries.has(zone)) tries.set(zone, failures.get(cacheKeyOf(zone)) ?? newClaim(template, shape, term, fixedZone(zone), tolerateSoft));
+          return tries.get(zone)!;
+        };
+        let zone: string | undefined;
+        let outcome: NewOutcome;
+        if (pickZone) {
+          const tied = tiedZones(pickZone, template.requirements, term);
+          if (tied.length === 0) outcome = newClaim(template, shape, term, fixedZone(undefined), tolerateSoft);
+          else {
+            zone = chooseZone(tied, (z) => !("claim" in attempt(z)));
+            outcome = attempt(zone);
+          }
+        } else outcome = failures.get(cacheKeyOf(undefined)) ?? newClaim(template, shape, term, undefined, tolerateSoft);
         if ("claim" in outcome) {
           const claim = outcome.claim;
           commit(claim, outcome.result, pod, key);
@@ -295,7 +338,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
           placed = true;
           break;
         }
-        if (zoneKey !== undefined) failures.set(cacheKey, outcome);
+        if (!pickZone || zone !== undefined) failures.set(cacheKeyOf(zone), outcome);
         messages.push(outcome);
       }
       if (!placed) lastFailure = combine(messages, templates.length === 0);

@@ -9,14 +9,17 @@ import type { SimulationResult } from "./types.ts";
 /** Picks one of `n` >= 2 tied options, by index in the model's documented order. */
 export interface TieBreaker {
   pick(n: number): number;
+  /** Enumerating: the caller offers only the options that can lead to different results (costs extra checks). */
+  readonly enumerating: boolean;
 }
 
 /** The product's rule: always the first option (the lowest zone name; DaemonSet groups in insertion order). */
-export const FIRST_TIE: TieBreaker = { pick: () => 0 };
+export const FIRST_TIE: TieBreaker = { pick: () => 0, enumerating: false };
 
 /** Follows a script of choices, then takes the first option; records how many options each tie had. */
 class ScriptedTies implements TieBreaker {
   readonly seen: number[] = [];
+  readonly enumerating = true;
   constructor(private readonly script: readonly number[]) {}
   pick(n: number): number {
     const i = this.seen.length;
@@ -32,19 +35,25 @@ export interface Outcomes {
   complete: boolean;
   /** Simulation runs made. */
   runs: number;
+  /** The result `until` accepted (the walk stopped there). */
+  found?: SimulationResult;
 }
 
 /**
  * Every distinct result over all the ways the ties can break: a depth-first walk over the choices, one simulation run
  * per combination, each run re-made from the start with the choices of the previous one up to the last tie that has
  * options left. Bounded: stops once `maxOutcomes` distinct results or `maxRuns` runs are reached (`complete` false).
+ * Results are told apart by `key` (default: the NodeClaims, pending pods and workloads in full; a test may pass a
+ * coarser key, e.g. without NodeClaim names and zones). `until`: stop at the first distinct result it accepts (a test
+ * asking whether an outcome is possible needs no more; `found` holds it).
  */
 export function enumerateOutcomes(
   run: (ties: TieBreaker) => SimulationResult,
-  bounds: { maxOutcomes?: number; maxRuns?: number } = {},
+  bounds: { maxOutcomes?: number; maxRuns?: number; key?: (r: SimulationResult) => string; until?: (r: SimulationResult) => boolean } = {},
 ): Outcomes {
   const maxOutcomes = bounds.maxOutcomes ?? 256;
   const maxRuns = bounds.maxRuns ?? 2048;
+  const keyOf = bounds.key ?? ((r: SimulationResult) => JSON.stringify([r.nodeClaims, r.pending, r.workloads]));
   const distinct = new Map<string, SimulationResult>();
   let script: number[] = [];
   let runs = 0;
@@ -52,8 +61,11 @@ export function enumerateOutcomes(
     const ties = new ScriptedTies(script);
     const result = run(ties);
     runs++;
-    const key = JSON.stringify([result.nodeClaims, result.pending, result.workloads]);
-    if (!distinct.has(key)) distinct.set(key, result);
+    const key = keyOf(result);
+    if (!distinct.has(key)) {
+      distinct.set(key, result);
+      if (bounds.until?.(result)) return { results: [...distinct.values()], complete: false, runs, found: result };
+    }
     const choices = ties.seen.map((_, i) => script[i] ?? 0);
     let i = choices.length - 1;
     while (i >= 0 && choices[i]! + 1 >= ties.seen[i]!) i--;

@@ -4,10 +4,17 @@
 import type { PodShape } from "./input.ts";
 import { labelsMatch } from "./kube-scheduler.ts";
 import type { Requirement, Requirements } from "./requirements.ts";
-import { FIRST_TIE, type TieBreaker } from "./ties.ts";
 
-/** Picks the zone for a pod under a zone spread, given the NodeClaim's zone requirement and the pod's (topologygroup.go nextDomainTopologySpread). */
+/** The zone for a pod under a zone spread, given the NodeClaim's zone requirement and the pod's (canAdd's view of it). */
 export type ZonePicker = (nodeZones: Requirement, podZones: Requirement) => string | undefined;
+
+/**
+ * The zones a pod under a zone spread may go to next, given the NodeClaim's zone requirement and the pod's: those at
+ * the lowest count within maxSkew, in name order (topologygroup.go nextDomainTopologySpread). Karpenter keeps the first
+ * of them its Go map (or set) range meets, so its pick among two or more is random per call; the scheduler breaks the
+ * tie (scheduler.ts chooseZone; README "Ties"). Empty: no zone qualifies.
+ */
+export type ZoneTies = (nodeZones: Requirement, podZones: Requirement) => string[];
 
 export function countZone(zoneCounts: Map<string, Map<string, number>>, workload: string, zone: string): void {
   let counts = zoneCounts.get(workload);
@@ -19,7 +26,7 @@ export function countZone(zoneCounts: Map<string, Map<string, number>>, workload
 }
 
 export class Topology {
-  private readonly pickers = new Map<PodShape, Map<string, ZonePicker>>();
+  private readonly pickers = new Map<PodShape, Map<string, ZoneTies>>();
 
   /**
    * `poolZones`: the zones the NodePools' instance types offer (buildDomainGroups: every pod counts them);
@@ -30,7 +37,6 @@ export class Topology {
     private readonly poolZones: readonly string[],
     private readonly nodes: readonly { readonly zone: string; readonly labels: ReadonlyMap<string, string> }[],
     readonly zoneCounts: Map<string, Map<string, number>>,
-    private readonly ties: TieBreaker = FIRST_TIE,
   ) {}
 
   /** The zone domains of a pod's spread, sorted. */
@@ -41,7 +47,7 @@ export class Topology {
   }
 
   /** `group`: the key of the spread's counts in `zoneCounts` (the workload, or a relaxed pod's group: see scheduler.ts). */
-  pickerFor(shape: PodShape, group: string = shape.workload): ZonePicker | undefined {
+  pickerFor(shape: PodShape, group: string = shape.workload): ZoneTies | undefined {
     if (shape.zoneSpread === undefined) return undefined;
     let byGroup = this.pickers.get(shape);
     if (!byGroup) {
@@ -55,11 +61,8 @@ export class Topology {
       picker = (nodeZones, podZones) => {
         const counts = this.zoneCounts.get(group);
         const podDomains = domains.filter((d) => podZones.has(d));
-        if (podDomains.length === 0) return undefined;
+        if (podDomains.length === 0) return [];
         const min = Math.min(...podDomains.map((d) => counts?.get(d) ?? 0));
-        // Karpenter keeps the first domain of a Go map (or set) range whose count is below the running minimum, so
-        // among the zones tied at the lowest count its pick is random per call. Ours: the tie breaker's pick among
-        // them in name order, by default the lowest zone name (ties.ts; README "Ties").
         let tied: string[] = [];
         let bestCount = Number.POSITIVE_INFINITY;
         for (const d of domains) {
@@ -71,26 +74,21 @@ export class Topology {
             bestCount = count;
           } else if (count === bestCount) tied.push(d);
         }
-        return tied.length <= 1 ? tied[0] : tied[this.ties.pick(tied.length)];
+        return tied;
       };
       byGroup.set(group, picker);
     }
     return picker;
   }
 
-  /**
-   * The zone a shape+term under a zone spread goes to now on a NodeClaim (or template) with `current` requirements,
-   * and a cache key for it (undefined: no zone qualifies). One pick per attempt: canAdd then gets `fixedZone(zone)`,
-   * so a tie is broken once, as Karpenter's nextDomainTopologySpread runs once per CanAdd.
-   */
-  spreadKey(key: number, pickZone: ZonePicker, current: Requirements, term: Requirements): { key: string; zone: string } | undefined {
+  /** The tied zones a shape+term under a zone spread may go to on a NodeClaim (or template) with `current` requirements. */
+  tiedZones(ties: ZoneTies, current: Requirements, term: Requirements): string[] {
     const zoneLabel = "topology.kubernetes.io/zone";
-    const zone = pickZone(current.get(zoneLabel).intersection(term.get(zoneLabel)), term.get(zoneLabel));
-    return zone === undefined ? undefined : { key: `${key}|${zone}`, zone };
+    return ties(current.get(zoneLabel).intersection(term.get(zoneLabel)), term.get(zoneLabel));
   }
 }
 
-/** A picker that returns the zone already picked for this attempt (see Topology.spreadKey). */
+/** canAdd's picker for the zone already chosen for this attempt (scheduler.ts chooseZone): one choice per CanAdd, as Karpenter's. */
 export function fixedZone(zone: string | undefined): ZonePicker {
   return () => zone;
 }

@@ -213,6 +213,12 @@ function requests(q: Readonly<Record<string, string | number>>): Record<string, 
 }
 
 let uid = 0;
+/**
+ * Pod UIDs, zero-padded: Karpenter's queue orders pods with equal CPU and memory by creation time, then UID as a
+ * string (queue.go byCPUAndMemoryDescending), and `simulate` by creation order. Unpadded, "uid-10" sorted before
+ * "uid-9", so the order (and with it the outcome, e.g. seed 22313) hung on how many pods the session made before.
+ */
+const nextUid = () => `uid-${String(++uid).padStart(10, "0")}`;
 
 function workloadPod(w: WorkloadInput, name: string): object {
   const app = `${w.namespace}.${w.name}`;
@@ -229,7 +235,7 @@ function workloadPod(w: WorkloadInput, name: string): object {
   return {
     apiVersion: "v1",
     kind: "Pod",
-    metadata: { name, namespace: w.namespace, uid: `uid-${++uid}`, labels: { app }, creationTimestamp: "2026-01-01T00:00:00Z" },
+    metadata: { name, namespace: w.namespace, uid: nextUid(), labels: { app }, creationTimestamp: "2026-01-01T00:00:00Z" },
     spec: {
       containers: [{ name: "c", image: "x", resources: { requests: requests(w.requests) } }],
       ...(w.nodeSelector ? { nodeSelector: w.nodeSelector } : {}),
@@ -250,7 +256,7 @@ function daemonSetPod(ds: SimulationInput["daemonSets"][number], nodeName?: stri
     metadata: {
       name: nodeName ? `${name}-${nodeName}` : name,
       namespace,
-      uid: `uid-${++uid}`,
+      uid: nextUid(),
       ownerReferences: [{ apiVersion: "apps/v1", kind: "DaemonSet", name, uid: `uid-ds-${name}`, controller: true }],
     },
     spec: {
