@@ -40,7 +40,7 @@ describe("goSortSlice agrees with Go's sort.Slice, goSortSliceStable with sort.S
     const binary = execFileSync("bash", [join(REPO, "test-tools", "build.sh"), "go-sort"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
     const goVersion = execFileSync(binary, ["--version"], { encoding: "utf8" }).trim();
     const cases = arrays(SEED, COUNT);
-    const lines = execFileSync(binary, [], { input: cases.map((c) => JSON.stringify({ keys: c.keys, stable: c.stable })).join("\n") + "\n", encoding: "utf8", maxBuffer: 256 << 20 })
+    const lines = execFileSync(binary, [], { input: `${cases.map((c) => JSON.stringify({ keys: c.keys, stable: c.stable })).join("\n")}\n`, encoding: "utf8", maxBuffer: 256 << 20 })
       .trim()
       .split("\n");
     expect(lines.length).toBe(cases.length);

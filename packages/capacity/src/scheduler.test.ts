@@ -124,6 +124,20 @@ describe("ties Karpenter breaks by Go map order (ties.ts)", () => {
     expect(outcomes.results).toHaveLength(4);
   });
 
+  it("DaemonSet overhead groups: either order of two groups (one without DaemonSets) is a possible outcome", () => {
+    // ds runs on amd64 only: the NodeClaim's types fall in two groups, amd64 (1 cpu overhead) and arm64 (none).
+    // addDaemonRequests folds them in map order: amd64 then arm64 leaves no overhead, arm64 then amd64 leaves 1 cpu.
+    const input: SimulationInput = {
+      ...cluster([{ namespace: "a", name: "w", replicas: 1, requests: { cpu: "100m" } }]),
+      daemonSets: [{ name: "kube-system/ds", requests: { cpu: "1" }, nodeSelector: { "kubernetes.io/arch": "amd64" } }],
+    };
+    const outcomes = simulateOutcomes(input, snapshot);
+    expect(outcomes.complete).toBe(true);
+    const cpu = outcomes.results.map((r) => r.nodeClaims[0]!.requests.cpu).sort();
+    expect(cpu).toEqual(["100m", "1100m"]);
+    expect(simulate(input, snapshot).nodeClaims[0]!.requests.cpu).toBe(outcomes.results[0]!.nodeClaims[0]!.requests.cpu);
+  });
+
   it("no tie: one run, one outcome", () => {
     const outcomes = simulateOutcomes(cluster([{ namespace: "a", name: "w", replicas: 3, requests: { cpu: "100m" } }]), snapshot);
     expect(outcomes).toMatchObject({ complete: true, runs: 1 });
