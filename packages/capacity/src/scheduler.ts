@@ -278,17 +278,10 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
         if (pickZone) {
           const tied = tiedZones(pickZone, claim.requirements, term);
           if (tied.length === 0) continue;
-          const tries = new Map<string, AddResult | AddFailure | undefined>();
-          const attempt = (zone: string) => {
-            if (!tries.has(zone)) tries.set(zone, claim.closed.has(`${key}|${zone}`) ? undefined : canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, false, fixedZone(zone), tolerateSoft));
-            return tries.get(zone);
-          };
-          const zone = chooseZone(tied, (z) => {
-            const t = attempt(z);
-            return t === undefined || !("types" in t);
-          });
+          // The product takes the first tied zone; only a walk over the ties (simulateOutcomes) tries the others.
+          const zone = tied.length > 1 && ties.enumerating ? chooseZone(tied, (z) => !("types" in (tryOnClaim(claim, z, key, shape, term, tolerateSoft) ?? {}))) : tied[0]!;
           zoneKey = `${key}|${zone}`;
-          r = attempt(zone);
+          r = tryOnClaim(claim, zone, key, shape, term, tolerateSoft);
           if (r === undefined) continue;
         } else r = canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, claim.absorbed.has(key), undefined, tolerateSoft);
         if (!("types" in r)) {
@@ -308,23 +301,26 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
           messages.push({ reason: "nothing-matches", message: `${template.skipped} (Karpenter skips the NodePool)` });
           continue;
         }
-        type NewOutcome = ReturnType<typeof newClaim>;
-        const cacheKeyOf = (zone: string | undefined) => `${key}|${template.index}|${template.limitsVersion}|${zone === undefined ? "" : `${key}|${zone}`}`;
-        const tries = new Map<string, NewOutcome>();
-        const attempt = (zone: string): NewOutcome => {
-          if (!tries.has(zone)) tries.set(zone, failures.get(cacheKeyOf(zone)) ?? newClaim(template, shape, term, fixedZone(zone), tolerateSoft));
-          return tries.get(zone)!;
-        };
         let zone: string | undefined;
-        let outcome: NewOutcome;
+        let outcome: ReturnType<typeof newClaim>;
         if (pickZone) {
           const tied = tiedZones(pickZone, template.requirements, term);
           if (tied.length === 0) outcome = newClaim(template, shape, term, fixedZone(undefined), tolerateSoft);
           else {
-            zone = chooseZone(tied, (z) => !("claim" in attempt(z)));
-            outcome = attempt(zone);
+            if (tied.length > 1 && ties.enumerating) {
+              const tries = new Map<string, ReturnType<typeof newClaim>>();
+              zone = chooseZone(tied, (z) => {
+                const t = tryNewClaim(template, z, key, shape, term, tolerateSoft);
+                tries.set(z, t);
+                return !("claim" in t);
+              });
+              outcome = tries.get(zone)!;
+            } else {
+              zone = tied[0]!;
+              outcome = tryNewClaim(template, zone, key, shape, term, tolerateSoft);
+            }
           }
-        } else outcome = failures.get(cacheKeyOf(undefined)) ?? newClaim(template, shape, term, undefined, tolerateSoft);
+        } else outcome = failures.get(newCacheKey(template, key, undefined)) ?? newClaim(template, shape, term, undefined, tolerateSoft);
         if ("claim" in outcome) {
           const claim = outcome.claim;
           commit(claim, outcome.result, pod, key);
@@ -338,13 +334,28 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
           placed = true;
           break;
         }
-        if (!pickZone || zone !== undefined) failures.set(cacheKeyOf(zone), outcome);
+        if (!pickZone || zone !== undefined) failures.set(newCacheKey(template, key, zone), outcome);
         messages.push(outcome);
       }
       if (!placed) lastFailure = combine(messages, templates.length === 0);
     }
     if (placed) onClaims.set(shape.workload, (onClaims.get(shape.workload) ?? 0) + 1);
     else failed.push({ pod, failure: lastFailure ?? { reason: "nothing-matches", message: "no NodePool" } });
+  }
+
+  /** A shape+term on an in-flight NodeClaim in `zone` (undefined: it failed there before, and a NodeClaim only tightens). */
+  function tryOnClaim(claim: Claim, zone: string, key: number, shape: PodShape, term: Requirements, tolerateSoft: boolean): AddResult | AddFailure | undefined {
+    if (claim.closed.has(`${key}|${zone}`)) return undefined;
+    return canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, false, fixedZone(zone), tolerateSoft);
+  }
+
+  function newCacheKey(template: Template, key: number, zone: string | undefined): string {
+    return `${key}|${template.index}|${template.limitsVersion}|${zone === undefined ? "" : `${key}|${zone}`}`;
+  }
+
+  /** A new NodeClaim from `template` for a shape+term in `zone`, or the failure cached for it. */
+  function tryNewClaim(template: Template, zone: string, key: number, shape: PodShape, term: Requirements, tolerateSoft: boolean): ReturnType<typeof newClaim> {
+    return failures.get(newCacheKey(template, key, zone)) ?? newClaim(template, shape, term, fixedZone(zone), tolerateSoft);
   }
 
   function commit(claim: Claim, r: AddResult, pod: Pod, key: number): void {
