@@ -1,6 +1,7 @@
 // Reading files, folders and stdin into documents: multi-document YAML and JSON, one error per bad document.
 import { loadAll } from "js-yaml";
 import { readPlainJson } from "./json-fast.ts";
+import { readBlockYaml } from "./yaml-fast.ts";
 import { shownPath } from "./shown-path.ts";
 import { jsonSyntaxMessage } from "./json-position.ts";
 import type { Document } from "yaml";
@@ -217,7 +218,8 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
     return { resources, unreadable };
   }
   try {
-    values = complexKey ? undefined : loadAll(source.text, undefined, { schema: YAML11_SCHEMA });
+    // block YAML of the subset manifests use: read in one pass to js-yaml's documents (yaml-fast.ts); else js-yaml
+    values = complexKey ? undefined : (readBlockYaml(source.text) ?? loadAll(source.text, undefined, { schema: YAML11_SCHEMA }));
   } catch {
     values = undefined;
   }

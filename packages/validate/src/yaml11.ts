@@ -54,7 +54,8 @@ export function resolveYaml11(s: string): unknown {
     return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(s) ? Number(s) : s;
   }
   if (c !== "+" && c !== "-" && (c === undefined || c < "0" || c > "9")) return s;
-  const t = timestamp(s);
+  // every timestamp form begins with four digits and `-` (DATE, DATE_TIME): most numbers and quantities do not
+  const t = s.length >= 8 && s.charCodeAt(4) === 0x2d ? timestamp(s) : undefined;
   if (t !== undefined) return t;
   const plain = s.includes("_") ? s.replace(/_/g, "") : s;
   const int = GO_INT.exec(plain);
