@@ -115,9 +115,9 @@ export function readBlockYaml(text: string): unknown[] | undefined {
   depth = 0;
   try {
     return readDocuments();
-  } catch (err) {
-    if (err === BAIL) return undefined;
-    throw err;
+  } catch {
+    // BAIL, or (a fault here) anything else: js-yaml reads the text, as it would without this path
+    return undefined;
   } finally {
     s = "";
   }
