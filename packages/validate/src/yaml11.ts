@@ -48,6 +48,8 @@ export function resolveYaml11(s: string): unknown {
     const c = s.charCodeAt(0);
     if (c >= 128 || MAY_RESOLVE[c] === 0) return s;
   }
+  // the words above have at most five letters; numbers and timestamps begin with a digit, sign or dot
+  if (s.length > 5 && ((s.charCodeAt(0) | 0x20) - 0x61) >>> 0 < 26) return s;
   if (BOOL_NULL_FLOAT.has(s)) return BOOL_NULL_FLOAT.get(s);
   const c = s[0];
   if (c === ".") {
