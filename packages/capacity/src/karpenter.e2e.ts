@@ -200,7 +200,7 @@ describe(`the scheduler agrees with Karpenter's on random clusters (seeds ${SEED
     if (unexplained.length > 0) writeCandidates(unexplained);
     const agreeing = rows.filter((r) => r.agree.all).length;
     // A fixture whose seed now agrees explains nothing any more: remove it.
-    const fixed = rows.filter((r) => r.agree.all && known.has(r.seed)).map((r) => `${r.seed}.json: seed ${r.seed} agrees now; remove the fixture`);
+    const fixed = rows.filter((r) => r.agree.all && known.has(r.seed) && !intermittent.has(r.seed)).map((r) => `${r.seed}.json: seed ${r.seed} agrees now; remove the fixture`);
     for (const f of fixed) console.log(`  ${f}`);
     if (STRICT) {
       expect(agreeing / rows.length).toBeGreaterThanOrEqual(STRICT_FLOOR);
@@ -390,20 +390,29 @@ function report(rows: Row[]): void {
  * fixture counts only while its input is still what the generator makes of the seed: a stale one explains nothing.
  */
 function knownDisagreements(): Set<number> {
+  intermittent.clear();
   if (!existsSync(FIXTURES)) return new Set();
   const seeds = new Set<number>();
   for (const f of readdirSync(FIXTURES)) {
     if (!f.endsWith(".json")) continue;
-    const fixture = JSON.parse(readFileSync(join(FIXTURES, f), "utf8")) as { seed: number; reason?: string; input?: unknown };
+    const fixture = JSON.parse(readFileSync(join(FIXTURES, f), "utf8")) as { seed: number; reason?: string; input?: unknown; intermittent?: boolean };
     const current = JSON.stringify(randomScenario(fixture.seed, snapshot).input);
     if (JSON.stringify(fixture.input) !== current) {
       console.log(`  ${f}: stale (its input is no longer what seed ${fixture.seed} generates); it explains nothing`);
       continue;
     }
     if (typeof fixture.reason === "string" && fixture.reason.length > 20) seeds.add(fixture.seed);
+    if (fixture.intermittent === true) intermittent.add(fixture.seed);
   }
   return seeds;
 }
+
+/**
+ * Fixtures marked `"intermittent": true`: Karpenter's outcome is outside our set of possible results in some runs only
+ * (a tie the walk does not enumerate yet, its reason says what is known), so their agreeing is no sign of a stale
+ * fixture. Filled by knownDisagreements.
+ */
+const intermittent = new Set<number>();
 
 function writeCandidates(rows: Row[]): void {
   const dir = join(process.env.TMPDIR ?? "/tmp", "karpenter-disagreements");
