@@ -140,9 +140,13 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
   // (here: the node-group pods of step 1); pods already placed on this batch's NodeClaims are not in it. From then on
   // Topology.Record counts every placed pod of the workload in it too. Group key: the workload for the unrelaxed pod,
   // `<workload> <attempt>` for attempt `ti` of the relaxation below.
-  const existingZoneCounts = new Map([...zoneCounts].map(([w, m]) => [w, new Map(m)]));
+  // A later round is a new Solve with a new Topology (see startRound below): `existingZoneCounts` then holds every pod
+  // placed so far and `launched` the NodeClaims of earlier rounds, now nodes whose pods countDomains counts.
+  let existingZoneCounts = new Map([...zoneCounts].map(([w, m]) => [w, new Map(m)]));
   const relaxedGroups = new Map<string, string[]>();
   const hostCounts = new Map<Claim, Map<string, number>>();
+  let launched: readonly Claim[] = [];
+  const relaxedGroupNames = new Set<string>();
   const spreadGroup = (shape: PodShape, ti: number): string => {
     if (ti === 0 || (shape.zoneSpread === undefined && shape.hostnameSpread === undefined)) return shape.workload;
     const group = `${shape.workload} ${ti}`;
@@ -153,10 +157,33 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
     }
     if (!groups.includes(group)) {
       groups.push(group);
+      relaxedGroupNames.add(group);
       const existing = existingZoneCounts.get(shape.workload);
-      if (existing) zoneCounts.set(group, new Map(existing));
+      zoneCounts.set(group, new Map(existing ?? []));
+      // countDomains registers each launched node as a hostname domain holding the workload's pods bound to it.
+      for (const claim of launched) setHostCount(claim, group, claim.workloads.get(shape.workload) ?? 0);
     }
     return group;
+  };
+  const setHostCount = (claim: Claim, group: string, count: number): void => {
+    let counts = hostCounts.get(claim);
+    if (!counts) {
+      counts = new Map();
+      hostCounts.set(claim, counts);
+    }
+    counts.set(group, count);
+  };
+  /**
+   * The next Solve builds a new Topology (provisioner.go Schedule -> NewTopology): the spread groups a relaxed pod
+   * opens are created afresh and counted by countDomains (topology.go) from the pods bound in the cluster, which now
+   * include the launched NodeClaims' pods (existingnode.go NewExistingNode; each launched node is a hostname domain
+   * with its pods, no longer a new NodeClaim's empty one). The unrelaxed group's counts already hold every placed pod.
+   */
+  const startRound = (): void => {
+    existingZoneCounts = new Map([...zoneCounts].filter(([key]) => !relaxedGroupNames.has(key)).map(([w, m]) => [w, new Map(m)]));
+    relaxedGroups.clear();
+    hostCounts.clear();
+    launched = [...allClaims];
   };
   const hostCount = (claim: Claim, shape: PodShape, group: string): number =>
     group === shape.workload ? (claim.workloads.get(shape.workload) ?? 0) : (hostCounts.get(claim)?.get(group) ?? 0);
@@ -187,6 +214,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
       template.limitsVersion++;
     }
     queue = failed.map((f) => f.pod);
+    startRound();
   }
 
   function place(pod: Pod, failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[]): void {
@@ -271,12 +299,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
     if (r.zone !== undefined) countZone(zoneCounts, pod.shape.workload, r.zone);
     for (const group of relaxedGroups.get(pod.shape.workload) ?? []) {
       if (r.zone !== undefined) countZone(zoneCounts, group, r.zone);
-      let counts = hostCounts.get(claim);
-      if (!counts) {
-        counts = new Map();
-        hostCounts.set(claim, counts);
-      }
-      counts.set(group, (counts.get(group) ?? 0) + 1);
+      setHostCount(claim, group, (hostCounts.get(claim)?.get(group) ?? 0) + 1);
     }
     if (!r.absorbed) claim.absorbed = new Set();
     claim.absorbed.add(key);
