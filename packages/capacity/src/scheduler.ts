@@ -9,9 +9,10 @@ import { addInto, taintText } from "./kube-scheduler.ts";
 import { type AddResult, type Claim, canAdd, finalizeClaim, insertNew, reorderAfterAdd } from "./nodeclaim.ts";
 import { buildTemplates, compatibleOfferings, type Template, type TemplateType } from "./nodeclaimtemplate.ts";
 import type { Requirements } from "./requirements.ts";
+import { ReservationManager, type ReservedOfferingError, reservedRequirements } from "./reservationmanager.ts";
 import { ResourceSpace } from "./resources.ts";
 import { countZone, Topology, type ZonePicker } from "./topology.ts";
-import type { ExistingNodeResult, InstanceTypeSnapshot, NodeClaimResult, NodePoolUsage, PendingPod, PendingReason, SimulationInput, SimulationResult, WorkloadResult } from "./types.ts";
+import type { ExistingNodeResult, InstanceTypeSnapshot, NodeClaimResult, Offering, NodePoolUsage, PendingPod, PendingReason, SimulationInput, SimulationResult, WorkloadResult } from "./types.ts";
 
 const limitedTypes = new WeakMap<Template, { version: number; types: TemplateType[] }>();
 
@@ -48,6 +49,12 @@ function likelyLaunch(claim: Claim): TemplateType {
     }
   }
   return best!;
+}
+
+function cheapestOffering(t: TemplateType, reqs: Requirements): Offering | undefined {
+  let best: Offering | undefined;
+  for (const o of compatibleOfferings(t, reqs)) if (o.price !== undefined && (best === undefined || o.price < best.price!)) best = o;
+  return best;
 }
 
 function smaller(a: TemplateType, b: TemplateType): boolean {
@@ -122,6 +129,11 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
   // In-flight NodeClaims in Karpenter's order: before each pod it sorts them in place by pod count (scheduler.go add,
   // sort.Slice); new ones are appended.
   const claims: Claim[] = [];
+  // Capacity reservations: a new ReservationManager per batch (scheduler.go NewScheduler), counting what earlier batches
+  // launched into each reservation (`launchedInto`).
+  const allTypes = templates.flatMap((t) => t.types);
+  const launchedInto = new Map<string, number>();
+  let reservations = new ReservationManager(allTypes);
   const toleratePreferNoSchedule = templates.some((t) => t.taints.some((x) => x.effect === "PreferNoSchedule")); // ordered by pod count, then creation (scheduler.go sorts newNodeClaims by len(Pods) before each add)
   const allClaims: Claim[] = [];
   const pending: PendingPod[] = [];
@@ -197,15 +209,21 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
     const failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[] = [];
     const claimsBefore = allClaims.length;
     for (const pod of queue) place(pod, failed);
-    const retry = !options.singleBatch && failed.some((f) => f.failure.reason === "limit-reached") && allClaims.length > claimsBefore;
+    retryReserved(failed);
+    const retry = !options.singleBatch && failed.some((f) => f.failure.reason === "limit-reached" || f.failure.reason === "reservation-exhausted") && allClaims.length > claimsBefore;
     if (!retry) {
       for (const { pod, failure } of failed) pending.push({ pod: pod.name, workload: pod.shape.workload, reason: failure.reason, message: failure.message });
       break;
     }
     for (const claim of allClaims.slice(claimsBefore)) {
+      claim.requirements = reservedRequirements(claim.requirements, reservations.heldBy(claim));
       claim.candidates = claim.types;
       claim.types = [likelyLaunch(claim)];
+      // The provider counts a launch into a reservation (capacityreservation MarkLaunched) until EC2 reports it.
+      const offering = cheapestOffering(claim.types[0]!, claim.requirements);
+      if (offering?.reservation) launchedInto.set(offering.reservation.id, (launchedInto.get(offering.reservation.id) ?? 0) + 1);
     }
+    reservations = new ReservationManager(allTypes, launchedInto);
     for (const template of templates) {
       if (!template.remaining) continue;
       const launched = allClaims.filter((c) => c.template === template);
@@ -215,6 +233,24 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
     }
     queue = failed.map((f) => f.pod);
     startRound();
+  }
+
+  /**
+   * Karpenter's queue takes a failed pod again after the others until a whole pass places none (scheduler.go Solve,
+   * queue.go Push/Pop). A refusal for reserved capacity is the one that a later NodeClaim can lift within the batch (one
+   * without reservations the pod fits), so those pods get the passes.
+   */
+  function retryReserved(failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[]): void {
+    for (;;) {
+      const again = failed.filter((f) => f.failure.reason === "reservation-exhausted");
+      if (again.length === 0) return;
+      const rest = failed.filter((f) => f.failure.reason !== "reservation-exhausted");
+      failed.length = 0;
+      failed.push(...rest);
+      const before = failed.length;
+      for (const { pod } of again) place(pod, failed);
+      if (failed.length - before === again.length) return;
+    }
   }
 
   function place(pod: Pod, failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[]): void {
@@ -253,7 +289,11 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
           claim.closed.add(zoneKey ?? key);
           continue;
         }
+        // A launched NodeClaim is a node by now (existingnode.go): no reservation to make.
+        const held = reservations.any && !launched.includes(claim) ? reservations.offeringsToReserve(claim, r.types, r.requirements) : undefined;
+        if (held && "kind" in held) continue;
         commit(claim, r, pod, key);
+        if (held) reservations.commit(claim, held);
         reorderAfterAdd(claims, ci);
         placed = true;
         break;
@@ -261,6 +301,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
       if (placed) break;
       // A new NodeClaim from the first NodePool (by weight) that can take the pod.
       const messages: { reason: PendingReason; message: string }[] = [];
+      let reservedError: ReservedOfferingError | undefined;
       for (const template of templates) {
         if (template.skipped) {
           messages.push({ reason: "nothing-matches", message: `${template.skipped} (Karpenter skips the NodePool)` });
@@ -276,7 +317,15 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
         const outcome = newClaim(template, shape, term, pickZone, tolerateSoft);
         if ("claim" in outcome) {
           const claim = outcome.claim;
+          const held = reservations.any ? reservations.offeringsToReserve(claim, outcome.result.types, outcome.result.requirements) : undefined;
+          // No fallback to a lighter NodePool while this one has a compatible reservation (scheduler.go addToNewNodeClaim).
+          if (held && "kind" in held) {
+            reservedError = held;
+            messages.push({ reason: "reservation-exhausted", message: `NodePool ${template.pool.name}: ${held.message} (Karpenter retries in its next batch)` });
+            break;
+          }
           commit(claim, outcome.result, pod, key);
+          if (held) reservations.commit(claim, held);
           if (template.remaining) {
             subtractMax(template.remaining, claim.types);
             template.limitsVersion++;
@@ -290,6 +339,8 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
         messages.push(outcome);
       }
       if (!placed) lastFailure = combine(messages, templates.length === 0);
+      // A reserved-offering error is not relaxed (scheduler.go trySchedule): the pod may fit a reservation later.
+      if (reservedError) break;
     }
     if (placed) onClaims.set(shape.workload, (onClaims.get(shape.workload) ?? 0) + 1);
     else failed.push({ pod, failure: lastFailure ?? { reason: "nothing-matches", message: "no NodePool" } });
@@ -361,6 +412,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
 
   // Finalise: add the smallest DaemonSet overhead among the remaining types (nodeclaim.go addDaemonRequests).
   const counters = new Map<Template, number>();
+  for (const claim of allClaims) claim.requirements = reservedRequirements(claim.requirements, reservations.heldBy(claim));
   const nodeClaims: NodeClaimResult[] = allClaims.map((claim) => finalizeClaim(claim, counters));
   return {
     ...(input.cluster !== undefined ? { cluster: input.cluster } : {}),
@@ -399,7 +451,9 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
 
 function combine(messages: readonly { reason: PendingReason; message: string }[], noPools: boolean): { reason: PendingReason; message: string } {
   if (noPools || messages.length === 0) return { reason: "nothing-matches", message: "fits no existing node and no NodePool is declared" };
-  const reason: PendingReason = messages.some((m) => m.reason === "limit-reached")
+  const reason: PendingReason = messages.some((m) => m.reason === "reservation-exhausted")
+    ? "reservation-exhausted"
+    : messages.some((m) => m.reason === "limit-reached")
     ? "limit-reached"
     : messages.some((m) => m.reason === "too-big")
       ? "too-big"
