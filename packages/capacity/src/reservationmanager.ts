@@ -41,6 +41,11 @@ export class ReservationManager {
 
   private readonly unavailable = new Set<string>();
 
+  /** Reservations earlier batches filled. */
+  get filled(): ReadonlySet<string> {
+    return this.unavailable;
+  }
+
   /** Any reservation at all: without one the scheduler skips every step here. */
   get any(): boolean {
     return this.capacity.size > 0;
@@ -95,10 +100,14 @@ export class ReservationManager {
 
 /**
  * FinalizeScheduling (nodeclaim.go): a NodeClaim holding reserved offerings launches only into them: capacity type
- * `reserved` and the held reservation IDs.
+ * `reserved` and the held reservation IDs. One that holds none launches into no reservation an earlier batch filled
+ * (Karpenter no longer offers those: `filled`, a later round only).
  */
-export function reservedRequirements(reqs: Requirements, held: readonly Offering[]): Requirements {
-  if (held.length === 0) return reqs;
+export function reservedRequirements(reqs: Requirements, held: readonly Offering[], filled: ReadonlySet<string> = new Set()): Requirements {
+  if (held.length === 0) {
+    if (filled.size === 0) return reqs;
+    return reqs.copy().add(Requirement.of("karpenter.k8s.aws/capacity-reservation-id", "NotIn", [...filled]));
+  }
   const out = reqs.copy();
   out.byKey.set("karpenter.sh/capacity-type", Requirement.of("karpenter.sh/capacity-type", "In", ["reserved"]));
   out.add(Requirement.of("karpenter.k8s.aws/capacity-reservation-id", "In", [...new Set(held.map((o) => o.reservation!.id))]));

@@ -216,7 +216,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
       break;
     }
     for (const claim of allClaims.slice(claimsBefore)) {
-      claim.requirements = reservedRequirements(claim.requirements, reservations.heldBy(claim));
+      claim.requirements = reservedRequirements(claim.requirements, reservations.heldBy(claim), reservations.filled);
       claim.candidates = claim.types;
       claim.types = [likelyLaunch(claim)];
       // The provider counts a launch into a reservation (capacityreservation MarkLaunched) until EC2 reports it.
@@ -412,7 +412,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
 
   // Finalise: add the smallest DaemonSet overhead among the remaining types (nodeclaim.go addDaemonRequests).
   const counters = new Map<Template, number>();
-  for (const claim of allClaims) claim.requirements = reservedRequirements(claim.requirements, reservations.heldBy(claim));
+  for (const claim of allClaims) if (!launched.includes(claim)) claim.requirements = reservedRequirements(claim.requirements, reservations.heldBy(claim), reservations.filled);
   const nodeClaims: NodeClaimResult[] = allClaims.map((claim) => finalizeClaim(claim, counters));
   return {
     ...(input.cluster !== undefined ? { cluster: input.cluster } : {}),
