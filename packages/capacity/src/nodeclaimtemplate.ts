@@ -110,10 +110,10 @@ export function offeringCompatible(o: Offering, reqs: Requirements): boolean {
   const ct = reqs.byKey.get("karpenter.sh/capacity-type");
   if (ct && !ct.has(o.capacityType)) return false;
   if (!reqs.hasReservationKeys) return true;
-  for (const [key, valueOf] of RESERVATION_KEYS) {
+  for (const [key, valueFor] of RESERVATION_KEYS) {
     const r = reqs.byKey.get(key);
     if (!r) continue;
-    if (o.reservation ? !r.has(valueOf(o.reservation)) : !(r.operator() === "NotIn" || r.operator() === "DoesNotExist")) return false;
+    if (o.reservation ? !r.has(valueFor(o.reservation)) : !(r.operator() === "NotIn" || r.operator() === "DoesNotExist")) return false;
   }
   return true;
 }
@@ -147,7 +147,7 @@ export function reservedOfferings(name: string, typeZones: ReadonlySet<string>, 
 function reservationLabelsOf(name: string, reservations: readonly CapacityReservationInput[]): Map<string, string[]> | undefined {
   const mine = reservations.filter((r) => r.instanceType === name);
   if (mine.length === 0) return undefined;
-  return new Map(RESERVATION_KEYS.map(([key, valueOf]) => [key, [...new Set(mine.map(valueOf))]]));
+  return new Map(RESERVATION_KEYS.map(([key, valueFor]) => [key, [...new Set(mine.map(valueFor))]]));
 }
 
 /** isDaemonPodCompatible (scheduler.go): tolerates the NodePool's taints, and one of its terms agrees with the template and the type. */

@@ -12,7 +12,7 @@ import type { Requirements } from "./requirements.ts";
 import { ReservationManager, type ReservedOfferingError, reservedRequirements } from "./reservationmanager.ts";
 import { ResourceSpace } from "./resources.ts";
 import { countZone, Topology, type ZonePicker } from "./topology.ts";
-import type { ExistingNodeResult, InstanceTypeSnapshot, NodeClaimResult, Offering, NodePoolUsage, PendingPod, PendingReason, SimulationInput, SimulationResult, WorkloadResult } from "./types.ts";
+import type { ExistingNodeResult, InstanceTypeSnapshot, NodeClaimResult, NodePoolUsage, Offering, PendingPod, PendingReason, SimulationInput, SimulationResult, WorkloadResult } from "./types.ts";
 
 const limitedTypes = new WeakMap<Template, { version: number; types: TemplateType[] }>();
 
