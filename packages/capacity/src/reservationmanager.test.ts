@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { formatSimulation } from "./report.ts";
 import { SimulationError, simulate } from "./simulate.ts";
 import { parseSnapshot } from "./snapshot.ts";
 import type { CapacityReservationInput, NodePoolInput, SimulationInput, WorkloadInput } from "./types.ts";
@@ -86,6 +87,13 @@ describe("capacity reservations (reserved offerings, Karpenter's ReservationMana
     const pinned: WorkloadInput = { ...web, replicas: 1, nodeSelector: { "karpenter.k8s.aws/capacity-reservation-id": "cr-0b" } };
     const r = simulate(cluster([reservedPool], [m5, other], [pinned]), snapshot, { singleBatch: true });
     expect(r.nodeClaims.map((c) => [c.capacityTypes, c.zones, c.instanceTypes])).toEqual([[["reserved"], ["ap-southeast-1b"], ["m5.large"]]]);
+  });
+
+  it("lists what an EC2NodeClass asks for and the input does not carry, in the result and the report", () => {
+    const input: SimulationInput = { ...cluster([reservedPool], []), nodeClasses: [{ name: "nc", unmodelled: ["spec.capacityReservationSelectorTerms: not known offline"] }] };
+    const r = simulate(input, snapshot);
+    expect(r.unmodelled).toEqual(["EC2NodeClass nc spec.capacityReservationSelectorTerms: not known offline"]);
+    expect(formatSimulation(r, "text")).toContain("  not modelled: EC2NodeClass nc spec.capacityReservationSelectorTerms: not known offline\n");
   });
 
   it("rejects a reservation that Karpenter's CRD or the snapshot would not accept, naming the field", () => {

@@ -414,6 +414,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
   const counters = new Map<Template, number>();
   for (const claim of allClaims) if (!launched.includes(claim)) claim.requirements = reservedRequirements(claim.requirements, reservations.heldBy(claim), reservations.filled);
   const nodeClaims: NodeClaimResult[] = allClaims.map((claim) => finalizeClaim(claim, counters));
+  const unmodelled = input.nodeClasses.flatMap((c) => (c.unmodelled ?? []).map((u) => `EC2NodeClass ${c.name} ${u}`));
   return {
     ...(input.cluster !== undefined ? { cluster: input.cluster } : {}),
     region: snapshot.region,
@@ -446,6 +447,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
         ...(w.unmodelled && w.unmodelled.length > 0 ? { unmodelled: [...w.unmodelled] } : {}),
       };
     }),
+    ...(unmodelled.length > 0 ? { unmodelled } : {}),
   };
 }
 

@@ -222,6 +222,8 @@ export interface EC2NodeClassInput {
    * `status.capacityReservations`), each a `reserved` offering of its instance type. @default none
    */
   readonly capacityReservations?: readonly CapacityReservationInput[];
+  /** What the EC2NodeClass asks for that this input cannot carry (e.g. reservation selector terms nobody resolved): listed in the result. */
+  readonly unmodelled?: readonly string[];
 }
 
 export interface DisruptionInput {
@@ -373,6 +375,8 @@ export interface SimulationResult {
   readonly pending: readonly PendingPod[];
   readonly nodePools: readonly NodePoolUsage[];
   readonly workloads: readonly WorkloadResult[];
+  /** EC2NodeClass settings left out of the model (from `EC2NodeClassInput.unmodelled`), each naming its EC2NodeClass. */
+  readonly unmodelled?: readonly string[];
 }
 
 export interface SweepPoint {
