@@ -105,13 +105,16 @@ const RESERVATION_KEYS: readonly [string, (r: CapacityReservationInput) => strin
 
 /** An offering's requirements against the NodeClaim's (offering.go Compatible): zone, capacity type, reservation labels. */
 export function offeringCompatible(o: Offering, reqs: Requirements): boolean {
-  const zone = reqs.byKey.get("topology.kubernetes.io/zone");
+  return offeringMatches(o, reqs.byKey.get("topology.kubernetes.io/zone"), reqs.byKey.get("karpenter.sh/capacity-type"), reqs.hasReservationKeys ? reqs : undefined);
+}
+
+/** `reservationReqs`: the requirements when they name a reservation label (hot path: looked up once per type). */
+function offeringMatches(o: Offering, zone: Requirement | undefined, ct: Requirement | undefined, reservationReqs: Requirements | undefined): boolean {
   if (zone && !zone.has(o.zone)) return false;
-  const ct = reqs.byKey.get("karpenter.sh/capacity-type");
   if (ct && !ct.has(o.capacityType)) return false;
-  if (!reqs.hasReservationKeys) return true;
+  if (!reservationReqs) return true;
   for (const [key, valueFor] of RESERVATION_KEYS) {
-    const r = reqs.byKey.get(key);
+    const r = reservationReqs.byKey.get(key);
     if (!r) continue;
     if (o.reservation ? !r.has(valueFor(o.reservation)) : !(r.operator() === "NotIn" || r.operator() === "DoesNotExist")) return false;
   }
@@ -120,11 +123,17 @@ export function offeringCompatible(o: Offering, reqs: Requirements): boolean {
 
 /** An offering whose zone, capacity type and reservation the requirements allow (nodeclaim.go fits, offering part). */
 export function hasOffering(t: TemplateType, reqs: Requirements): boolean {
-  return t.offerings.some((o) => offeringCompatible(o, reqs));
+  const zone = reqs.byKey.get("topology.kubernetes.io/zone");
+  const ct = reqs.byKey.get("karpenter.sh/capacity-type");
+  const reservationReqs = reqs.hasReservationKeys ? reqs : undefined;
+  return t.offerings.some((o) => offeringMatches(o, zone, ct, reservationReqs));
 }
 
 export function compatibleOfferings(t: TemplateType, reqs: Requirements): Offering[] {
-  return t.offerings.filter((o) => offeringCompatible(o, reqs));
+  const zone = reqs.byKey.get("topology.kubernetes.io/zone");
+  const ct = reqs.byKey.get("karpenter.sh/capacity-type");
+  const reservationReqs = reqs.hasReservationKeys ? reqs : undefined;
+  return t.offerings.filter((o) => offeringMatches(o, zone, ct, reservationReqs));
 }
 
 /**
