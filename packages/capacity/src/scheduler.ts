@@ -157,7 +157,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
   let existingZoneCounts = new Map([...zoneCounts].map(([w, m]) => [w, new Map(m)]));
   const relaxedGroups = new Map<string, string[]>();
   const hostCounts = new Map<Claim, Map<string, number>>();
-  let launched: readonly Claim[] = [];
+  let launched: ReadonlySet<Claim> = new Set();
   const relaxedGroupNames = new Set<string>();
   const spreadGroup = (shape: PodShape, ti: number): string => {
     if (ti === 0 || (shape.zoneSpread === undefined && shape.hostnameSpread === undefined)) return shape.workload;
@@ -195,7 +195,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
     existingZoneCounts = new Map([...zoneCounts].filter(([key]) => !relaxedGroupNames.has(key)).map(([w, m]) => [w, new Map(m)]));
     relaxedGroups.clear();
     hostCounts.clear();
-    launched = [...allClaims];
+    launched = new Set(allClaims);
   };
   const hostCount = (claim: Claim, shape: PodShape, group: string): number =>
     group === shape.workload ? (claim.workloads.get(shape.workload) ?? 0) : (hostCounts.get(claim)?.get(group) ?? 0);
@@ -290,7 +290,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
           continue;
         }
         // A launched NodeClaim is a node by now (existingnode.go): no reservation to make.
-        const held = reservations.any && !launched.includes(claim) ? reservations.offeringsToReserve(claim, r.types, r.requirements) : undefined;
+        const held = reservations.any && !launched.has(claim) ? reservations.offeringsToReserve(claim, r.types, r.requirements) : undefined;
         if (held && "kind" in held) continue;
         commit(claim, r, pod, key);
         if (held) reservations.commit(claim, held);
@@ -412,7 +412,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
 
   // Finalise: add the smallest DaemonSet overhead among the remaining types (nodeclaim.go addDaemonRequests).
   const counters = new Map<Template, number>();
-  for (const claim of allClaims) if (!launched.includes(claim)) claim.requirements = reservedRequirements(claim.requirements, reservations.heldBy(claim), reservations.filled);
+  for (const claim of allClaims) if (!launched.has(claim)) claim.requirements = reservedRequirements(claim.requirements, reservations.heldBy(claim), reservations.filled);
   const nodeClaims: NodeClaimResult[] = allClaims.map((claim) => finalizeClaim(claim, counters));
   const unmodelled = input.nodeClasses.flatMap((c) => (c.unmodelled ?? []).map((u) => `EC2NodeClass ${c.name} ${u}`));
   return {
