@@ -287,7 +287,7 @@ export function loadDocuments(paths: readonly string[], options: ReadOptions = {
   const iam: IamDocument[] = [];
   const { files, problems } = collectPaths(paths);
   for (const p of problems) unreadable.push(parseError(shownPath(cwd, p.file), 0, p.rule, p.message));
-  for (const path of files) readFile(path, cwd, maxBytes, options, { resources, unreadable, iam });
+  for (const path of files) void readFile(path, cwd, maxBytes, options, { resources, unreadable, iam });
   return { resources, unreadable, iam };
 }
 
@@ -296,18 +296,28 @@ export function loadDocuments(paths: readonly string[], options: ReadOptions = {
  * file, or `-`: read without asking the file system about the path again (opening it checks it is still a file).
  */
 export function loadFile(path: string, options: ReadOptions = {}): LoadedDocuments {
-  const docs = { resources: [] as ParsedResource[], unreadable: [] as UnreadableDocument[], iam: [] as IamDocument[] };
-  readFile(path, options.cwd ?? process.cwd(), options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, options, docs);
-  return docs;
+  return loadFileText(path, options).docs;
 }
 
-function readFile(path: string, cwd: string, maxBytes: number, options: ReadOptions, out: { resources: ParsedResource[]; unreadable: UnreadableDocument[]; iam: IamDocument[] }): void {
+/**
+ * loadFile, also giving the text read (undefined when the file could not be read as text), so that the positions
+ * of its findings are found without reading it again. `known` is the file's text when a pass before (scan.ts)
+ * already read it: the file is then not read again.
+ */
+export function loadFileText(path: string, options: ReadOptions = {}, known?: string): { docs: LoadedDocuments; text: string | undefined } {
+  const docs = { resources: [] as ParsedResource[], unreadable: [] as UnreadableDocument[], iam: [] as IamDocument[] };
+  const text = readFile(path, options.cwd ?? process.cwd(), options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, options, docs, known);
+  return { docs, text };
+}
+
+/** Reads one file (or uses its `known` text) into `out`; returns the text, or undefined when it could not be read as text. */
+function readFile(path: string, cwd: string, maxBytes: number, options: ReadOptions, out: { resources: ParsedResource[]; unreadable: UnreadableDocument[]; iam: IamDocument[] }, known?: string): string | undefined {
   const { resources, unreadable, iam } = out;
   const shown = path === "-" ? "-" : shownPath(cwd, path);
-  const read = readFileChecked(path, maxBytes, options.readStdin);
+  const read = known ?? readFileChecked(path, maxBytes, options.readStdin);
   if (typeof read !== "string") {
     unreadable.push({ ...read, file: shown });
-    return;
+    return undefined;
   }
   const text = read;
   const iamKind = path === "-" ? undefined : iamKindOf(shown);
@@ -317,15 +327,16 @@ function readFile(path: string, cwd: string, maxBytes: number, options: ReadOpti
       object = JSON.parse(text);
     } catch (err) {
       unreadable.push(parseError(shown, 0, "parse:syntax", jsonSyntaxMessage(text, err as Error)));
-      return;
+      return text;
     }
     // duplicate keys and excess depth, which JSON.parse lets through
     const problem = scanJson(text);
     if (problem) unreadable.push(parseError(shown, 0, problem.rule, problem.message));
     else iam.push({ file: shown, index: 0, iamKind, object });
-    return;
+    return text;
   }
   const parsed = parseText({ file: shown, text }, options);
   for (const r of parsed.resources) resources.push(r);
   for (const u of parsed.unreadable) unreadable.push(u);
+  return text;
 }

@@ -184,6 +184,9 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   const readAhead = new ReadAhead(files, { ...options.read, cwd, readStdin: stdin }, options.readAheadWorker, nativeAhead ? (options.cacheDir ?? defaultCacheDir()) : undefined);
   try {
     const scan = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes: selected.maxFileBytes, text: stdin, show: selected.show });
+    // the texts the scan read are parsed without reading their files again (each file read once)
+    readAhead.provide(scan.texts);
+    scan.texts.clear();
     phase("scan");
     const overlays = await loadOverlays(options, selected);
     // a file given inside an overlay's rendered folder: the overlay's other files are context for the cross-object
@@ -433,6 +436,7 @@ async function stream(
   return applyLevels({ ...streamed, ...(notChecked.size > 0 ? { notChecked: [...notChecked].sort() } : {}) }, {
     strict: options.strict,
     acknowledge: options.acknowledge,
-    fileKey: memoised((file) => (file === "-" ? file : relative(root, resolve(cwd, file)).split(sep).join("/"))),
+    // asked for each finding's file only when a finding may be acknowledged (node:path's work once per such file)
+    ...(options.acknowledge?.length ? { fileKey: memoised((file) => (file === "-" ? file : relative(root, resolve(cwd, file)).split(sep).join("/"))) } : {}),
   });
 }
