@@ -92,7 +92,7 @@ describe("ReadAhead", () => {
     // the files are gone: what is parsed can only come from the texts given
     const gone = mkdtempSync(join(tmpdir(), "read-ahead-gone-"));
     const paths = [0, 1].map((i) => join(gone, `g${i}.yaml`));
-    const texts = paths.map((p, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: given${i}\n`);
+    const texts = paths.map((_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: given${i}\n`);
     rmSync(gone, { recursive: true, force: true });
     const ahead = new ReadAhead(paths, { cwd: gone }, undefined);
     ahead.provide(new Map(paths.map((p, i) => [p, texts[i] as string])));
