@@ -84,6 +84,8 @@ export class ReadAhead {
   private readonly texts = new Map<number, string>();
   /** Texts already read by the scan (see provide()), by file index, until their file is taken. */
   private readonly known = new Map<number, string>();
+  /** Files below this index have had their known texts posted to the worker (or were past it). */
+  private fed = 0;
   /** The text of the last file (undefined when it could not be read as text): its findings are located in it. */
   lastText: string | undefined;
 
@@ -151,6 +153,8 @@ export class ReadAhead {
     this.natives.delete(index);
     this.texts.delete(index);
     this.known.delete(index);
+    // the texts of the worker's next files are in its queue before it may go on to them (posted before TAKEN moves)
+    this.feed(index + 1);
     Atomics.store(this.state, TAKEN, index + 1);
     Atomics.notify(this.state, TAKEN);
     if (docs) this.fromWorker++;
@@ -170,13 +174,27 @@ export class ReadAhead {
    */
   provide(texts: ReadonlyMap<string, string>): void {
     if (texts.size === 0) return;
-    const toWorker: [number, string][] = [];
     for (let i = this.taken; i < this.files.length; i++) {
       const text = texts.get(this.files[i] as string);
-      if (text === undefined) continue;
-      this.known.set(i, text);
-      if (!this.gone && Atomics.load(this.claims, i) === UNCLAIMED) toWorker.push([i, text]);
+      if (text !== undefined) this.known.set(i, text);
     }
+    this.feed(this.taken);
+  }
+
+  /**
+   * Posts the worker the known texts of the files it may read next: those it may reach before the main thread
+   * takes another file (its window past `taken`, and as many again). A few at a time, not all at once: the
+   * worker holds only the texts of files just ahead, so that memory does not grow with the texts kept.
+   */
+  private feed(taken: number): void {
+    if (this.gone || this.known.size === 0) return;
+    const end = Math.min(this.files.length, taken + 2 * READ_AHEAD_WINDOW);
+    const toWorker: [number, string][] = [];
+    for (let i = Math.max(this.fed, taken); i < end; i++) {
+      const text = this.known.get(i);
+      if (text !== undefined && Atomics.load(this.claims, i) === UNCLAIMED) toWorker.push([i, text]);
+    }
+    this.fed = Math.max(this.fed, end);
     if (toWorker.length > 0) this.worker?.postMessage({ texts: toWorker } satisfies ReadAheadTexts);
   }
 
