@@ -69,65 +69,51 @@ function redactValue(out: string, v: SecretValue, pointer: string, own: boolean)
   return text;
 }
 
-const pairAt = (s: string, i: number) => (s.charCodeAt(i) << 16) | s.charCodeAt(i + 1);
+/** Characters a value's fingerprint takes from its start (fewer for shorter values). */
+const GRAM = 4;
+
+/** A hash (16 bits) of the `n` characters of `s` from `i`: collisions only make the gate below answer "maybe" more often. */
+function gramAt(s: string, i: number, n: number): number {
+  let h = 0;
+  for (let k = 0; k < n; k++) h = (Math.imul(h, 31) + s.charCodeAt(i + k)) | 0;
+  return (h ^ (h >>> 16)) & 0xffff;
+}
 
 /**
- * A run's secret values (longest first) with an index by their first two characters (raw and quoted), so that a
- * finding's text is compared only with the values that may occur in it: a text without a value's first two
- * characters contains neither its raw nor its quoted form. Hand-written: the order of replacement (longest
- * first, each value seeing the markers put before it) is part of the output, which a multi-pattern library
- * does not keep.
+ * A run's secret values (longest first) and a gate in front of them: the first characters (up to GRAM) of their
+ * raw and quoted forms, hashed into a bitmap per length. A text holding none of those is returned as it is after
+ * one pass over its characters per length, instead of being compared with every value; a text that may hold one
+ * is redacted by comparing it with each value in turn (redactTextByEachValue), so the replacements and their
+ * order are the reference's. Hand-written: a multi-pattern matching library answers "which values occur and
+ * where", which costs more than this gate for the common answer, none.
  */
 export class SecretIndex {
-  private readonly byPair = new Map<number, number[]>();
-  /** Values of one character: no pair to index them by; always compared. */
-  private readonly always: number[] = [];
+  /** By length 1..GRAM: a bitmap of the hashed starts of the values' forms that long (or longer, for GRAM). */
+  private readonly starts: (Uint8Array | undefined)[] = [];
 
   constructor(readonly values: readonly SecretValue[]) {
-    values.forEach((v, j) => {
-      const keys = new Set([pairAt(v.quoted, 0)]);
-      if (v.text.length >= 2) keys.add(pairAt(v.text, 0));
-      else this.always.push(j);
-      for (const k of keys) {
-        const list = this.byPair.get(k);
-        if (list) list.push(j);
-        else this.byPair.set(k, [j]);
+    for (const v of values) {
+      for (const form of [v.text, v.quoted]) {
+        const n = Math.min(GRAM, form.length);
+        const bitmap = (this.starts[n] ??= new Uint8Array(1 << 16));
+        bitmap[gramAt(form, 0, n)] = 1;
       }
-    });
-  }
-
-  /** Indexes (ascending, from `from` on) of the values whose raw or quoted form may occur in `s`. */
-  private candidates(s: string, from: number): number[] {
-    const out = new Set<number>();
-    for (const j of this.always) if (j >= from) out.add(j);
-    for (let i = 0; i + 1 < s.length; i++) {
-      const list = this.byPair.get(pairAt(s, i));
-      if (list) for (const j of list) if (j >= from) out.add(j);
     }
-    return [...out].sort((a, b) => a - b);
   }
 
-  /** `s` with every value replaced, as comparing it with each value in turn (longest first) would. */
+  /** Whether `s` may contain a value, raw or quoted (false: it contains none). */
+  private mayContain(s: string): boolean {
+    for (let n = 1; n <= GRAM; n++) {
+      const bitmap = this.starts[n];
+      if (bitmap === undefined) continue;
+      for (let i = 0; i + n <= s.length; i++) if (bitmap[gramAt(s, i, n)] === 1) return true;
+    }
+    return false;
+  }
+
+  /** `s` with every value replaced, as comparing it with each value in turn (longest first) does. */
   redact(s: string, pointer: string, own: boolean): string {
-    let out = s;
-    let from = 0;
-    // candidates are worked out again after each replacement: the markers put in may hold another value
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (const j of this.candidates(out, from)) {
-        const v = this.values[j] as SecretValue;
-        // neither the value nor its quoted form fits in a shorter text (the markers replacing values may make it longer)
-        if (v.text.length > out.length) continue;
-        const next = redactValue(out, v, pointer, own);
-        if (next !== out) {
-          out = next;
-          from = j + 1;
-          changed = true;
-          break;
-        }
-      }
-    }
-    return out;
+    return this.mayContain(s) ? redactTextByEachValue(s, this.values, pointer, own) : s;
   }
 }
 
