@@ -95,7 +95,8 @@ export class SecretIndex {
     for (const v of values) {
       for (const form of [v.text, v.quoted]) {
         const n = Math.min(GRAM, form.length);
-        const bitmap = (this.starts[n] ??= new Uint8Array(1 << 16));
+        const bitmap = this.starts[n] ?? new Uint8Array(1 << 16);
+        this.starts[n] = bitmap;
         bitmap[gramAt(form, 0, n)] = 1;
       }
     }
