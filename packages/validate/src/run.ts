@@ -135,7 +135,9 @@ function checkRef(root: string, ref: string): void {
 
 /** The rendered files of `overlays` that `files` leave out, read (undefined when nothing is left out). */
 function overlayContext(root: string, files: readonly string[], overlays: readonly string[], read: ReadOptions): LoadedDocuments | undefined {
-  const given = new Set(files.filter((f) => f !== "-").map((f) => resolve(f)));
+  // files outside every overlay (no overlay to complete): no path work per file
+  if (overlays.length === 0) return undefined;
+  const given = new Set(files.filter((f) => f !== "-").map((f) => (isNormalAbsolute(f) ? f : resolve(f))));
   const rest = overlays.flatMap((name) => collectPaths([join(root, CLUSTERS_DIR, name, RENDERED_DIR)]).files.filter((f) => !given.has(resolve(f))));
   return rest.length > 0 ? loadDocuments(rest, read) : undefined;
 }
