@@ -142,7 +142,8 @@ export class ReadAhead {
     const file = this.files[index] as string;
     // a file the worker has not started is read here at once (at the start, while the worker is still loading;
     // later, if it falls behind): the main thread never waits for work nobody is doing
-    const mine = this.gone || Atomics.compareExchange(this.claims, index, UNCLAIMED, BY_MAIN) === UNCLAIMED;
+    // documents that arrived are taken even from a worker gone since (it exits once its files are posted)
+    const mine = !this.arrived.has(index) && (this.gone || Atomics.compareExchange(this.claims, index, UNCLAIMED, BY_MAIN) === UNCLAIMED);
     while (!mine && !this.arrived.has(index) && !this.gone) await new Promise<void>((resolve) => (this.waiter = resolve));
     const docs = mine ? undefined : this.arrived.get(index);
     this.lastNative = docs ? this.natives.get(index) : undefined;
