@@ -135,7 +135,9 @@ function checkRef(root: string, ref: string): void {
 
 /** The rendered files of `overlays` that `files` leave out, read (undefined when nothing is left out). */
 function overlayContext(root: string, files: readonly string[], overlays: readonly string[], read: ReadOptions): LoadedDocuments | undefined {
-  const given = new Set(files.filter((f) => f !== "-").map((f) => resolve(f)));
+  // files outside every overlay (no overlay to complete): no path work per file
+  if (overlays.length === 0) return undefined;
+  const given = new Set(files.filter((f) => f !== "-").map((f) => (isNormalAbsolute(f) ? f : resolve(f))));
   const rest = overlays.flatMap((name) => collectPaths([join(root, CLUSTERS_DIR, name, RENDERED_DIR)]).files.filter((f) => !given.has(resolve(f))));
   return rest.length > 0 ? loadDocuments(rest, read) : undefined;
 }
@@ -184,6 +186,9 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   const readAhead = new ReadAhead(files, { ...options.read, cwd, readStdin: stdin }, options.readAheadWorker, nativeAhead ? (options.cacheDir ?? defaultCacheDir()) : undefined);
   try {
     const scan = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes: selected.maxFileBytes, text: stdin, show: selected.show });
+    // the texts the scan read are parsed without reading their files again (each file read once)
+    readAhead.provide(scan.texts);
+    scan.texts.clear();
     phase("scan");
     const overlays = await loadOverlays(options, selected);
     // a file given inside an overlay's rendered folder: the overlay's other files are context for the cross-object
@@ -433,6 +438,7 @@ async function stream(
   return applyLevels({ ...streamed, ...(notChecked.size > 0 ? { notChecked: [...notChecked].sort() } : {}) }, {
     strict: options.strict,
     acknowledge: options.acknowledge,
-    fileKey: memoised((file) => (file === "-" ? file : relative(root, resolve(cwd, file)).split(sep).join("/"))),
+    // asked for each finding's file only when a finding may be acknowledged (node:path's work once per such file)
+    ...(options.acknowledge?.length ? { fileKey: memoised((file) => (file === "-" ? file : relative(root, resolve(cwd, file)).split(sep).join("/"))) } : {}),
   });
 }
