@@ -3,6 +3,7 @@
 // claims first: the main thread reads a file itself rather than wait for it). It stays at
 // most `window` files ahead of what the main thread has taken, so memory does not grow with the run.
 import { type MessagePort, parentPort, receiveMessageOnPort } from "node:worker_threads";
+import { HeapGuard } from "./heap-guard.ts";
 import { nativeAhead, PackedBuiltins } from "./native-ahead.ts";
 import { loadFile } from "./reader.ts";
 import { BY_WORKER, type ReadAheadMessage, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED } from "./read-ahead.ts";
@@ -12,6 +13,8 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
   const claims = new Int32Array(work.claims);
   const builtins = work.cacheDir ? new PackedBuiltins(work.cacheDir) : undefined;
   let versions: ReadAheadVersions["versions"] | undefined;
+  // this isolate's garbage (every file's text and documents) piles up like the main thread's: collected as it grows
+  const heap = new HeapGuard(16 * 1024 * 1024);
   for (let index = 0; index < work.files.length; index++) {
     // wait while `window` files are read and not yet taken (the main thread notifies on each take and on stop)
     for (;;) {
@@ -38,6 +41,7 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
     const waited = Atomics.load(state, TAKEN) >= index;
     const native = docs && builtins && v && !waited ? docs.resources.map((r) => nativeAhead(r, builtins, v) ?? null) : undefined;
     post({ index, docs, ...(native ? { native } : {}) });
+    if (index % 100 === 99) heap.check();
   }
 }
 
