@@ -85,15 +85,17 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (err) {
-    return await reportError(err);
+    return await reportError(err, name);
   }
 }
 
-async function reportError(err: unknown): Promise<number> {
+async function reportError(err: unknown, command: string): Promise<number> {
   if (err instanceof ConfigError) {
-    // commands with --output (synth, validate) report a bad overlay in their own format; the rest as text
+    // commands with --output (synth, validate) report a bad overlay in their own format; the rest as text. Only
+    // synth writes files from an overlay; the others stop before they act (simulate, diff, bootstrap, ...)
     const { formatConfigError } = await import("./overlay-report.ts");
-    const { stdout, stderr } = await formatConfigError(err, "text", colorEnabled(process.stderr));
+    const outcome = command === "synth" ? "nothing was written" : "nothing was done";
+    const { stdout, stderr } = await formatConfigError(err, "text", colorEnabled(process.stderr), outcome);
     process.stdout.write(stdout);
     process.stderr.write(stderr);
     return EXIT.usage;

@@ -112,6 +112,18 @@ describe.concurrent("an overlay that cannot be loaded", () => {
     });
   });
 
+  it("commands that write nothing do not say 'nothing was written' (validate, simulate)", async () => {
+    const root = repoWith("readers", "eksworkshop", (s) => s.replace("maxReplicas: 12", "maxReplica: 12"));
+    const validate = await run(["validate", "--root", root]);
+    expect(validate.code).toBe(2);
+    expect(validate.stderr).toMatch(/invalid workloads\[0\]\.autoscaling\.maxReplica: unknown key 'maxReplica'/);
+    expect(validate.stderr.endsWith("1 problem in clusters/eksworkshop/cluster.ts; nothing was validated.\n")).toBe(true);
+    const simulate = await run(["simulate", "--root", root, "--cluster", "eksworkshop"]);
+    expect(simulate.code).toBe(2);
+    expect(simulate.stderr).toMatch(/maxReplica: unknown key 'maxReplica'/);
+    expect(simulate.stderr.endsWith("1 problem in clusters/eksworkshop/cluster.ts; nothing was done.\n")).toBe(true);
+  });
+
   it("calling process.exit(0) later (from a timer) ends the command with 2 and names the overlay, not 0", async () => {
     const root = repoWith("exits-later", "aws-cn", (s) => `${s}\nsetTimeout(() => process.exit(0), 0);\n`);
     writeFileSync(join(root, "clusters/eksworkshop/rendered/karpenter-nodepools/stale.yaml"), "kind: Old\n");

@@ -27,11 +27,14 @@ export interface ConfigErrorOutput {
   readonly stderr: string;
 }
 
-/** What a command prints for a bad overlay; the exit code is 2. */
-export async function formatConfigError(err: ConfigError, format: OutputFormat = "text", color = false): Promise<ConfigErrorOutput> {
+/**
+ * What a command prints for a bad overlay; the exit code is 2. `outcome` ends the closing line: synth says
+ * "nothing was written", a command that writes nothing says what it did not do.
+ */
+export async function formatConfigError(err: ConfigError, format: OutputFormat = "text", color = false, outcome = "nothing was written"): Promise<ConfigErrorOutput> {
   // the formatters alone, not the validator
   const n = err.problems.length;
-  const closing = `${n} ${n === 1 ? "problem" : "problems"} in ${err.file}; nothing was written.\n`;
+  const closing = `${n} ${n === 1 ? "problem" : "problems"} in ${err.file}; ${outcome}.\n`;
   // a problem with no place in the source (no such overlay, an import that threw): one plain line says it better
   if (format === "text" && err.problems.every((p) => p.line === undefined)) return { stdout: "", stderr: `${err.message}\n${closing}` };
   const { formatReport } = await import("@eks-gitops/validate/output");
@@ -40,8 +43,8 @@ export async function formatConfigError(err: ConfigError, format: OutputFormat =
 }
 
 /** Prints a bad overlay's report (see formatConfigError) and returns exit code 2. */
-export async function reportConfigError(err: ConfigError, format: OutputFormat, color: boolean): Promise<number> {
-  const { stdout, stderr } = await formatConfigError(err, format, color);
+export async function reportConfigError(err: ConfigError, format: OutputFormat, color: boolean, outcome?: string): Promise<number> {
+  const { stdout, stderr } = await formatConfigError(err, format, color, outcome);
   process.stdout.write(stdout);
   process.stderr.write(stderr);
   return 2;

@@ -33,6 +33,8 @@ export interface SynthValidateOptions {
   /** @default "text" */
   readonly format?: OutputFormat;
   readonly onProgress?: (p: DownloadProgress) => void;
+  /** A mirror of the pinned schema URLs (folder or URL); without it, the environment's or upstream. */
+  readonly mirror?: string;
 }
 
 export async function validateBeforeWrite(renders: readonly RenderToValidate[], options: SynthValidateOptions): Promise<SynthValidation> {
@@ -41,7 +43,7 @@ export async function validateBeforeWrite(renders: readonly RenderToValidate[], 
   const run = (positions: boolean) =>
     validateRender(
       renders.map((r) => ({ cluster: r.cluster, files: r.tree, ...(r.config ? { config: r.config } : {}) })),
-      { root: options.root, onProgress: options.onProgress, positions },
+      { root: options.root, onProgress: options.onProgress, positions, ...(options.mirror !== undefined ? { mirror: options.mirror } : {}) },
     );
   const isOk = (report: Report) => report.summary.invalid + report.summary.error === 0;
   // a valid render's findings are not shown: the first pass leaves them unlocated (locating parses each file

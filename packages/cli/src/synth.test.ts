@@ -163,6 +163,25 @@ describe("eks-gitops synth", () => {
     }
   });
 
+  it("reads the schemas from --mirror before the environment's mirror", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "synth-mirror-flag-"));
+    vi.stubEnv("EKS_GITOPS_MIRROR", join(empty, "env-mirror"));
+    vi.stubEnv("XDG_CACHE_HOME", join(empty, "cache"));
+    try {
+      rmSync(join(root, "clusters/aws-cn/rendered/iam/index.json"));
+      expect(await main(["synth", "--root", root, "--cluster", "aws-cn", "--mirror", join(empty, "flag-mirror")])).toBe(2);
+      const text = err.join("");
+      expect(text).toContain(`cannot read ${join(empty, "flag-mirror")}/`);
+      expect(text).not.toContain("env-mirror");
+      expect(existsSync(join(root, "clusters/aws-cn/rendered/iam/index.json"))).toBe(false);
+      err.length = 0;
+      expect(await main(["synth", "--help"])).toBe(0);
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it("exits 2 for an unknown overlay and for unknown flags", async () => {
     expect(await main(["synth", "--root", root, "--cluster", "nope"])).toBe(2);
     expect(err.join("")).toContain("clusters/nope/cluster.ts: (root): no such overlay; known overlays: aws-cn, eksworkshop");

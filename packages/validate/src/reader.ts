@@ -1,6 +1,7 @@
 // Reading files, folders and stdin into documents: multi-document YAML and JSON, one error per bad document.
 import { loadAll } from "js-yaml";
 import { readPlainJson } from "./json-fast.ts";
+import { readBlockYaml } from "./yaml-fast.ts";
 import { shownPath } from "./shown-path.ts";
 import { jsonSyntaxMessage } from "./json-position.ts";
 import type { Document } from "yaml";
@@ -216,14 +217,17 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
     classify(json, file, 0, resources, unreadable);
     return { resources, unreadable };
   }
+  // block YAML of the subset manifests use, read in one pass to js-yaml's documents (yaml-fast.ts): trees without
+  // aliases, nested at most 40 deep, so neither the alias budget nor the nesting bound has anything to find
+  const fast = complexKey ? undefined : readBlockYaml(source.text);
   try {
-    values = complexKey ? undefined : loadAll(source.text, undefined, { schema: YAML11_SCHEMA });
+    values = fast ?? (complexKey ? undefined : loadAll(source.text, undefined, { schema: YAML11_SCHEMA }));
   } catch {
     values = undefined;
   }
-  const expansion = values && ANCHOR.test(source.text) ? aliasExpansion(values, source.text.length) : undefined;
+  const expansion = values && !fast && ANCHOR.test(source.text) ? aliasExpansion(values, source.text.length) : undefined;
   if (values && !expansion?.includes("too-large")) {
-    const deep = mayNestDeeperThan(source.text, MAX_NESTING_DEPTH);
+    const deep = !fast && mayNestDeeperThan(source.text, MAX_NESTING_DEPTH);
     for (const [index, value] of values.entries()) {
       if (expansion?.[index] === "cyclic") unreadable.push(parseError(file, index, "parse:alias-cycle", "an alias refers to the anchor it is inside: the document would be infinite"));
       else if (deep && nestingDepth(value) > MAX_NESTING_DEPTH) unreadable.push(parseError(file, index, "parse:too-deep", `document is nested more than ${MAX_NESTING_DEPTH} levels deep`));

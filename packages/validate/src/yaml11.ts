@@ -48,13 +48,16 @@ export function resolveYaml11(s: string): unknown {
     const c = s.charCodeAt(0);
     if (c >= 128 || MAY_RESOLVE[c] === 0) return s;
   }
+  // the words above have at most five letters; numbers and timestamps begin with a digit, sign or dot
+  if (s.length > 5 && ((s.charCodeAt(0) | 0x20) - 0x61) >>> 0 < 26) return s;
   if (BOOL_NULL_FLOAT.has(s)) return BOOL_NULL_FLOAT.get(s);
   const c = s[0];
   if (c === ".") {
     return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(s) ? Number(s) : s;
   }
   if (c !== "+" && c !== "-" && (c === undefined || c < "0" || c > "9")) return s;
-  const t = timestamp(s);
+  // every timestamp form begins with four digits and `-` (DATE, DATE_TIME): most numbers and quantities do not
+  const t = s.length >= 8 && s.charCodeAt(4) === 0x2d ? timestamp(s) : undefined;
   if (t !== undefined) return t;
   const plain = s.includes("_") ? s.replace(/_/g, "") : s;
   const int = GO_INT.exec(plain);

@@ -7,6 +7,7 @@ import { createColors } from "picocolors";
 import { parseCommandArgs } from "../args.ts";
 import { ConfigErrors, formatConfigErrors, reportConfigError } from "../overlay-report.ts";
 import { EXIT, exitCodeHelp, UsageError } from "../exit-codes.ts";
+import { MIRROR_ENV } from "@eks-gitops/validate";
 import { OUTPUT_FORMATS, type OutputFormat } from "@eks-gitops/validate/output";
 import { renderClusterTraced, type RenderedTree, type RenderSources } from "../render.ts";
 import { colorEnabled } from "../color.ts";
@@ -16,7 +17,7 @@ import { type SynthValidateOptions, validateBeforeWrite } from "../synth-validat
 import { asWriteError, lockRenderedWaiting } from "../swap.ts";
 import { compareTrees, isEmptyDifference, readTree, recoverRendered, replaceTree } from "../tree.ts";
 
-export const synthUsage = `Usage: eks-gitops synth [--cluster NAME]... [--check] [--no-validate] [--output FORMAT] [--timings] [--root DIR]
+export const synthUsage = `Usage: eks-gitops synth [--cluster NAME]... [--check] [--no-validate] [--output FORMAT] [--mirror DIR|URL] [--timings] [--root DIR]
 
 Renders every overlay (or the named ones) into clusters/<name>/rendered/. The render is first validated
 in memory as \`eks-gitops validate\` does (schemas, CEL, cross-object, IAM): an invalid one is not
@@ -26,6 +27,7 @@ written (exit 1, with the findings).
   --no-validate   write without validating first
   -o, --output FORMAT  how a bad overlay or an invalid render is reported: text (default), json, junit,
                   sarif, github (findings at clusters/<name>/cluster.ts:LINE:COL)
+  --mirror DIR|URL  read the pinned schemas from a mirror of their upstream URLs (env ${MIRROR_ENV}; offline)
   --timings       print the time spent loading overlays, rendering and validating (stderr)
   --root DIR      repository root (default: found from the current directory)
 
@@ -48,6 +50,8 @@ export interface SynthOptions {
   /** How findings are reported. @default "text" */
   readonly format?: OutputFormat;
   readonly onProgress?: SynthValidateOptions["onProgress"];
+  /** A mirror of the pinned schema URLs (`--mirror`). @default the environment's, else upstream */
+  readonly mirror?: string;
 }
 
 /** Loads and renders every selected overlay before writing any (all-or-nothing), then writes or compares. */
@@ -99,7 +103,7 @@ export async function synth(options: SynthOptions): Promise<number> {
     const validating = performance.now();
     const result = await validateBeforeWrite(
       rendered.map((r) => ({ cluster: r.config.name, tree: r.tree, config: r.config, sourceFile: r.config.sourceFile, sources: r.sources })),
-      { root: options.root, color: options.color, format: options.format, onProgress: options.onProgress },
+      { root: options.root, color: options.color, format: options.format, onProgress: options.onProgress, ...(options.mirror !== undefined ? { mirror: options.mirror } : {}) },
     );
     timings.validate = performance.now() - validating;
     report();
@@ -200,6 +204,7 @@ export async function synthCommand(argv: readonly string[]): Promise<number> {
       "no-validate": { type: "boolean", default: false },
       output: { type: "string", short: "o", default: "text" },
       timings: { type: "boolean", default: false },
+      mirror: { type: "string" },
       root: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -224,6 +229,7 @@ export async function synthCommand(argv: readonly string[]): Promise<number> {
       color: colorEnabled(process.stderr),
       diffColor: colorEnabled(process.stdout),
       onProgress: download.onProgress,
+      ...(values.mirror !== undefined ? { mirror: values.mirror } : {}),
     });
   } catch (err) {
     if (err instanceof ConfigError) return reportConfigError(err, output, colorEnabled(output === "text" ? process.stderr : process.stdout));

@@ -210,7 +210,7 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
       // an API that failed or could not be reached is neither a bad setting (2) nor our fault (3)
       return err instanceof ClusterSchemaError && err.external ? EXIT.external : EXIT.usage;
     }
-    if (err instanceof ConfigError) return reportConfigError(err, output, colorEnabled(output === "text" ? process.stderr : process.stdout));
+    if (err instanceof ConfigError) return reportConfigError(err, output, colorEnabled(output === "text" ? process.stderr : process.stdout), "nothing was validated");
     throw err;
   }
 }

@@ -47,7 +47,7 @@ export function sourceOf(file: Pick<PinnedFile, "path">, mirror: string | undefi
 
 async function readSource(location: string, onProgress: FetchOptions["onProgress"]): Promise<Buffer> {
   if (/^https?:\/\//.test(location)) {
-    const offline = `use --mirror DIR|URL (or ${MIRROR_ENV}) when offline`;
+    const offline = `when offline, set ${MIRROR_ENV}=DIR|URL or pass --mirror DIR|URL (validate, synth)`;
     let res: Response;
     try {
       res = await fetch(location);
