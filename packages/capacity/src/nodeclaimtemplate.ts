@@ -8,15 +8,20 @@ import { type Amounts, instanceTypeLabels, type ResolvedInstanceType, resolveIns
 import { addInto, untoleratedByKarpenter } from "./kube-scheduler.ts";
 import { Requirement, Requirements } from "./requirements.ts";
 import type { ResourceSpace } from "./resources.ts";
-import type { EC2NodeClassInput, InstanceTypeSnapshot, NodePoolInput, Offering, SimulationInput, Taint } from "./types.ts";
+import type { CapacityReservationInput, EC2NodeClassInput, InstanceTypeSnapshot, NodePoolInput, Offering, SimulationInput, Taint } from "./types.ts";
 
 
 export interface TemplateType {
   readonly resolved: ResolvedInstanceType;
   readonly name: string;
   readonly labels: ReadonlyMap<string, string | undefined>;
-  /** Offerings in the EC2NodeClass's zones. */
+  /** Offerings in the EC2NodeClass's zones, the available `reserved` ones included. */
   readonly offerings: readonly Offering[];
+  /**
+   * The capacity-reservation labels of a type the EC2NodeClass has reservations for: every reservation's value
+   * (types.go computeRequirements); a type without reservations has them as DoesNotExist in `labels`.
+   */
+  readonly reservationLabels?: ReadonlyMap<string, readonly string[]>;
   readonly zones: ReadonlySet<string>;
   readonly capacityTypes: ReadonlySet<string>;
   /** Requests of the DaemonSet pods that would run on this type under this NodePool. */
@@ -46,6 +51,8 @@ export interface Template {
 /** The values of a key an instance type offers (its requirement set in types.go computeRequirements). */
 export function typeValues(t: TemplateType, key: string): readonly string[] | undefined {
   if (key === "topology.kubernetes.io/zone") return [...t.zones];
+  const reserved = t.reservationLabels?.get(key);
+  if (reserved) return reserved;
   if (key === "karpenter.sh/capacity-type") return [...t.capacityTypes];
   if (key === "karpenter.k8s.aws/instance-tenancy") return TENANCIES;
   if (!t.labels.has(key)) return undefined;
@@ -60,6 +67,7 @@ export function typeCompatible(t: TemplateType, reqs: Requirements): boolean {
     if (key === "topology.kubernetes.io/zone") ok = someHas(r, t.zones);
     else if (key === "karpenter.sh/capacity-type") ok = someHas(r, t.capacityTypes);
     else if (key === "karpenter.k8s.aws/instance-tenancy") ok = someHas(r, TENANCIES);
+    else if (t.reservationLabels?.has(key)) ok = someHas(r, t.reservationLabels.get(key)!);
     else {
       if (!t.labels.has(key)) continue;
       const v = t.labels.get(key);
@@ -88,17 +96,67 @@ function someHas(r: Requirement, values: Iterable<string>): boolean {
   return false;
 }
 
-/** An offering whose zone and capacity type the requirements allow (nodeclaim.go fits, offering part). */
+/** The capacity-reservation labels, the value a reserved offering carries for each (base_resolver.go: DoesNotExist on the others). */
+const RESERVATION_KEYS: readonly [string, (r: CapacityReservationInput) => string][] = [
+  ["karpenter.k8s.aws/capacity-reservation-id", (r) => r.id],
+  ["karpenter.k8s.aws/capacity-reservation-type", (r) => r.reservationType ?? "default"],
+  ["karpenter.k8s.aws/capacity-reservation-interruptible", (r) => String(r.interruptible ?? false)],
+];
+
+/** An offering's requirements against the NodeClaim's (offering.go Compatible): zone, capacity type, reservation labels. */
+export function offeringCompatible(o: Offering, reqs: Requirements): boolean {
+  return offeringMatches(o, reqs.byKey.get("topology.kubernetes.io/zone"), reqs.byKey.get("karpenter.sh/capacity-type"), reqs.hasReservationKeys ? reqs : undefined);
+}
+
+/** `reservationReqs`: the requirements when they name a reservation label (hot path: looked up once per type). */
+function offeringMatches(o: Offering, zone: Requirement | undefined, ct: Requirement | undefined, reservationReqs: Requirements | undefined): boolean {
+  if (zone && !zone.has(o.zone)) return false;
+  if (ct && !ct.has(o.capacityType)) return false;
+  if (!reservationReqs) return true;
+  for (const [key, valueFor] of RESERVATION_KEYS) {
+    const r = reservationReqs.byKey.get(key);
+    if (!r) continue;
+    if (o.reservation ? !r.has(valueFor(o.reservation)) : !(r.operator() === "NotIn" || r.operator() === "DoesNotExist")) return false;
+  }
+  return true;
+}
+
+/** An offering whose zone, capacity type and reservation the requirements allow (nodeclaim.go fits, offering part). */
 export function hasOffering(t: TemplateType, reqs: Requirements): boolean {
   const zone = reqs.byKey.get("topology.kubernetes.io/zone");
   const ct = reqs.byKey.get("karpenter.sh/capacity-type");
-  return t.offerings.some((o) => (!zone || zone.has(o.zone)) && (!ct || ct.has(o.capacityType)));
+  const reservationReqs = reqs.hasReservationKeys ? reqs : undefined;
+  return t.offerings.some((o) => offeringMatches(o, zone, ct, reservationReqs));
 }
 
 export function compatibleOfferings(t: TemplateType, reqs: Requirements): Offering[] {
   const zone = reqs.byKey.get("topology.kubernetes.io/zone");
   const ct = reqs.byKey.get("karpenter.sh/capacity-type");
-  return t.offerings.filter((o) => (!zone || zone.has(o.zone)) && (!ct || ct.has(o.capacityType)));
+  const reservationReqs = reqs.hasReservationKeys ? reqs : undefined;
+  return t.offerings.filter((o) => offeringMatches(o, zone, ct, reservationReqs));
+}
+
+/**
+ * The `reserved` offerings of one instance type: one per capacity reservation of the EC2NodeClass for the type, priced
+ * at the on-demand price / 10,000,000 (0 without one) so a reservation is all but free yet keeps the types' order, and
+ * available while it has instances left, is in a zone the type is offered in and is not expiring (aws/karpenter-provider-aws
+ * v1.14.1 pkg/providers/instancetype/offering/reserved_capacity_resolver.go ResolveOfferings).
+ */
+export function reservedOfferings(name: string, typeZones: ReadonlySet<string>, onDemandPrice: number | undefined, reservations: readonly CapacityReservationInput[]): Offering[] {
+  const out: Offering[] = [];
+  for (const r of reservations) {
+    if (r.instanceType !== name) continue;
+    if (r.availableInstanceCount === 0 || !typeZones.has(r.zone) || r.state === "expiring") continue;
+    out.push({ zone: r.zone, capacityType: "reserved", price: (onDemandPrice ?? 0) / 10_000_000, reservation: r });
+  }
+  return out;
+}
+
+/** The reservation labels of a type with reservations (computeRequirements: In every reservation's value). */
+function reservationLabelsOf(name: string, reservations: readonly CapacityReservationInput[]): Map<string, string[]> | undefined {
+  const mine = reservations.filter((r) => r.instanceType === name);
+  if (mine.length === 0) return undefined;
+  return new Map(RESERVATION_KEYS.map(([key, valueFor]) => [key, [...new Set(mine.map(valueFor))]]));
 }
 
 /** isDaemonPodCompatible (scheduler.go): tolerates the NodePool's taints, and one of its terms agrees with the template and the type. */
@@ -135,6 +193,22 @@ function templateRequirements(pool: NodePoolInput, path: string): Requirements {
   return reqs;
 }
 
+/** The EC2NodeClass status fields Karpenter's CRD validates (ec2nodeclass_status.go), and that the snapshot knows the type and zone. */
+function checkReservations(nodeClass: EC2NodeClassInput, ci: number, snapshot: InstanceTypeSnapshot): void {
+  nodeClass.capacityReservations?.forEach((r, ri) => {
+    const path = `nodeClasses[${ci}].capacityReservations[${ri}]`;
+    if (!/^cr-[0-9a-z]+$/.test(r.id)) throw new SimulationError(`${path}.id`, `must match ^cr-[0-9a-z]+$ (got ${JSON.stringify(r.id)})`);
+    if (!snapshot.instanceTypes.some((t) => t.name === r.instanceType)) throw new SimulationError(`${path}.instanceType`, `${r.instanceType} is not in the ${snapshot.region} instance-type snapshot`);
+    if (!snapshot.zones.includes(r.zone)) throw new SimulationError(`${path}.zone`, `${r.zone} is not a zone of the ${snapshot.region} snapshot (${snapshot.zones.join(", ")})`);
+    if (!Number.isInteger(r.availableInstanceCount) || r.availableInstanceCount < 0) throw new SimulationError(`${path}.availableInstanceCount`, `must be a non-negative integer (got ${r.availableInstanceCount})`);
+    if (r.ownerId !== undefined && !/^[0-9]{12}$/.test(r.ownerId)) throw new SimulationError(`${path}.ownerId`, `must be 12 digits (got ${JSON.stringify(r.ownerId)})`);
+    if (r.reservationType !== undefined && r.reservationType !== "default" && r.reservationType !== "capacity-block") {
+      throw new SimulationError(`${path}.reservationType`, `must be default or capacity-block (got ${JSON.stringify(r.reservationType)})`);
+    }
+    if (r.state !== undefined && r.state !== "active" && r.state !== "expiring") throw new SimulationError(`${path}.state`, `must be active or expiring (got ${JSON.stringify(r.state)})`);
+  });
+}
+
 const pricedCache = new WeakMap<InstanceTypeSnapshot, Set<string>>();
 
 /** Capacity types for which the snapshot carries prices. */
@@ -164,6 +238,7 @@ export function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSna
         throw new SimulationError(`nodeClasses[${input.nodeClasses.indexOf(nodeClass)}].zones[${zi}]`, `${z} is not a zone of the ${snapshot.region} snapshot (${snapshot.zones.join(", ")})`);
       }
     });
+    checkReservations(nodeClass, input.nodeClasses.indexOf(nodeClass), snapshot);
     let resolved = resolvedByClass.get(nodeClass.name);
     let labels = labelsByClass.get(nodeClass.name);
     if (!resolved || !labels) {
@@ -212,14 +287,22 @@ export function buildTemplates(input: SimulationInput, snapshot: InstanceTypeSna
         if (al2023 && r.info.name.startsWith("a1.")) return;
         // Karpenter marks an offering without a price unavailable (offering/base_resolver.go); a snapshot only has
         // prices when they were asked for, so this applies per capacity type that has any price at all.
-        const offerings = r.info.offerings.filter((o) => zones.has(o.zone) && (o.price !== undefined || !priced.has(o.capacityType)));
+        const baseOfferings = r.info.offerings.filter((o) => zones.has(o.zone) && (o.price !== undefined || !priced.has(o.capacityType)));
+        const reservations = nodeClass.capacityReservations ?? [];
+        const typeZones = new Set(r.info.offerings.filter((o) => zones.has(o.zone)).map((o) => o.zone));
+        const onDemandPrice = r.info.offerings.find((o) => o.capacityType === "on-demand" && o.price !== undefined)?.price;
+        const offerings = reservations.length > 0 ? [...baseOfferings, ...reservedOfferings(r.info.name, typeZones, onDemandPrice, reservations)] : baseOfferings;
+        const reservationLabels = reservations.length > 0 ? reservationLabelsOf(r.info.name, reservations) : undefined;
+        const capacityTypes = new Set<string>(offerings.map((o) => o.capacityType));
+        if (reservationLabels) capacityTypes.add("reserved");
         const base = {
           resolved: r,
           name: r.info.name,
           labels: labels![ti]!,
           offerings,
+          ...(reservationLabels ? { reservationLabels } : {}),
           zones: new Set(offerings.map((o) => o.zone)),
-          capacityTypes: new Set(offerings.map((o) => o.capacityType)),
+          capacityTypes,
           daemonOverhead: {},
           daemonKey: "",
           allocVec: space.vector(r.allocatable),

@@ -171,9 +171,9 @@ function cell(s: string): string {
   return s.replaceAll("|", "\\|");
 }
 
-/** One line per workload constraint the simulation leaves out (WorkloadResult.unmodelled). */
+/** One line per workload constraint and EC2NodeClass setting the simulation leaves out (WorkloadResult.unmodelled, SimulationResult.unmodelled). */
 function unmodelledLines(r: SimulationResult, indent: string): string[] {
-  return r.workloads.flatMap((w) => (w.unmodelled ?? []).map((u) => `${indent}not modelled: ${w.workload} ${u}`));
+  return [...r.workloads.flatMap((w) => (w.unmodelled ?? []).map((u) => `${indent}not modelled: ${w.workload} ${u}`)), ...(r.unmodelled ?? []).map((u) => `${indent}not modelled: ${u}`)];
 }
 
 function formatMarkdown(r: SimulationResult, extras: ReportExtras): string {

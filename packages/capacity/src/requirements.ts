@@ -191,6 +191,15 @@ export class Requirements {
     return new Requirements(Object.entries(labels).map(([k, v]) => Requirement.of(k, "In", [v])));
   }
 
+  /** Does any capacity-reservation label appear (offerings then check it: nodeclaimtemplate.ts offeringCompatible)? */
+  get hasReservationKeys(): boolean {
+    return (
+      this.byKey.has("karpenter.k8s.aws/capacity-reservation-id") ||
+      this.byKey.has("karpenter.k8s.aws/capacity-reservation-type") ||
+      this.byKey.has("karpenter.k8s.aws/capacity-reservation-interruptible")
+    );
+  }
+
   copy(): Requirements {
     const r = new Requirements();
     for (const [k, v] of this.byKey) r.byKey.set(k, v);

@@ -133,3 +133,23 @@ describe("Karpenter's quirks the differential found (issue 22)", () => {
     expect(claim.requests.cpu).toBe("1100m");
   });
 });
+
+describe("later rounds (another Solve once the batch's NodeClaims are nodes)", () => {
+  // Seed 22435 of the differential: 12 replicas under a hostname spread of maxSkew 1 and a NodePool whose cpu limit
+  // stops the first batch after 3 NodeClaims. The relaxed pods (PreferNoSchedule tolerated) open a new spread group
+  // that counts only bound pods, so 2 share each NodeClaim; the next Solve starts a new Topology in which the launched
+  // nodes are hostname domains holding their pods (topology.go countDomains), and 2 share each new NodeClaim again.
+  it("start a new Topology: relaxed spread groups are counted afresh from the bound pods", () => {
+    const soft = { key: "dedicated1", value: "x", effect: "PreferNoSchedule" as const };
+    const input = cluster(
+      [{ namespace: "default", name: "w0", replicas: 12, requests: { cpu: "250m", memory: "4096Mi" }, tolerations: [{ ...soft, operator: "Equal" as const }], hostnameSpread: { maxSkew: 1 } }],
+      [{ name: "np1", nodeClass: "default", requirements: [{ key: "karpenter.k8s.aws/instance-category", operator: "In", values: ["m", "r"] }], taints: [soft], limits: { cpu: "38" } }],
+    );
+    const first = simulate(input, snapshot, { singleBatch: true });
+    expect(first.nodeClaims.map((c) => c.pods.length)).toEqual([2, 2, 2]);
+    const all = simulate(input, snapshot);
+    expect(all.pending).toEqual([]);
+    // Karpenter: 7 NodeClaims over three Solves (the model kept 1 per later NodeClaim before: 9).
+    expect(all.nodeClaims.map((c) => c.pods.length).sort()).toEqual([1, 1, 2, 2, 2, 2, 2]);
+  });
+});

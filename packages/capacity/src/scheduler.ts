@@ -9,9 +9,10 @@ import { addInto, taintText } from "./kube-scheduler.ts";
 import { type AddResult, type Claim, canAdd, finalizeClaim, insertNew, reorderAfterAdd } from "./nodeclaim.ts";
 import { buildTemplates, compatibleOfferings, type Template, type TemplateType } from "./nodeclaimtemplate.ts";
 import type { Requirements } from "./requirements.ts";
+import { ReservationManager, type ReservedOfferingError, reservedRequirements } from "./reservationmanager.ts";
 import { ResourceSpace } from "./resources.ts";
 import { countZone, Topology, type ZonePicker } from "./topology.ts";
-import type { ExistingNodeResult, InstanceTypeSnapshot, NodeClaimResult, NodePoolUsage, PendingPod, PendingReason, SimulationInput, SimulationResult, WorkloadResult } from "./types.ts";
+import type { ExistingNodeResult, InstanceTypeSnapshot, NodeClaimResult, NodePoolUsage, Offering, PendingPod, PendingReason, SimulationInput, SimulationResult, WorkloadResult } from "./types.ts";
 
 const limitedTypes = new WeakMap<Template, { version: number; types: TemplateType[] }>();
 
@@ -48,6 +49,12 @@ function likelyLaunch(claim: Claim): TemplateType {
     }
   }
   return best!;
+}
+
+function cheapestOffering(t: TemplateType, reqs: Requirements): Offering | undefined {
+  let best: Offering | undefined;
+  for (const o of compatibleOfferings(t, reqs)) if (o.price !== undefined && (best === undefined || o.price < best.price!)) best = o;
+  return best;
 }
 
 function smaller(a: TemplateType, b: TemplateType): boolean {
@@ -122,6 +129,11 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
   // In-flight NodeClaims in Karpenter's order: before each pod it sorts them in place by pod count (scheduler.go add,
   // sort.Slice); new ones are appended.
   const claims: Claim[] = [];
+  // Capacity reservations: a new ReservationManager per batch (scheduler.go NewScheduler), counting what earlier batches
+  // launched into each reservation (`launchedInto`).
+  const allTypes = templates.flatMap((t) => t.types);
+  const launchedInto = new Map<string, number>();
+  let reservations = new ReservationManager(allTypes);
   const toleratePreferNoSchedule = templates.some((t) => t.taints.some((x) => x.effect === "PreferNoSchedule")); // ordered by pod count, then creation (scheduler.go sorts newNodeClaims by len(Pods) before each add)
   const allClaims: Claim[] = [];
   const pending: PendingPod[] = [];
@@ -140,9 +152,13 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
   // (here: the node-group pods of step 1); pods already placed on this batch's NodeClaims are not in it. From then on
   // Topology.Record counts every placed pod of the workload in it too. Group key: the workload for the unrelaxed pod,
   // `<workload> <attempt>` for attempt `ti` of the relaxation below.
-  const existingZoneCounts = new Map([...zoneCounts].map(([w, m]) => [w, new Map(m)]));
+  // A later round is a new Solve with a new Topology (see startRound below): `existingZoneCounts` then holds every pod
+  // placed so far and `launched` the NodeClaims of earlier rounds, now nodes whose pods countDomains counts.
+  let existingZoneCounts = new Map([...zoneCounts].map(([w, m]) => [w, new Map(m)]));
   const relaxedGroups = new Map<string, string[]>();
   const hostCounts = new Map<Claim, Map<string, number>>();
+  let launched: ReadonlySet<Claim> = new Set();
+  const relaxedGroupNames = new Set<string>();
   const spreadGroup = (shape: PodShape, ti: number): string => {
     if (ti === 0 || (shape.zoneSpread === undefined && shape.hostnameSpread === undefined)) return shape.workload;
     const group = `${shape.workload} ${ti}`;
@@ -153,10 +169,33 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
     }
     if (!groups.includes(group)) {
       groups.push(group);
+      relaxedGroupNames.add(group);
       const existing = existingZoneCounts.get(shape.workload);
-      if (existing) zoneCounts.set(group, new Map(existing));
+      zoneCounts.set(group, new Map(existing ?? []));
+      // countDomains registers each launched node as a hostname domain holding the workload's pods bound to it.
+      for (const claim of launched) setHostCount(claim, group, claim.workloads.get(shape.workload) ?? 0);
     }
     return group;
+  };
+  const setHostCount = (claim: Claim, group: string, count: number): void => {
+    let counts = hostCounts.get(claim);
+    if (!counts) {
+      counts = new Map();
+      hostCounts.set(claim, counts);
+    }
+    counts.set(group, count);
+  };
+  /**
+   * The next Solve builds a new Topology (provisioner.go Schedule -> NewTopology): the spread groups a relaxed pod
+   * opens are created afresh and counted by countDomains (topology.go) from the pods bound in the cluster, which now
+   * include the launched NodeClaims' pods (existingnode.go NewExistingNode; each launched node is a hostname domain
+   * with its pods, no longer a new NodeClaim's empty one). The unrelaxed group's counts already hold every placed pod.
+   */
+  const startRound = (): void => {
+    existingZoneCounts = new Map([...zoneCounts].filter(([key]) => !relaxedGroupNames.has(key)).map(([w, m]) => [w, new Map(m)]));
+    relaxedGroups.clear();
+    hostCounts.clear();
+    launched = new Set(allClaims);
   };
   const hostCount = (claim: Claim, shape: PodShape, group: string): number =>
     group === shape.workload ? (claim.workloads.get(shape.workload) ?? 0) : (hostCounts.get(claim)?.get(group) ?? 0);
@@ -170,15 +209,21 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
     const failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[] = [];
     const claimsBefore = allClaims.length;
     for (const pod of queue) place(pod, failed);
-    const retry = !options.singleBatch && failed.some((f) => f.failure.reason === "limit-reached") && allClaims.length > claimsBefore;
+    retryReserved(failed);
+    const retry = !options.singleBatch && failed.some((f) => f.failure.reason === "limit-reached" || f.failure.reason === "reservation-exhausted") && allClaims.length > claimsBefore;
     if (!retry) {
       for (const { pod, failure } of failed) pending.push({ pod: pod.name, workload: pod.shape.workload, reason: failure.reason, message: failure.message });
       break;
     }
     for (const claim of allClaims.slice(claimsBefore)) {
+      claim.requirements = reservedRequirements(claim.requirements, reservations.heldBy(claim), reservations.filled);
       claim.candidates = claim.types;
       claim.types = [likelyLaunch(claim)];
+      // The provider counts a launch into a reservation (capacityreservation MarkLaunched) until EC2 reports it.
+      const offering = cheapestOffering(claim.types[0]!, claim.requirements);
+      if (offering?.reservation) launchedInto.set(offering.reservation.id, (launchedInto.get(offering.reservation.id) ?? 0) + 1);
     }
+    reservations = new ReservationManager(allTypes, launchedInto);
     for (const template of templates) {
       if (!template.remaining) continue;
       const launched = allClaims.filter((c) => c.template === template);
@@ -187,6 +232,25 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
       template.limitsVersion++;
     }
     queue = failed.map((f) => f.pod);
+    startRound();
+  }
+
+  /**
+   * Karpenter's queue takes a failed pod again after the others until a whole pass places none (scheduler.go Solve,
+   * queue.go Push/Pop). A refusal for reserved capacity is the one that a later NodeClaim can lift within the batch (one
+   * without reservations the pod fits), so those pods get the passes.
+   */
+  function retryReserved(failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[]): void {
+    for (;;) {
+      const again = failed.filter((f) => f.failure.reason === "reservation-exhausted");
+      if (again.length === 0) return;
+      const rest = failed.filter((f) => f.failure.reason !== "reservation-exhausted");
+      failed.length = 0;
+      failed.push(...rest);
+      const before = failed.length;
+      for (const { pod } of again) place(pod, failed);
+      if (failed.length - before === again.length) return;
+    }
   }
 
   function place(pod: Pod, failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[]): void {
@@ -225,7 +289,11 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
           claim.closed.add(zoneKey ?? key);
           continue;
         }
+        // A launched NodeClaim is a node by now (existingnode.go): no reservation to make.
+        const held = reservations.any && !launched.has(claim) ? reservations.offeringsToReserve(claim, r.types, r.requirements) : undefined;
+        if (held && "kind" in held) continue;
         commit(claim, r, pod, key);
+        if (held) reservations.commit(claim, held);
         reorderAfterAdd(claims, ci);
         placed = true;
         break;
@@ -233,6 +301,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
       if (placed) break;
       // A new NodeClaim from the first NodePool (by weight) that can take the pod.
       const messages: { reason: PendingReason; message: string }[] = [];
+      let reservedError: ReservedOfferingError | undefined;
       for (const template of templates) {
         if (template.skipped) {
           messages.push({ reason: "nothing-matches", message: `${template.skipped} (Karpenter skips the NodePool)` });
@@ -248,7 +317,15 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
         const outcome = newClaim(template, shape, term, pickZone, tolerateSoft);
         if ("claim" in outcome) {
           const claim = outcome.claim;
+          const held = reservations.any ? reservations.offeringsToReserve(claim, outcome.result.types, outcome.result.requirements) : undefined;
+          // No fallback to a lighter NodePool while this one has a compatible reservation (scheduler.go addToNewNodeClaim).
+          if (held && "kind" in held) {
+            reservedError = held;
+            messages.push({ reason: "reservation-exhausted", message: `NodePool ${template.pool.name}: ${held.message} (Karpenter retries in its next batch)` });
+            break;
+          }
           commit(claim, outcome.result, pod, key);
+          if (held) reservations.commit(claim, held);
           if (template.remaining) {
             subtractMax(template.remaining, claim.types);
             template.limitsVersion++;
@@ -262,6 +339,8 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
         messages.push(outcome);
       }
       if (!placed) lastFailure = combine(messages, templates.length === 0);
+      // A reserved-offering error is not relaxed (scheduler.go trySchedule): the pod may fit a reservation later.
+      if (reservedError) break;
     }
     if (placed) onClaims.set(shape.workload, (onClaims.get(shape.workload) ?? 0) + 1);
     else failed.push({ pod, failure: lastFailure ?? { reason: "nothing-matches", message: "no NodePool" } });
@@ -271,12 +350,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
     if (r.zone !== undefined) countZone(zoneCounts, pod.shape.workload, r.zone);
     for (const group of relaxedGroups.get(pod.shape.workload) ?? []) {
       if (r.zone !== undefined) countZone(zoneCounts, group, r.zone);
-      let counts = hostCounts.get(claim);
-      if (!counts) {
-        counts = new Map();
-        hostCounts.set(claim, counts);
-      }
-      counts.set(group, (counts.get(group) ?? 0) + 1);
+      setHostCount(claim, group, (hostCounts.get(claim)?.get(group) ?? 0) + 1);
     }
     if (!r.absorbed) claim.absorbed = new Set();
     claim.absorbed.add(key);
@@ -338,7 +412,9 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
 
   // Finalise: add the smallest DaemonSet overhead among the remaining types (nodeclaim.go addDaemonRequests).
   const counters = new Map<Template, number>();
+  for (const claim of allClaims) if (!launched.has(claim)) claim.requirements = reservedRequirements(claim.requirements, reservations.heldBy(claim), reservations.filled);
   const nodeClaims: NodeClaimResult[] = allClaims.map((claim) => finalizeClaim(claim, counters));
+  const unmodelled = input.nodeClasses.flatMap((c) => (c.unmodelled ?? []).map((u) => `EC2NodeClass ${c.name} ${u}`));
   return {
     ...(input.cluster !== undefined ? { cluster: input.cluster } : {}),
     region: snapshot.region,
@@ -371,12 +447,15 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
         ...(w.unmodelled && w.unmodelled.length > 0 ? { unmodelled: [...w.unmodelled] } : {}),
       };
     }),
+    ...(unmodelled.length > 0 ? { unmodelled } : {}),
   };
 }
 
 function combine(messages: readonly { reason: PendingReason; message: string }[], noPools: boolean): { reason: PendingReason; message: string } {
   if (noPools || messages.length === 0) return { reason: "nothing-matches", message: "fits no existing node and no NodePool is declared" };
-  const reason: PendingReason = messages.some((m) => m.reason === "limit-reached")
+  const reason: PendingReason = messages.some((m) => m.reason === "reservation-exhausted")
+    ? "reservation-exhausted"
+    : messages.some((m) => m.reason === "limit-reached")
     ? "limit-reached"
     : messages.some((m) => m.reason === "too-big")
       ? "too-big"

@@ -9,7 +9,7 @@ export { MAX_INSTANCE_TYPES } from "./nodeclaim.ts";
 export { type SimulateOptions, simulate } from "./scheduler.ts";
 export { SimulationError };
 
-/** Pods that no node, node group or NodePool can ever run (too big, nothing matches): the CLI's exit 1. */
+/** Pods that no node, node group or NodePool can ever run (too big, nothing matches): the CLI's exit 1. Pods waiting for limits or a reservation are not among them. */
 export function cannotRun(result: SimulationResult): PendingPod[] {
-  return result.pending.filter((p) => p.reason !== "limit-reached");
+  return result.pending.filter((p) => p.reason !== "limit-reached" && p.reason !== "reservation-exhausted");
 }

@@ -1,7 +1,7 @@
 // The data model of the capacity simulation: the instance-type snapshot, the simulation input and its result.
 
-/** A Karpenter capacity type (label `karpenter.sh/capacity-type`). */
-export type CapacityType = "on-demand" | "spot";
+/** A Karpenter capacity type (label `karpenter.sh/capacity-type`); `reserved`: an EC2 capacity reservation. */
+export type CapacityType = "on-demand" | "spot" | "reserved";
 
 /** One place an instance type can be launched: an availability zone and a capacity type. */
 export interface Offering {
@@ -9,6 +9,30 @@ export interface Offering {
   readonly capacityType: CapacityType;
   /** USD per hour, when the snapshot was given prices. */
   readonly price?: number;
+  /** A `reserved` offering's capacity reservation (never in a snapshot: made from the EC2NodeClass's reservations). */
+  readonly reservation?: CapacityReservationInput;
+}
+
+/**
+ * One EC2 capacity reservation an EC2NodeClass selects, as Karpenter records it in the EC2NodeClass's
+ * `status.capacityReservations` after resolving `spec.capacityReservationSelectorTerms` (DescribeCapacityReservations).
+ */
+export interface CapacityReservationInput {
+  /** `cr-` and lower-case hex, e.g. `cr-0123456789abcdef0`. */
+  readonly id: string;
+  readonly instanceType: string;
+  /** The reservation's availability zone. */
+  readonly zone: string;
+  /** Instances still free in the reservation (`AvailableInstanceCount`). */
+  readonly availableInstanceCount: number;
+  /** @default "default" */
+  readonly reservationType?: "default" | "capacity-block";
+  /** The AWS account that owns it (12 digits). @default the cluster's account (not checked) */
+  readonly ownerId?: string;
+  /** @default false */
+  readonly interruptible?: boolean;
+  /** `expiring`: a capacity block inside EC2's 40-minute reclaim window; Karpenter launches nothing into it. @default "active" */
+  readonly state?: "active" | "expiring";
 }
 
 /**
@@ -116,7 +140,7 @@ export interface NodeGroupInput {
   readonly instanceType: string;
   readonly count: number;
   /** @default "on-demand" */
-  readonly capacityType?: CapacityType;
+  readonly capacityType?: "on-demand" | "spot";
   /** Zones the nodes are spread over (round-robin); @default the snapshot's zones. */
   readonly zones?: readonly string[];
   /** Labels besides the ones every EKS node gets (instance type, arch, os, zone, `eks.amazonaws.com/capacityType`, `eks.amazonaws.com/nodegroup`). */
@@ -193,6 +217,13 @@ export interface EC2NodeClassInput {
   readonly instanceStorePolicy?: "RAID0";
   /** Zones of the subnets the EC2NodeClass selects; @default every zone of the snapshot. */
   readonly zones?: readonly string[];
+  /**
+   * The capacity reservations `spec.capacityReservationSelectorTerms` selects (what Karpenter puts in
+   * `status.capacityReservations`), each a `reserved` offering of its instance type. @default none
+   */
+  readonly capacityReservations?: readonly CapacityReservationInput[];
+  /** What the EC2NodeClass asks for that this input cannot carry (e.g. reservation selector terms nobody resolved): listed in the result. */
+  readonly unmodelled?: readonly string[];
 }
 
 export interface DisruptionInput {
@@ -239,7 +270,13 @@ export type PendingReason =
   /** No node, node group or NodePool matches its node selector / affinity / tolerations, or no instance type matches the NodePool and the pod together. */
   | "nothing-matches"
   /** Matching instance types exist, but none has enough allocatable for the pod (plus DaemonSets). */
-  | "too-big";
+  | "too-big"
+  /**
+   * A NodePool the pod fits has compatible capacity reservations, but this batch's NodeClaims hold all of them: Karpenter
+   * neither falls back to other capacity nor to a lighter NodePool (provisioner.go DisableReservedCapacityFallback) and
+   * tries again in its next batch.
+   */
+  | "reservation-exhausted";
 
 export interface PendingPod {
   /** `namespace/name-N`; for a group of identical pods, `namespace/name-N..namespace/name-M`. */
@@ -338,6 +375,8 @@ export interface SimulationResult {
   readonly pending: readonly PendingPod[];
   readonly nodePools: readonly NodePoolUsage[];
   readonly workloads: readonly WorkloadResult[];
+  /** EC2NodeClass settings left out of the model (from `EC2NodeClassInput.unmodelled`), each naming its EC2NodeClass. */
+  readonly unmodelled?: readonly string[];
 }
 
 export interface SweepPoint {

@@ -5,16 +5,24 @@
  */
 export function cloneWithoutNulls(v: unknown): unknown {
   // most objects have no null at all: then the object itself serves (nothing changes validated objects)
-  if (!hasNullProperty(v)) return v;
+  if (typeof v !== "object" || v === null || !hasNullProperty(v)) return v;
   return copyWithoutNulls(v);
 }
 
-function hasNullProperty(v: unknown): boolean {
-  if (typeof v !== "object" || v === null) return false;
-  if (Array.isArray(v)) return v.some(hasNullProperty);
+// Called on every built-in object before its schema check. Scalars are tested before recursing (most values are
+// strings and numbers: a call each would cost more than the test), and arrays by index, not with a callback.
+function hasNullProperty(v: object): boolean {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (typeof x === "object" && x !== null && hasNullProperty(x)) return true;
+    }
+    return false;
+  }
   for (const k in v) {
     const x = (v as Record<string, unknown>)[k];
-    if (x === null || hasNullProperty(x)) return true;
+    if (x === null) return true;
+    if (typeof x === "object" && hasNullProperty(x)) return true;
   }
   return false;
 }

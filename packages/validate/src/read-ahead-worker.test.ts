@@ -47,4 +47,37 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
     // the files after the window: whichever thread claimed each first read it, with the same result
     expect(ahead.fromWorker).toBeGreaterThanOrEqual(READ_AHEAD_WINDOW);
   });
+
+  it("parses the texts the main thread gives it instead of reading the files", async () => {
+    // files that no longer exist: the worker can only have parsed the texts given
+    const gone = join(dir, "gone");
+    const paths = Array.from({ length: 3 }, (_, i) => join(gone, `g${i}.yaml`));
+    const texts = paths.map((_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: given${i}\n`);
+    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
+    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
+    const posted: { index: number; text?: string }[] = [];
+    const allPosted = new Promise<void>((resolve, reject) => {
+      worker.on("message", (m: { index: number; text?: string }) => {
+        posted.push(m);
+        if (posted.length === paths.length) resolve();
+      });
+      worker.once("error", reject);
+    });
+    const ahead = new ReadAhead(paths, { cwd: gone }, worker);
+    // given at once, before the worker has loaded its modules (it takes its messages before each file)
+    ahead.provide(new Map(paths.map((p, i) => [p, texts[i] as string])));
+    await allPosted;
+    for (const [i, p] of paths.entries()) {
+      const docs = await ahead.next();
+      expect(ahead.lastFromWorker, `file ${i}`).toBe(true);
+      expect(docs.unreadable).toEqual([]);
+      expect(docs.resources.map((r) => r.name)).toEqual([`given${i}`]);
+      expect(ahead.lastText).toBe(texts[i]);
+      expect(p.startsWith(gone)).toBe(true);
+    }
+    // a text it was given is not posted back: the main thread has it
+    expect(posted.every((m) => m.text === undefined)).toBe(true);
+    ahead.close();
+    await worker.terminate();
+  });
 });

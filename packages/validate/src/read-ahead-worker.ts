@@ -5,8 +5,8 @@
 import { type MessagePort, parentPort, receiveMessageOnPort } from "node:worker_threads";
 import { HeapGuard } from "./heap-guard.ts";
 import { nativeAhead, PackedBuiltins } from "./native-ahead.ts";
-import { loadFile } from "./reader.ts";
-import { BY_WORKER, type ReadAheadMessage, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED } from "./read-ahead.ts";
+import { loadFileText } from "./reader.ts";
+import { BY_WORKER, type ReadAheadMessage, type ReadAheadTexts, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED } from "./read-ahead.ts";
 
 function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
   const state = new Int32Array(work.state);
@@ -15,6 +15,15 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
   let versions: ReadAheadVersions["versions"] | undefined;
   // this isolate's garbage (every file's text and documents) piles up like the main thread's: collected as it grows
   const heap = new HeapGuard(16 * 1024 * 1024);
+  // texts the scan read (by file index): parsed without reading the file again, dropped once the file is passed
+  const given = new Map<number, string>();
+  const receive = (at: number) => {
+    for (let m = receiveMessageOnPort(port as MessagePort); m; m = receiveMessageOnPort(port as MessagePort)) {
+      const message = m.message as ReadAheadVersions | ReadAheadTexts;
+      if ("versions" in message) versions = message.versions;
+      else for (const [i, text] of message.texts) if (i >= at) given.set(i, text);
+    }
+  };
   for (let index = 0; index < work.files.length; index++) {
     // wait while `window` files are read and not yet taken (the main thread notifies on each take and on stop)
     for (;;) {
@@ -24,23 +33,29 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
       Atomics.wait(state, TAKEN, taken, 1000);
     }
     const file = work.files[index] as string;
+    receive(index);
+    const known = given.get(index);
+    given.delete(index);
     // stdin belongs to the main thread, and so does a file the main thread claimed (it wanted it before the
     // worker got to it)
     if (file === "-" || Atomics.compareExchange(claims, index, UNCLAIMED, BY_WORKER) !== UNCLAIMED) continue;
-    let docs: ReturnType<typeof loadFile> | undefined;
+    let read: ReturnType<typeof loadFileText> | undefined;
     try {
-      docs = loadFile(file, work.read);
+      read = loadFileText(file, work.read, known);
     } catch {
       // whatever went wrong is the main thread's to meet again, with its own error handling
-      docs = undefined;
+      read = undefined;
     }
+    const docs = read?.docs;
     // the file's catalog versions, when the main thread has sent them: native checks of its built-in objects too
-    for (let m = receiveMessageOnPort(port as MessagePort); m; m = receiveMessageOnPort(port as MessagePort)) versions = (m.message as ReadAheadVersions).versions;
+    receive(index + 1);
     const v = versions?.[index];
     // the main thread already waits for this file: it gets the documents now and runs the checks itself
     const waited = Atomics.load(state, TAKEN) >= index;
     const native = docs && builtins && v && !waited ? docs.resources.map((r) => nativeAhead(r, builtins, v) ?? null) : undefined;
-    post({ index, docs, ...(native ? { native } : {}) });
+    // the text goes back with the documents (the main thread locates findings in it), unless the main thread gave it
+    const text = docs && known === undefined ? read?.text : undefined;
+    post({ index, docs, ...(native ? { native } : {}), ...(text !== undefined ? { text } : {}) });
     if (index % 100 === 99) heap.check();
   }
 }

@@ -1,12 +1,12 @@
 // ReadAhead never depends on its worker for results: whatever the worker does (nothing, dies after claiming a
 // file, fails), every file's documents are those loadDocuments() gives on the calling thread.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { ReadAhead } from "./read-ahead.ts";
-import { loadDocuments } from "./reader.ts";
+import { loadDocuments, parseText } from "./reader.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "read-ahead-"));
 const files = [0, 1, 2, 3].map((i) => {
@@ -76,6 +76,32 @@ describe("ReadAhead", () => {
     expect(first).toEqual(expected[0]);
     expect(second).toEqual(marker);
     expect(ahead.lastFromWorker).toBe(true);
+    ahead.close();
+  });
+
+  it("gives the text each file was read from, for locating its findings", async () => {
+    const ahead = new ReadAhead(files, read, undefined);
+    for (const f of files) {
+      await ahead.next();
+      expect(ahead.lastText).toBe(readFileSync(f, "utf8"));
+    }
+    ahead.close();
+  });
+
+  it("parses the texts it was given without reading their files again", async () => {
+    // the files are gone: what is parsed can only come from the texts given
+    const gone = mkdtempSync(join(tmpdir(), "read-ahead-gone-"));
+    const paths = [0, 1].map((i) => join(gone, `g${i}.yaml`));
+    const texts = paths.map((_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: given${i}\n`);
+    rmSync(gone, { recursive: true, force: true });
+    const ahead = new ReadAhead(paths, { cwd: gone }, undefined);
+    ahead.provide(new Map(paths.map((p, i) => [p, texts[i] as string])));
+    for (const [i, p] of paths.entries()) {
+      const docs = await ahead.next();
+      expect(docs.unreadable).toEqual([]);
+      expect(docs.resources).toEqual(parseText({ file: p.slice(gone.length + 1), text: texts[i] as string }).resources);
+      expect(ahead.lastText).toBe(texts[i]);
+    }
     ahead.close();
   });
 });

@@ -9,7 +9,7 @@
 // failed on, a worker that could not start or died) is read on the main thread instead, so a run never
 // depends on the worker for its results, only for its speed.
 import type { Worker } from "node:worker_threads";
-import { loadFile, type ReadOptions } from "./reader.ts";
+import { loadFileText, type ReadOptions } from "./reader.ts";
 import type { CatalogVersions } from "./catalog/index.ts";
 import type { NativeAhead } from "./native-ahead.ts";
 import type { LoadedDocuments } from "./types.ts";
@@ -33,12 +33,19 @@ export interface ReadAheadVersions {
   readonly versions: readonly (CatalogVersions | null)[];
 }
 
+/** Sent after the work: texts the scan already read, by file index; the worker parses them instead of reading the files. */
+export interface ReadAheadTexts {
+  readonly texts: readonly (readonly [number, string])[];
+}
+
 /** One file's documents, or undefined when the main thread must read it itself. */
 export interface ReadAheadMessage {
   readonly index: number;
   readonly docs: LoadedDocuments | undefined;
   /** The native findings of each resource of `docs`, made ahead (null: none, the main thread runs the checks). */
   readonly native?: readonly (NativeAhead | null)[];
+  /** The text the worker read (absent when it was given the text, or could not read one): positions of findings are found in it. */
+  readonly text?: string;
 }
 
 /** Slots of the shared state: files the main thread has taken, and its request to stop. */
@@ -73,6 +80,14 @@ export class ReadAhead {
   /** Resources whose native findings the worker made (`--timings` shows it). */
   nativeAhead = 0;
   private readonly natives = new Map<number, readonly (NativeAhead | null)[]>();
+  /** Texts the worker read, by file index, until their file is taken. */
+  private readonly texts = new Map<number, string>();
+  /** Texts already read by the scan (see provide()), by file index, until their file is taken. */
+  private readonly known = new Map<number, string>();
+  /** Files below this index have had their known texts posted to the worker (or were past it). */
+  private fed = 0;
+  /** The text of the last file (undefined when it could not be read as text): its findings are located in it. */
+  lastText: string | undefined;
 
   constructor(
     private readonly files: readonly string[],
@@ -98,6 +113,7 @@ export class ReadAhead {
     worker.on("message", (m: ReadAheadMessage) => {
       this.arrived.set(m.index, m.docs);
       if (m.native) this.natives.set(m.index, m.native);
+      if (m.text !== undefined) this.texts.set(m.index, m.text);
       this.wake();
     });
     // a worker that fails (out of memory, a fault) leaves the rest of the files to the main thread
@@ -126,18 +142,61 @@ export class ReadAhead {
     const file = this.files[index] as string;
     // a file the worker has not started is read here at once (at the start, while the worker is still loading;
     // later, if it falls behind): the main thread never waits for work nobody is doing
-    const mine = this.gone || Atomics.compareExchange(this.claims, index, UNCLAIMED, BY_MAIN) === UNCLAIMED;
+    // documents that arrived are taken even from a worker gone since (it exits once its files are posted)
+    const mine = !this.arrived.has(index) && (this.gone || Atomics.compareExchange(this.claims, index, UNCLAIMED, BY_MAIN) === UNCLAIMED);
     while (!mine && !this.arrived.has(index) && !this.gone) await new Promise<void>((resolve) => (this.waiter = resolve));
     const docs = mine ? undefined : this.arrived.get(index);
     this.lastNative = docs ? this.natives.get(index) : undefined;
     if (this.lastNative) this.nativeAhead += this.lastNative.filter((n) => n !== null).length;
+    const known = this.known.get(index);
+    const posted = this.texts.get(index);
     this.arrived.delete(index);
     this.natives.delete(index);
+    this.texts.delete(index);
+    this.known.delete(index);
+    // the texts of the worker's next files are in its queue before it may go on to them (posted before TAKEN moves)
+    this.feed(index + 1);
     Atomics.store(this.state, TAKEN, index + 1);
     Atomics.notify(this.state, TAKEN);
     if (docs) this.fromWorker++;
     this.lastFromWorker = docs !== undefined;
-    return docs ?? loadFile(file, this.read);
+    if (docs) {
+      this.lastText = known ?? posted;
+      return docs;
+    }
+    const read = loadFileText(file, this.read, known);
+    this.lastText = read.text;
+    return read.docs;
+  }
+
+  /**
+   * Texts of files a pass before (scan.ts) has read, by path: neither this thread nor the worker reads those
+   * files again. Given before the files are taken; a text of a file already taken is dropped.
+   */
+  provide(texts: ReadonlyMap<string, string>): void {
+    if (texts.size === 0) return;
+    for (let i = this.taken; i < this.files.length; i++) {
+      const text = texts.get(this.files[i] as string);
+      if (text !== undefined) this.known.set(i, text);
+    }
+    this.feed(this.taken);
+  }
+
+  /**
+   * Posts the worker the known texts of the files it may read next: those it may reach before the main thread
+   * takes another file (its window past `taken`, and as many again). A few at a time, not all at once: the
+   * worker holds only the texts of files just ahead, so that memory does not grow with the texts kept.
+   */
+  private feed(taken: number): void {
+    if (this.gone || this.known.size === 0) return;
+    const end = Math.min(this.files.length, taken + 2 * READ_AHEAD_WINDOW);
+    const toWorker: [number, string][] = [];
+    for (let i = Math.max(this.fed, taken); i < end; i++) {
+      const text = this.known.get(i);
+      if (text !== undefined && Atomics.load(this.claims, i) === UNCLAIMED) toWorker.push([i, text]);
+    }
+    this.fed = Math.max(this.fed, end);
+    if (toWorker.length > 0) this.worker?.postMessage({ texts: toWorker } satisfies ReadAheadTexts);
   }
 
   /**

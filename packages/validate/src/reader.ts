@@ -7,7 +7,7 @@ import { jsonSyntaxMessage } from "./json-position.ts";
 import type { Document } from "yaml";
 import { collectPaths, readRegularFile, readStdinLimited, tooLarge } from "./hostile/fs.ts";
 import { MAX_NESTING_DEPTH, mayNestDeeperThan, nestingDepth, scanJson } from "./hostile/json.ts";
-import { documentProblem, MAY_HAVE_COMPLEX_KEY } from "./hostile/yaml-doc.ts";
+import { documentProblem, mayHaveComplexKey } from "./hostile/yaml-doc.ts";
 import { YAML11_SCHEMA, yaml11Tag } from "./yaml11.ts";
 import { yamlLib } from "./yaml-lib.ts";
 import type { Finding, IamDocument, LoadedDocuments, ParsedResource, UnreadableDocument } from "./types.ts";
@@ -210,7 +210,7 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   // the text and applies its own alias limit.
   let values: unknown[] | undefined;
   // a possible complex key (a list or map as a key) is for yaml to judge: js-yaml would stringify it
-  const complexKey = MAY_HAVE_COMPLEX_KEY.test(source.text);
+  const complexKey = mayHaveComplexKey(source.text);
   // plain JSON text that js-yaml would read to the same value: JSON.parse (json-fast.ts); it has no aliases
   const json = complexKey ? undefined : readPlainJson(source.text);
   if (json !== undefined) {
@@ -225,7 +225,8 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   } catch {
     values = undefined;
   }
-  const expansion = values && !fast && ANCHOR.test(source.text) ? aliasExpansion(values, source.text.length) : undefined;
+  // includes() first: most texts have no `&` at all, and it answers that faster than ANCHOR tries every position
+  const expansion = values && !fast && source.text.includes("&") && ANCHOR.test(source.text) ? aliasExpansion(values, source.text.length) : undefined;
   if (values && !expansion?.includes("too-large")) {
     const deep = !fast && mayNestDeeperThan(source.text, MAX_NESTING_DEPTH);
     for (const [index, value] of values.entries()) {
@@ -291,7 +292,7 @@ export function loadDocuments(paths: readonly string[], options: ReadOptions = {
   const iam: IamDocument[] = [];
   const { files, problems } = collectPaths(paths);
   for (const p of problems) unreadable.push(parseError(shownPath(cwd, p.file), 0, p.rule, p.message));
-  for (const path of files) readFile(path, cwd, maxBytes, options, { resources, unreadable, iam });
+  for (const path of files) void readFile(path, cwd, maxBytes, options, { resources, unreadable, iam });
   return { resources, unreadable, iam };
 }
 
@@ -300,18 +301,28 @@ export function loadDocuments(paths: readonly string[], options: ReadOptions = {
  * file, or `-`: read without asking the file system about the path again (opening it checks it is still a file).
  */
 export function loadFile(path: string, options: ReadOptions = {}): LoadedDocuments {
-  const docs = { resources: [] as ParsedResource[], unreadable: [] as UnreadableDocument[], iam: [] as IamDocument[] };
-  readFile(path, options.cwd ?? process.cwd(), options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, options, docs);
-  return docs;
+  return loadFileText(path, options).docs;
 }
 
-function readFile(path: string, cwd: string, maxBytes: number, options: ReadOptions, out: { resources: ParsedResource[]; unreadable: UnreadableDocument[]; iam: IamDocument[] }): void {
+/**
+ * loadFile, also giving the text read (undefined when the file could not be read as text), so that the positions
+ * of its findings are found without reading it again. `known` is the file's text when a pass before (scan.ts)
+ * already read it: the file is then not read again.
+ */
+export function loadFileText(path: string, options: ReadOptions = {}, known?: string): { docs: LoadedDocuments; text: string | undefined } {
+  const docs = { resources: [] as ParsedResource[], unreadable: [] as UnreadableDocument[], iam: [] as IamDocument[] };
+  const text = readFile(path, options.cwd ?? process.cwd(), options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, options, docs, known);
+  return { docs, text };
+}
+
+/** Reads one file (or uses its `known` text) into `out`; returns the text, or undefined when it could not be read as text. */
+function readFile(path: string, cwd: string, maxBytes: number, options: ReadOptions, out: { resources: ParsedResource[]; unreadable: UnreadableDocument[]; iam: IamDocument[] }, known?: string): string | undefined {
   const { resources, unreadable, iam } = out;
   const shown = path === "-" ? "-" : shownPath(cwd, path);
-  const read = readFileChecked(path, maxBytes, options.readStdin);
+  const read = known ?? readFileChecked(path, maxBytes, options.readStdin);
   if (typeof read !== "string") {
     unreadable.push({ ...read, file: shown });
-    return;
+    return undefined;
   }
   const text = read;
   const iamKind = path === "-" ? undefined : iamKindOf(shown);
@@ -321,15 +332,16 @@ function readFile(path: string, cwd: string, maxBytes: number, options: ReadOpti
       object = JSON.parse(text);
     } catch (err) {
       unreadable.push(parseError(shown, 0, "parse:syntax", jsonSyntaxMessage(text, err as Error)));
-      return;
+      return text;
     }
     // duplicate keys and excess depth, which JSON.parse lets through
     const problem = scanJson(text);
     if (problem) unreadable.push(parseError(shown, 0, problem.rule, problem.message));
     else iam.push({ file: shown, index: 0, iamKind, object });
-    return;
+    return text;
   }
   const parsed = parseText({ file: shown, text }, options);
   for (const r of parsed.resources) resources.push(r);
   for (const u of parsed.unreadable) unreadable.push(u);
+  return text;
 }

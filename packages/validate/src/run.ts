@@ -137,7 +137,9 @@ function checkRef(root: string, ref: string): void {
 
 /** The rendered files of `overlays` that `files` leave out, read (undefined when nothing is left out). */
 function overlayContext(root: string, files: readonly string[], overlays: readonly string[], read: ReadOptions): LoadedDocuments | undefined {
-  const given = new Set(files.filter((f) => f !== "-").map((f) => resolve(f)));
+  // files outside every overlay (no overlay to complete): no path work per file
+  if (overlays.length === 0) return undefined;
+  const given = new Set(files.filter((f) => f !== "-").map((f) => (isNormalAbsolute(f) ? f : resolve(f))));
   const rest = overlays.flatMap((name) => collectPaths([join(root, CLUSTERS_DIR, name, RENDERED_DIR)]).files.filter((f) => !given.has(resolve(f))));
   return rest.length > 0 ? loadDocuments(rest, read) : undefined;
 }
@@ -187,8 +189,11 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   const nativeAhead = options.catalog !== false && selection.checks.has("native");
   const readAhead = new ReadAhead(files, { ...options.read, cwd, readStdin: stdin }, options.readAheadWorker, nativeAhead ? (options.cacheDir ?? defaultCacheDir()) : undefined);
   try {
-    // the scan's kinds by file (~0.5 KB a file) are dropped once the catalog is loaded: not held through the stream
+    // the scan's kinds by file are dropped once the catalog is loaded: not held through the stream
     let scan: ScanResult | undefined = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes: selected.maxFileBytes, text: stdin, show: selected.show });
+    // the texts the scan read are parsed without reading their files again (each file read once)
+    readAhead.provide(scan.texts);
+    scan.texts.clear();
     phase("scan");
     const overlays = await loadOverlays(options, selected);
     // a file given inside an overlay's rendered folder: the overlay's other files are context for the cross-object
@@ -463,6 +468,7 @@ async function stream(
   return applyLevels({ ...streamed, ...(notChecked.size > 0 ? { notChecked: [...notChecked].sort() } : {}) }, {
     strict: options.strict,
     acknowledge: options.acknowledge,
-    fileKey: memoised((file) => (file === "-" ? file : relative(root, resolve(cwd, file)).split(sep).join("/"))),
+    // asked for each finding's file only when a finding may be acknowledged (node:path's work once per such file)
+    ...(options.acknowledge?.length ? { fileKey: memoised((file) => (file === "-" ? file : relative(root, resolve(cwd, file)).split(sep).join("/"))) } : {}),
   });
 }

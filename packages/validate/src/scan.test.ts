@@ -51,3 +51,20 @@ describe("scanFiles", () => {
     expect(r.charts).toEqual(["karpenter"]);
   });
 });
+
+describe("scanFiles' kept texts", () => {
+  it("keeps the texts of the first files up to the budget, and none of a binary file", () => {
+    const names = ["k0.yaml", "k1.yaml", "bin.yaml", "k2.yaml", "k3.yaml"];
+    const texts = ["apiVersion: v1\nkind: A\n", "apiVersion: v1\nkind: B\n", "a\u0000b", "apiVersion: v1\nkind: C\n", "apiVersion: v1\nkind: D\n"];
+    const paths = names.map((n, i) => {
+      const file = join(dir, n);
+      writeFileSync(file, texts[i] as string);
+      return file;
+    });
+    // room for three texts of 24 characters: k0, k1 and k2 (the binary file is skipped, not kept); k3 does not fit
+    const r = scanFiles(paths, { maxFileBytes: 1 << 20, text: () => undefined, show: (f) => f, keepChars: 3 * 24 + 10 });
+    expect([...r.texts.keys()]).toEqual([paths[0], paths[1], paths[3]]);
+    expect(r.texts.get(paths[1] as string)).toBe(texts[1]);
+    expect(scanFiles(paths, { maxFileBytes: 1 << 20, text: () => undefined, show: (f) => f, keepChars: 0 }).texts.size).toBe(0);
+  });
+});

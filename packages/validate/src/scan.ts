@@ -15,7 +15,19 @@ export interface ScanResult {
   readonly kindsByFile: Map<string, { apiVersion: string; kind: string }[]>;
   /** Helm chart names that Argo CD sources may name (`chart: karpenter`), over-approximated like the kinds. */
   readonly charts: Set<string>;
+  /**
+   * The texts read, by file, of the first files up to `keepChars` in all: the reader parses these without reading
+   * them again (issue 19: each file read once). Files the reader must judge (binary, too large, unreadable) are never kept.
+   */
+  readonly texts: Map<string, string>;
 }
+
+/**
+ * Characters of text the scan keeps for the reader, at most: with one-object files of ~1 KB, the first ~8,000
+ * files are read once; files past it are read again by the reader. A bound, so that memory stays flat in input
+ * size: the kept texts are dropped as the stream takes their files, and the first files are taken first.
+ */
+export const SCAN_KEEP_CHARS = 8 * 1024 * 1024;
 
 // Top-level keys of block YAML start a line; JSON has them quoted anywhere. Over-approximation is fine:
 // these only decide which catalog files are read, and a kind missed here is loaded when first met.
@@ -49,7 +61,10 @@ function topLevel(key: string, text: string): Set<string> {
 }
 
 /** Reads each file once (files too large or binary are left to the reader, which reports them). */
-export function scanFiles(files: readonly string[], options: { readonly maxFileBytes: number; readonly text: (file: string) => string | undefined; readonly show: (file: string) => string }): ScanResult {
+export function scanFiles(
+  files: readonly string[],
+  options: { readonly maxFileBytes: number; readonly text: (file: string) => string | undefined; readonly show: (file: string) => string; /** @default SCAN_KEEP_CHARS */ readonly keepChars?: number },
+): ScanResult {
   const crdTypes: TypeSchema[] = [];
   const kindsByFile = new Map<string, { apiVersion: string; kind: string }[]>();
   const charts = new Set<string>();
@@ -65,6 +80,9 @@ export function scanFiles(files: readonly string[], options: { readonly maxFileB
     }
     return p;
   };
+  const texts = new Map<string, string>();
+  // kept from the first file on, until one does not fit: the stream takes files in order, so kept texts go first
+  let keepLeft = options.keepChars ?? SCAN_KEEP_CHARS;
   for (const file of files) {
     let text: string | undefined;
     if (file === "-") text = options.text(file);
@@ -74,6 +92,13 @@ export function scanFiles(files: readonly string[], options: { readonly maxFileB
       text = Buffer.isBuffer(bytes) ? bytes.toString("utf8") : undefined;
     }
     if (text === undefined || text.includes("\u0000")) continue;
+    // a text without NUL is what the reader would read (the reader refuses a file with NUL bytes as binary)
+    if (file !== "-") {
+      if (text.length <= keepLeft) {
+        texts.set(file, text);
+        keepLeft -= text.length;
+      } else keepLeft = 0;
+    }
     // JSON keys are quoted: a text without `"apiVersion"` has none to find
     const json = text.includes('"apiVersion"') || text.includes('"kind"');
     const apis = new Set([...topLevel("apiVersion", text), ...(json ? all(JSON_API, text) : [])]);
@@ -86,7 +111,7 @@ export function scanFiles(files: readonly string[], options: { readonly maxFileB
       for (const r of parseText({ file: options.show(file), text }).resources) if (isCrd(r.object)) crdTypes.push(...typesFromCrd(r.object, documentSource(r)));
     }
   }
-  return { crdTypes, kindsByFile, charts };
+  return { crdTypes, kindsByFile, charts, texts };
 }
 
 /** The same facts for documents already in memory (synth's render): exact kinds, the CRDs among them, charts named. */
@@ -102,5 +127,5 @@ export function scanDocuments(docs: LoadedDocuments): ScanResult {
     const json = JSON.stringify(r.object);
     if (json.includes("chart")) for (const c of all(CHART, json)) charts.add(c);
   }
-  return { crdTypes, kindsByFile, charts };
+  return { crdTypes, kindsByFile, charts, texts: new Map() };
 }

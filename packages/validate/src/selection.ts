@@ -1,6 +1,6 @@
 // Choosing what runs: which checks (schema, cel, native, cross-object, iam), which kinds are skipped or
 // rejected (kubeconform's -skip/-reject), which files are not read, and whether a missing schema is an error.
-import { relative, resolve, sep } from "node:path";
+import { shownPath } from "./shown-path.ts";
 import type { Finding, ParsedResource } from "./types.ts";
 
 /** Every check stage, in pipeline order. `native` is the API server's hand-written validation of built-in kinds. */
@@ -75,8 +75,8 @@ export function fileFilter(patterns: readonly string[], cwd: string): (path: str
   if (regexes.length === 0) return () => true;
   return (path) => {
     if (path === "-") return true;
-    const rel = relative(cwd, resolve(path));
-    const shown = (rel === "" || rel.startsWith("..") ? resolve(path) : rel).split(sep).join("/");
+    // the path as reports show it (shown-path.ts: node:path only when the path is not normalised)
+    const shown = shownPath(cwd, path);
     return !regexes.some((r) => r.test(shown));
   };
 }

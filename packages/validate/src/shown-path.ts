@@ -34,6 +34,9 @@ export function shownPath(cwd: string, path: string): string {
     // a relative path is resolved against the process's folder; inside `cwd` when that is `cwd` itself
     const rel = isAbsolute(path) ? (path.startsWith(base) && path.charCodeAt(base.length) === 0x2f ? path.slice(base.length + 1) : undefined) : process.cwd() === base ? path : undefined;
     if (rel !== undefined && rel !== "" && !rel.startsWith("..")) return rel;
+    // a normalised absolute path outside the folder (or inside it under a name starting with `..`) is shown as
+    // it is: resolve() would return it unchanged (files given outside the repository, such as /tmp/corpus/...)
+    if (base !== "/" && isAbsolute(path) && path !== base) return path;
   }
   return shownSlowly(cwd, path);
 }

@@ -35,7 +35,7 @@ export interface StreamOptions {
   readonly validator: ObjectValidator;
   /** Reads `files` ahead in a worker (see read-ahead.ts), started by the caller as early as it can; closed here. @default read on this thread */
   readonly readAhead?: ReadAhead;
-  /** Text of a file again (for finding positions); undefined when it cannot be read again. */
+  /** Text of a file again (for finding positions of a file whose text the read did not give, and of cross-object findings); undefined when it cannot be read again. */
   readonly readText: (file: string) => string | undefined;
 }
 
@@ -174,14 +174,14 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     try {
       for (let i = 0; i < options.files.length; i++) {
         const docs = await readAhead.next();
-        yield { docs, owned: readAhead.lastFromWorker, native: readAhead.lastNative };
+        yield { docs, owned: readAhead.lastFromWorker, native: readAhead.lastNative, text: readAhead.lastText };
       }
     } finally {
       readAhead.close();
     }
-    if (options.documents) yield { docs: options.documents, owned: false, native: undefined };
+    if (options.documents) yield { docs: options.documents, owned: false, native: undefined, text: undefined };
   })();
-  for await (const { docs, owned, native } of batches) {
+  for await (const { docs, owned, native, text } of batches) {
     // facts keep strings once: copied out of the file's text (main-thread parsing) or kept as posted (worker)
     const keep = <T>(v: T): T => (owned ? detacher.adopt(v) : detacher.data(v));
     const fileResults: ResourceResult[] = [];
@@ -200,7 +200,9 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     // results are found again by file, document and list item (cross-object findings below)
     const pointers = [...docs.resources, ...docs.unreadable].map((d) => d.pointer);
     const first = results.size;
-    for (const [j, located] of locateAll(fileResults, options.readText).entries()) results.add(detacher.result(located), pointers[j]);
+    // located in the text the file was read from (one read per file); a file not read as text is asked for again
+    const fileText = text === undefined ? options.readText : () => text;
+    for (const [j, located] of locateAll(fileResults, fileText).entries()) results.add(detacher.result(located), pointers[j]);
     for (const { at, extra } of fileFacts) {
       facts.push(first + at);
       if (!extra) continue;

@@ -85,7 +85,7 @@ export class ObjectValidator {
     if (structural) value = walk(object, type.root, "", old, opts, result) as Record<string, unknown>;
     else value = (type.flavour === "builtin" ? cloneWithoutNulls(object) : object) as Record<string, unknown>;
     const validator = this.compiler.validator(type);
-    const findings: Finding[] = stages.schema ? [...result.findings] : [];
+    const findings: Finding[] = stages.schema && result.findings.length > 0 ? [...result.findings] : [];
     let blocked = false;
     if ((stages.schema || result.tasks.length > 0) && !validator(value)) {
       const errors = validator.errors ?? [];
@@ -96,7 +96,8 @@ export class ObjectValidator {
     }
     if (stages.native) {
       const native = (!undecodable(findings) && usableAhead(ahead, type)) || nativeFindings(value, type, findings);
-      findings.splice(0, findings.length, ...withoutSuperseded(findings, native), ...native);
+      // most objects have no native finding: then every schema finding stays, in place
+      if (native.length > 0) findings.splice(0, findings.length, ...withoutSuperseded(findings, native), ...native);
     }
     if (result.tasks.length > 0) {
       if (blocked) findings.push({ severity: "error", path: "", message: CEL_SKIPPED_MESSAGE, rule: "cel:skipped" });

@@ -1,9 +1,11 @@
 // Scalars as kubectl sends them (YAML 1.1 rules of go.yaml.in/yaml/v2), and the hint to quote them.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { MAY_HAVE_COMPLEX_KEY, mayHaveComplexKey } from "./hostile/yaml-doc.ts";
 import { parseText } from "./reader.ts";
 import { exampleCrd, registryFromCrdYaml } from "./testing.ts";
 import { ObjectValidator } from "./validate.ts";
-import { resolveYaml11 } from "./yaml11.ts";
+import { resolveYaml11, timestamp } from "./yaml11.ts";
 
 describe("resolveYaml11", () => {
   it.each([
@@ -50,5 +52,68 @@ describe("a YAML 1.1 boolean or number in a string field", () => {
       ["/spec/enabled", "Invalid value: true: must be of type string, not boolean", 'quote the value: kubectl reads YAML 1.1, where unquoted yes/no/on/off/y/n/true/false are booleans and 0755, 1_000 or 1.10 are numbers (write "yes" in quotes)'],
       ["/spec/mode", "Invalid value: 493: must be of type string, not integer", 'quote the value: kubectl reads YAML 1.1, where unquoted yes/no/on/off/y/n/true/false are booleans and 0755, 1_000 or 1.10 are numbers (write "0755" in quotes)'],
     ]);
+  });
+});
+
+// resolveYaml11 before its fast cases (issue 19), kept as the reference they must agree with
+const WORDS = new Map<string, unknown>([
+  ...["y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"].map((w) => [w, true] as const),
+  ...["n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"].map((w) => [w, false] as const),
+  ...["", "~", "null", "Null", "NULL"].map((w) => [w, null] as const),
+  ...[".nan", ".NaN", ".NAN"].map((w) => [w, Number.NaN] as const),
+  ...[".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"].map((w) => [w, Number.POSITIVE_INFINITY] as const),
+  ...["-.inf", "-.Inf", "-.INF"].map((w) => [w, Number.NEGATIVE_INFINITY] as const),
+]);
+function referenceResolve(s: string): unknown {
+  if (s.length > 0 && (s.charCodeAt(0) >= 128 || !"+-0123456789.yYnNtTfFoO~".includes(s[0] as string))) return s;
+  if (WORDS.has(s)) return WORDS.get(s);
+  const c = s[0];
+  if (c === ".") return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(s) ? Number(s) : s;
+  if (c !== "+" && c !== "-" && (c === undefined || c < "0" || c > "9")) return s;
+  const t = timestamp(s);
+  if (t !== undefined) return t;
+  const plain = s.includes("_") ? s.replace(/_/g, "") : s;
+  const int = /^([-+]?)(?:0[xX]([0-9a-fA-F]+)|0[oO]?([0-7]+)|0[bB]([01]+)|([1-9][0-9]*|0))$/.exec(plain);
+  if (int) {
+    const [, sign, hex, oct, bin, dec] = int;
+    const abs = BigInt(hex !== undefined ? `0x${hex}` : oct !== undefined ? `0o${oct}` : bin !== undefined ? `0b${bin}` : (dec as string));
+    const v = sign === "-" ? -abs : abs;
+    if (v >= -(2n ** 63n) && (v < 2n ** 63n || (sign === "" && v <= 2n ** 64n - 1n))) return Number(v);
+  }
+  if (/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(plain)) return Number(plain);
+  return s;
+}
+
+describe("resolveYaml11's fast cases", () => {
+  const scalar = fc.oneof(
+    fc.array(fc.constantFrom(..."0123456789+-._:eExXoObBaAfFgGiIm TtZzyYnNlLsS~"), { maxLength: 24 }).map((cs) => cs.join("")),
+    fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
+    fc.constantFrom(...WORDS.keys()),
+    fc.string({ maxLength: 8 }),
+    // dates and times of every width go-yaml accepts (`2024-1-2` is the shortest)
+    fc
+      .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), fc.constantFrom("", "T1:2:3Z", " 10:20:30.5", "t23:59:59+01:00"), fc.boolean())
+      .map(([y, m, d, time, pad]) => `${String(y).padStart(4, "0")}-${pad ? String(m).padStart(2, "0") : m}-${d}${time}`),
+  );
+
+  it("answer as the general rules do, -0 and NaN included", () => {
+    fc.assert(
+      fc.property(scalar, (s) => {
+        expect(Object.is(resolveYaml11(s), referenceResolve(s)), s).toBe(true);
+      }),
+      { numRuns: 20000 },
+    );
+  });
+});
+
+describe("mayHaveComplexKey", () => {
+  it("answers as MAY_HAVE_COMPLEX_KEY does", () => {
+    const text = fc.array(fc.constantFrom("a", ":", " ", "\t", "\n", "\r", "?", "]", "}", "[", "{", ",", "- "), { maxLength: 16 }).map((cs) => cs.join(""));
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(mayHaveComplexKey(t), JSON.stringify(t)).toBe(MAY_HAVE_COMPLEX_KEY.test(t));
+      }),
+      { numRuns: 20000 },
+    );
   });
 });

@@ -30,7 +30,7 @@ const DATE_TIME = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt](\d{1,2}):(\d{1,2}):(\d{1,
 const pad = (n: string | number, w = 2) => String(n).padStart(w, "0");
 
 /** go-yaml's timestamp formats, printed as encoding/json prints a time.Time (RFC 3339, fraction trimmed). */
-function timestamp(s: string): string | undefined {
+export function timestamp(s: string): string | undefined {
   const d = DATE.exec(s) ?? DATE_TIME.exec(s);
   if (!d) return undefined;
   const [year, month, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
@@ -42,24 +42,36 @@ function timestamp(s: string): string | undefined {
   return `${pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(h)}:${pad(m)}:${pad(sec)}${fraction === "." ? "" : fraction}${zone}`;
 }
 
+// go-yaml's fast cases, answered before the general rules below (issue 19: resolve is asked for every plain
+// scalar, keys included): words longer than the longest of BOOL_NULL_FLOAT's, and decimal integers short
+// enough to be exact as a double (what BigInt then Number would give; `-0` is 0 there too)
+const LONGEST_WORD = 5;
+const SHORT_DECIMAL = /^[-+]?(?:0|[1-9][0-9]{0,14})$/;
+const DOT_FLOAT = /^\.[0-9]+([eE][-+]?[0-9]+)?$/;
+
+/** Whether a character can end an integer or float literal (a hex digit, or `.` as in `1.`). */
+const mayEndNumber = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46) || c === 0x2e;
+
 /** The value kubectl sends for a plain (unquoted, untagged) scalar. Strings it would keep come back unchanged. */
 export function resolveYaml11(s: string): unknown {
-  if (s.length > 0) {
-    const c = s.charCodeAt(0);
-    if (c >= 128 || MAY_RESOLVE[c] === 0) return s;
+  if (s.length === 0) return null;
+  const c = s.charCodeAt(0);
+  if (c >= 128 || MAY_RESOLVE[c] === 0) return s;
+  if (s.length <= LONGEST_WORD) {
+    const word = BOOL_NULL_FLOAT.get(s);
+    if (word !== undefined) return word;
   }
-  // the words above have at most five letters; numbers and timestamps begin with a digit, sign or dot
-  if (s.length > 5 && ((s.charCodeAt(0) | 0x20) - 0x61) >>> 0 < 26) return s;
-  if (BOOL_NULL_FLOAT.has(s)) return BOOL_NULL_FLOAT.get(s);
-  const c = s[0];
-  if (c === ".") {
-    return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(s) ? Number(s) : s;
+  if (c === 0x2e) return DOT_FLOAT.test(s) ? Number(s) : s;
+  if (c !== 0x2b && c !== 0x2d && (c < 0x30 || c > 0x39)) return s;
+  if (SHORT_DECIMAL.test(s)) return Number(s) + 0;
+  // both timestamp forms start with four digits and `-`
+  if (s.length >= 8 && s.charCodeAt(4) === 0x2d) {
+    const t = timestamp(s);
+    if (t !== undefined) return t;
   }
-  if (c !== "+" && c !== "-" && (c === undefined || c < "0" || c > "9")) return s;
-  // every timestamp form begins with four digits and `-` (DATE, DATE_TIME): most numbers and quantities do not
-  const t = s.length >= 8 && s.charCodeAt(4) === 0x2d ? timestamp(s) : undefined;
-  if (t !== undefined) return t;
   const plain = s.includes("_") ? s.replace(/_/g, "") : s;
+  // `4Gi`, `100m`, `1:20`: no number ends so
+  if (!mayEndNumber(plain.charCodeAt(plain.length - 1))) return s;
   const int = GO_INT.exec(plain);
   if (int) {
     const [, sign, hex, oct, bin, dec] = int;

@@ -35,6 +35,7 @@ import (
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	awscache "github.com/aws/karpenter-provider-aws/pkg/cache"
 	awsoptions "github.com/aws/karpenter-provider-aws/pkg/operator/options"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/capacityreservation"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/offering"
 	awstest "github.com/aws/karpenter-provider-aws/pkg/test"
@@ -84,9 +85,13 @@ type Scenario struct {
 }
 
 type NodeClassInput struct {
+	// NodeClass: its status.capacityReservations are the reservations the EC2NodeClass controller would resolve.
 	NodeClass *awsv1.EC2NodeClass `json:"nodeClass"`
 	// Zones the EC2NodeClass's subnets are in (status.subnets); empty: every zone.
 	Zones []string `json:"zones"`
+	// ReservationCounts: capacity reservation ID -> available instances, as DescribeCapacityReservations reports them
+	// (the capacity reservation provider's availability cache).
+	ReservationCounts map[string]int `json:"reservationCounts,omitempty"`
 }
 
 type ExistingNodeInput struct {
@@ -336,7 +341,7 @@ func resolveInstanceTypes(ctx context.Context, s *Scenario) (map[string][]*cloud
 		for _, z := range zones {
 			nc.Status.Subnets = append(nc.Status.Subnets, awsv1.Subnet{ID: "subnet-" + z, Zone: z, ZoneID: "id-" + z})
 		}
-		key, _ := json.Marshal([]any{s.Region, nc.Spec, nc.Status.Subnets, len(s.InstanceTypes), s.OnDemandPrices == nil})
+		key, _ := json.Marshal([]any{s.Region, nc.Spec, nc.Status.Subnets, nc.Status.CapacityReservations, nci.ReservationCounts, len(s.InstanceTypes), s.OnDemandPrices == nil})
 		if its, ok := resolvedCache[string(key)]; ok && !s.InstanceTypesOnly {
 			out[nc.Name] = its
 			continue
@@ -346,7 +351,14 @@ func resolveInstanceTypes(ctx context.Context, s *Scenario) (map[string][]*cloud
 		for _, info := range s.InstanceTypes {
 			its = append(its, resolver.Resolve(ctx, info, s.Offerings[string(info.InstanceType)], nc))
 		}
-		provider := offering.NewDefaultProvider(prices, nil, nil, awscache.NewUnavailableOfferings(),
+		// The reserved offerings (offering/reserved_capacity_resolver.go) read each reservation's count from the capacity
+		// reservation provider; no EC2 API: the counts are set as its nodeclass controller would after a Describe.
+		reservations := capacityreservation.NewProvider(nil, clock.RealClock{}, cache.New(awscache.DefaultTTL, awscache.DefaultCleanupInterval),
+			cache.New(awscache.DefaultTTL, awscache.DefaultCleanupInterval))
+		for id, n := range nci.ReservationCounts {
+			reservations.SetAvailableInstanceCount(id, n)
+		}
+		provider := offering.NewDefaultProvider(prices, reservations, nil, awscache.NewUnavailableOfferings(),
 			cache.New(awscache.DefaultTTL, awscache.DefaultCleanupInterval), noShift{}, nil)
 		its = provider.InjectOfferings(ctx, its, infos, nc, allZones)
 		remember(string(key), its)
@@ -486,8 +498,9 @@ func solve(ctx context.Context, client crclient.Client, cluster *state.Cluster, 
 	if err != nil {
 		return scheduling.Results{}, fmt.Errorf("topology: %w", err)
 	}
+	// As the provisioner (provisioner.go Schedule): no fallback from a reservation that this batch has used up.
 	scheduler := scheduling.NewScheduler(ctx, client, nodePools, cluster, stateNodes, topology, instanceTypes, daemonSetPods,
-		events.NewRecorder(&record.FakeRecorder{}), &clock.RealClock{}, nil, nil)
+		events.NewRecorder(&record.FakeRecorder{}), &clock.RealClock{}, nil, nil, scheduling.DisableReservedCapacityFallback)
 	results, err := scheduler.Solve(ctx, pods)
 	if err != nil {
 		return results, fmt.Errorf("solve: %w", err)

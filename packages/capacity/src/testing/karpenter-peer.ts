@@ -185,7 +185,30 @@ function nodeClassObject(c: SimulationInput["nodeClasses"][number]): object {
   if (c.kubelet) spec.kubelet = c.kubelet;
   if (c.rootVolumeSize) spec.blockDeviceMappings = [{ deviceName: windows ? "/dev/sda1" : "/dev/xvda", rootVolume: true, ebs: { volumeSize: c.rootVolumeSize } }];
   if (c.instanceStorePolicy) spec.instanceStorePolicy = c.instanceStorePolicy;
-  return { nodeClass: { apiVersion: "karpenter.k8s.aws/v1", kind: "EC2NodeClass", metadata: { name: c.name, uid: `uid-nc-${c.name}` }, spec }, zones: c.zones ?? [] };
+  const nodeClass: Record<string, unknown> = { apiVersion: "karpenter.k8s.aws/v1", kind: "EC2NodeClass", metadata: { name: c.name, uid: `uid-nc-${c.name}` }, spec };
+  const reservations = c.capacityReservations ?? [];
+  if (reservations.length > 0) {
+    // What Karpenter's EC2NodeClass controller writes after resolving spec.capacityReservationSelectorTerms; the counts
+    // travel apart, as the provider keeps them in its availability cache (capacityreservation/types.go).
+    spec.capacityReservationSelectorTerms = reservations.map((r) => ({ id: r.id }));
+    nodeClass.status = {
+      capacityReservations: reservations.map((r) => ({
+        id: r.id,
+        instanceType: r.instanceType,
+        availabilityZone: r.zone,
+        instanceMatchCriteria: "targeted",
+        ownerID: r.ownerId ?? "123456789012",
+        reservationType: r.reservationType ?? "default",
+        interruptible: r.interruptible ?? false,
+        state: r.state ?? "active",
+      })),
+    };
+  }
+  return {
+    nodeClass,
+    zones: c.zones ?? [],
+    ...(reservations.length > 0 ? { reservationCounts: Object.fromEntries(reservations.map((r) => [r.id, r.availableInstanceCount])) } : {}),
+  };
 }
 
 function nodePoolObject(p: SimulationInput["nodePools"][number]): object {

@@ -79,6 +79,8 @@ export interface ScenarioFeatures {
   windows: boolean;
   /** Pods refused for NodePool limits in the first batch get later rounds (compared with Karpenter's Solve run again). */
   limitRounds: boolean;
+  /** EC2NodeClasses with capacity reservations (reserved offerings), and NodePools that allow or require `reserved`. */
+  reserved: boolean;
 }
 
 /** A random cluster: 1-2 EC2NodeClasses, 1-3 NodePools, 0-3 DaemonSets, 0-2 node groups, 1-4 workloads. */
@@ -105,6 +107,7 @@ export function randomScenario(seed: number, snapshot: InstanceTypeSnapshot): { 
     spotOnly: false,
     windows: false,
     limitRounds: false,
+    reserved: false,
   };
 
   const nodeClasses: EC2NodeClassInput[] = [];
@@ -239,5 +242,54 @@ export function randomScenario(seed: number, snapshot: InstanceTypeSnapshot): { 
     }
     workloads.push({ ...w, ...extra });
   }
-  return { input: { cluster: `seed-${seed}`, region: snapshot.region, nodeGroups, daemonSets, workloads, nodePools, nodeClasses }, features };
+  const reserved = withReservations(seed, snapshot, nodeClasses, nodePools);
+  features.reserved = reserved !== undefined;
+  return { input: { cluster: `seed-${seed}`, region: snapshot.region, nodeGroups, daemonSets, workloads, nodePools: reserved?.nodePools ?? nodePools, nodeClasses: reserved?.nodeClasses ?? nodeClasses }, features };
+}
+
+/**
+ * Capacity reservations for about a third of the scenarios, drawn from a stream of their own (the seed's other draws,
+ * and so every scenario without reservations, stay what they were before reservations existed). Scenarios with NodePool
+ * limits get none: the peer's later rounds do not count launches into a reservation (see karpenter-sim main.go).
+ * Reserved types are small ones of the NodePools' categories, so that they are among the cheapest candidates; counts of
+ * 0..4 run out within a batch; some reservations sit in a zone the EC2NodeClass has no subnet in, some are capacity
+ * blocks, interruptible or expiring.
+ */
+function withReservations(seed: number, snapshot: InstanceTypeSnapshot, nodeClasses: EC2NodeClassInput[], nodePools: NodePoolInput[]): { nodeClasses: EC2NodeClassInput[]; nodePools: NodePoolInput[] } | undefined {
+  const r = rng(hash(`capacity-reservations|${seed}`));
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const chance = (p: number) => r() < p;
+  const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+  if (!chance(0.35) || nodePools.some((p) => p.limits)) return undefined;
+  let serial = 0;
+  const classes = nodeClasses.map((nc) => {
+    const pools = nodePools.filter((p) => p.nodeClass === nc.name);
+    if (pools.length === 0 || !chance(0.8)) return nc;
+    const categories = new Set(pools.flatMap((p) => p.requirements?.find((q) => q.key === "karpenter.k8s.aws/instance-category")?.values ?? []));
+    const small = snapshot.instanceTypes.filter((t) => categories.has(t.name.replace(/[0-9].*$/, "")) && t.vcpu <= 8 && !t.name.startsWith("a1."));
+    if (small.length === 0) return nc;
+    const reservations = [];
+    for (let i = int(1, 3); i > 0; i--) {
+      const type = pick(small);
+      const block = chance(0.2);
+      reservations.push({
+        id: `cr-${(hash(`${seed}|${serial++}`) >>> 0).toString(16).padStart(8, "0")}${serial}`,
+        instanceType: type.name,
+        zone: chance(0.85) ? pick([...new Set(type.offerings.map((o) => o.zone))]) : pick(snapshot.zones),
+        availableInstanceCount: int(0, 4),
+        ...(block ? { reservationType: "capacity-block" as const } : {}),
+        ...(chance(0.1) ? { interruptible: true } : {}),
+        ...(block && chance(0.3) ? { state: "expiring" as const } : {}),
+      });
+    }
+    return { ...nc, capacityReservations: reservations };
+  });
+  const pools = nodePools.map((p) => {
+    const ct = p.requirements?.find((q) => q.key === "karpenter.sh/capacity-type");
+    if (!ct || !chance(0.6)) return p;
+    const values = chance(0.3) ? ["reserved"] : [...ct.values!, "reserved"];
+    return { ...p, requirements: p.requirements!.map((q) => (q === ct ? { ...q, values } : q)) };
+  });
+  if (!classes.some((c) => c.capacityReservations)) return undefined;
+  return { nodeClasses: classes, nodePools: pools };
 }

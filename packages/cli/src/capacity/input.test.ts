@@ -131,6 +131,19 @@ describe("buildSimulationInput details", () => {
     ]);
   });
 
+  it("names an EC2NodeClass's capacity reservation selector terms as not modelled (which reservations they select is EC2's answer)", () => {
+    const files = new Map([
+      [
+        "k/karpenter.k8s.aws_v1_ec2nodeclass_gpu.yaml",
+        "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: gpu\nspec:\n  amiSelectorTerms:\n    - alias: al2023@latest\n  capacityReservationSelectorTerms:\n    - id: cr-0123456789abcdef0\n",
+      ],
+    ]);
+    const { input } = buildSimulationInput({ name: "x", region: "r", nodeGroups: [], daemonSets: [] }, files, { at: "max" });
+    expect(input.nodeClasses).toEqual([
+      { name: "gpu", amiFamily: "AL2023", unmodelled: ["spec.capacityReservationSelectorTerms: the reservations they select are not known offline; simulated without reserved offerings"] },
+    ]);
+  });
+
   const yaml = (spec: string) =>
     new Map([
       [

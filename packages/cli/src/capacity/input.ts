@@ -381,6 +381,10 @@ export function buildSimulationInput(unrendered: UnrenderedCapacity, files: Read
         ...(spec.kubelet ? { kubelet: spec.kubelet as KubeletInput } : {}),
         ...(size !== undefined ? { rootVolumeSize: size } : {}),
         ...(spec.instanceStorePolicy === "RAID0" ? { instanceStorePolicy: "RAID0" as const } : {}),
+        // Which reservations the terms select is EC2's answer (DescribeCapacityReservations), not the overlay's: say so.
+        ...(Array.isArray(spec.capacityReservationSelectorTerms) && spec.capacityReservationSelectorTerms.length > 0
+          ? { unmodelled: ["spec.capacityReservationSelectorTerms: the reservations they select are not known offline; simulated without reserved offerings"] }
+          : {}),
       };
     });
 

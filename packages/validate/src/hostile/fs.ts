@@ -52,8 +52,11 @@ export function collectPaths(paths: readonly string[]): { files: string[]; probl
       return;
     }
     walking.add(real);
+    // join(dir, name) for every entry, normalised once per folder: a name is one plain segment (never `.`, `..` or
+    // with a `/`), so the folder's normalised prefix and the name make the same path
+    const prefix = join(dir, "x").slice(0, -1);
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      const full = join(dir, entry.name);
+      const full = prefix + entry.name;
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith(".")) walk(full);
       } else if (entry.isFile()) {

@@ -3,8 +3,24 @@
 // k8s.io/utils/net (ParseCIDRSloppy). Shared by networking.ts (ipBlock) and core.ts (Service loadBalancerSourceRanges).
 import { isIP, isIPv4 } from "node:net";
 
+/**
+ * Whether `v` could be an address at all: before any IPv6 zone (`%eth0`), an address holds only hex digits, dots and
+ * colons. A host name fails this at once, without Node's large IPv6 expression (compiled on first use, then run for
+ * every Ingress host).
+ */
+function mayBeIp(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c === 0x25 /* % */) return i > 0;
+    const hex = (c >= 0x30 && c <= 0x3a) /* 0-9 : */ || c === 0x2e /* . */ || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+    if (!hex) return false;
+  }
+  return v.length > 0;
+}
+
 /** netutils.ParseIPSloppy: an IP address, IPv4 octets may have leading zeros. */
 export function isIpSloppy(v: string): boolean {
+  if (!mayBeIp(v)) return false;
   if (isIP(v) !== 0) return true;
   const parts = v.split(".");
   return parts.length === 4 && parts.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255);

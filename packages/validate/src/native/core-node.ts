@@ -176,7 +176,7 @@ function validateNode(node: Obj, r: Reporter): void {
       taints.map(([, t]) => taintFrom({ key: t.key, value: t.value, effect: t.effect, timeAdded: t.timeAdded })),
       META.child("taints"),
       r,
-      (i, field) => FieldPath.of("spec", "taints").index(taints[i]?.[0] ?? i).child(...(field ? [field] : [])).pointer(),
+      (i, field) => FieldPath.of("spec", "taints").index(taints[i]?.[0] ?? i).child(field || undefined).pointer(),
     );
   }
   const status = asObj(node.status) ?? {};

@@ -116,9 +116,11 @@ function planFor(type: TypeSchema): Plan | null {
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
-/** What Go's decoder says about one value at a leaf, or undefined when it decodes. */
-/** What Go's decoder says about one value at a leaf, or undefined when it decodes. `field`: `ServicePort.spec.ports.targetPort`. */
-function decodeProblem(leaf: Leaf, value: unknown, field: string): { message: string; rule: string } | undefined {
+/** Go's name of the field being decoded: the innermost struct, then the JSON keys from the root (`ServicePort.spec.ports.targetPort`). */
+const goField = (w: Walk, struct: string): string => `${struct}.${w.keys.filter((k) => typeof k === "string").join(".")}`;
+
+/** What Go's decoder says about one value at a leaf, or undefined when it decodes (the field is named only in a message that needs it). */
+function decodeProblem(leaf: Leaf, value: unknown, w: Walk, struct: string): { message: string; rule: string } | undefined {
   if (value === null || value === undefined) return undefined;
   if (leaf === "bytes") {
     if (typeof value !== "string") return undefined;
@@ -137,7 +139,7 @@ function decodeProblem(leaf: Leaf, value: unknown, field: string): { message: st
   }
   if (typeof value !== "number") return undefined;
   if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) return undefined;
-  return { message: `json: cannot unmarshal number ${String(value)} into Go struct field ${field} of type int32`, rule: "decode:int-or-string" };
+  return { message: `json: cannot unmarshal number ${String(value)} into Go struct field ${goField(w, struct)} of type int32`, rule: "decode:int-or-string" };
 }
 
 /** One walk over an object: segments are pushed and popped, strings are built only for a finding. */
@@ -153,8 +155,7 @@ function visit(w: Walk, p: Plan, value: unknown, struct: string): void {
     if (value === null || value === undefined) return;
     // the common cases decode: skip building the Go field name for them
     if (p.leaf === "int-or-string" && (typeof value === "string" || (Number.isInteger(value) && (value as number) >= INT32_MIN && (value as number) <= INT32_MAX))) return;
-    const field = `${struct}.${w.keys.filter((k) => typeof k === "string").join(".")}`;
-    const problem = decodeProblem(p.leaf, value, field);
+    const problem = decodeProblem(p.leaf, value, w, struct);
     if (problem) {
       const pointer = w.keys.map((k) => `/${typeof k === "number" ? k : pointerSegment(k)}`).join("");
       w.out.push({ severity: "error", path: pointer, message: w.prefix + problem.message, rule: problem.rule });

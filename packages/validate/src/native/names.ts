@@ -49,7 +49,8 @@ const DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case
 const DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const DNS1035_LABEL_MSG = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 
-export const isDns1123Label = memo(dns1123Label);
+const dns1123LabelValid = (v: string): boolean => v.length <= 63 && DNS1123_LABEL.test(v);
+export const isDns1123Label = memo(dns1123Label, dns1123LabelValid);
 function dns1123Label(v: string): string[] {
   const errs: string[] = [];
   if (byteLength(v) > 63) errs.push(maxLenError(63));
@@ -64,7 +65,9 @@ function subdomain(v: string, lenError: (n: number) => string): string[] {
   return errs;
 }
 
-export const isDns1123Subdomain = memo((v: string): string[] => subdomain(v, maxLenError));
+const dns1123Subdomain = (v: string): string[] => subdomain(v, maxLenError);
+const dns1123SubdomainValid = (v: string): boolean => v.length <= 253 && DNS1123_SUBDOMAIN.test(v);
+export const isDns1123Subdomain = memo(dns1123Subdomain, dns1123SubdomainValid);
 
 export function isDns1035Label(v: string): string[] {
   const errs: string[] = [];
@@ -73,11 +76,14 @@ export function isDns1035Label(v: string): string[] {
   return errs;
 }
 
-// Label keys, values and names repeat across objects: results are memoised per function (bounded).
+// Label keys, values and names repeat across objects: results are memoised per function (bounded). Most values are
+// valid, and many are met once (names, label values): `valid` says so from one regular expression test, before any
+// look-up. It must only answer true for a value `fn` finds nothing wrong with (a property test checks each).
 const NONE: string[] = [];
-function memo(fn: (v: string) => string[]): (v: string) => string[] {
+function memo(fn: (v: string) => string[], valid: (v: string) => boolean): (v: string) => string[] {
   const cache = new Map<string, string[]>();
   return (v: string) => {
+    if (valid(v)) return NONE;
     let r = cache.get(v);
     if (r === undefined) {
       r = fn(v);
@@ -91,7 +97,13 @@ function memo(fn: (v: string) => string[]): (v: string) => string[] {
 }
 
 /** IsQualifiedName / IsLabelKey: `[prefix/]name`. */
-export const isQualifiedName = memo(qualifiedName);
+/** A valid qualified name, in one test: an optional DNS-1123 subdomain and '/', then a label key's name part. */
+const QUALIFIED_NAME = /^(?:[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)*\/)?(?:[A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const qualifiedNameValid = (v: string): boolean => {
+  const slash = v.indexOf("/");
+  return (slash < 0 ? v.length <= 63 : slash <= 253 && v.length - slash - 1 <= 63) && QUALIFIED_NAME.test(v);
+};
+export const isQualifiedName = memo(qualifiedName, qualifiedNameValid);
 function qualifiedName(v: string): string[] {
   const errs: string[] = [];
   const parts = v.split("/");
@@ -113,7 +125,8 @@ function qualifiedName(v: string): string[] {
   return errs;
 }
 
-export const isLabelValue = memo(labelValue);
+const labelValueValid = (v: string): boolean => v.length <= 63 && LABEL_VALUE.test(v);
+export const isLabelValue = memo(labelValue, labelValueValid);
 function labelValue(v: string): string[] {
   const errs: string[] = [];
   if (byteLength(v) > 63) errs.push(maxLenBytesError(63));
@@ -216,3 +229,11 @@ export function isDns1123SubdomainWithUnderscore(v: string): string[] {
   if (!DNS1123_SUBDOMAIN_UNDERSCORE.test(v)) errs.push(regexError(DNS1123_SUBDOMAIN_UNDERSCORE_MSG, DNS1123_SUBDOMAIN_UNDERSCORE_FMT, "example.com"));
   return errs;
 }
+
+/** The memoised checks with their one-test shortcuts, for the property test that each shortcut only passes valid values. */
+export const SHORTCUTS_FOR_TESTS: readonly { readonly name: string; readonly check: (v: string) => string[]; readonly valid: (v: string) => boolean }[] = [
+  { name: "IsDNS1123Label", check: dns1123Label, valid: dns1123LabelValid },
+  { name: "IsDNS1123Subdomain", check: dns1123Subdomain, valid: dns1123SubdomainValid },
+  { name: "IsQualifiedName", check: qualifiedName, valid: qualifiedNameValid },
+  { name: "IsValidLabelValue", check: labelValue, valid: labelValueValid },
+];

@@ -366,7 +366,7 @@ function validateContainerPorts(list: unknown, path: FieldPath, r: Reporter): vo
   }
 }
 
-function checkHostPortConflicts(containers: readonly [number, Obj][], path: FieldPath, r: Reporter): void {
+function checkHostPortConflicts(containers: readonly (readonly [number, Obj])[], path: FieldPath, r: Reporter): void {
   const seen = new Set<string>();
   for (const [ci, ctr] of containers) {
     for (const [pi, port] of objItems(ctr.ports)) {

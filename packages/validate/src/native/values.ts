@@ -18,10 +18,13 @@ export function stringEntries(v: unknown): [string, string][] {
   }
   return out;
 }
+// Most optional lists are absent: they share one empty answer (read-only, so no caller can change it for the others).
+const NO_ITEMS: readonly (readonly [number, Obj])[] = Object.freeze([]);
+
 /** Entries of a list that are objects, with their index. */
-export function objItems(v: unknown): [number, Obj][] {
+export function objItems(v: unknown): readonly (readonly [number, Obj])[] {
   const a = asArr(v);
-  if (!a) return [];
+  if (!a || a.length === 0) return NO_ITEMS;
   const out: [number, Obj][] = [];
   for (let i = 0; i < a.length; i++) {
     const o = asObj(a[i]);
