@@ -3,6 +3,7 @@
 // claims first: the main thread reads a file itself rather than wait for it). It stays at
 // most `window` files ahead of what the main thread has taken, so memory does not grow with the run.
 import { type MessagePort, parentPort, receiveMessageOnPort } from "node:worker_threads";
+import { HeapGuard } from "./heap-guard.ts";
 import { nativeAhead, PackedBuiltins } from "./native-ahead.ts";
 import { loadFileText } from "./reader.ts";
 import { BY_WORKER, type ReadAheadMessage, type ReadAheadTexts, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED } from "./read-ahead.ts";
@@ -12,6 +13,8 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
   const claims = new Int32Array(work.claims);
   const builtins = work.cacheDir ? new PackedBuiltins(work.cacheDir) : undefined;
   let versions: ReadAheadVersions["versions"] | undefined;
+  // this isolate's garbage (every file's text and documents) piles up like the main thread's: collected as it grows
+  const heap = new HeapGuard(16 * 1024 * 1024);
   // texts the scan read (by file index): parsed without reading the file again, dropped once the file is passed
   const given = new Map<number, string>();
   const receive = (at: number) => {
@@ -53,6 +56,7 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
     // the text goes back with the documents (the main thread locates findings in it), unless the main thread gave it
     const text = docs && known === undefined ? read?.text : undefined;
     post({ index, docs, ...(native ? { native } : {}), ...(text !== undefined ? { text } : {}) });
+    if (index % 100 === 99) heap.check();
   }
 }
 

@@ -90,8 +90,10 @@ interface OverlayFacts {
 /** `clusters/<name>/...` → name, for a path relative to the root. */
 function overlayOf(root: string, cwd: string, file: string): string | undefined {
   if (file === "-") return undefined;
-  // shown relative to the root (absolute outside it, where no overlay is)
-  const rel = shownPath(root, isNormalAbsolute(file) ? file : resolve(cwd, file)).split("/");
+  // shown relative to the root (absolute outside it, where no overlay is); a plain relative path is joined
+  // without node:path (asked once a file during the stream too, see loadOverlays)
+  const absolute = isNormalAbsolute(file) ? file : cwd !== "/" && isNormalAbsolute(cwd) && isNormalAbsolute(`/${file}`) ? `${cwd}/${file}` : resolve(cwd, file);
+  const rel = shownPath(root, absolute).split("/");
   return rel[0] === CLUSTERS_DIR && rel.length > 2 ? rel[1] : undefined;
 }
 
@@ -160,6 +162,8 @@ interface Selected {
   readonly stdin: () => string;
   /** A path as reports show it. */
   readonly show: (file: string) => string;
+  /** Drops show()'s memo (show() still answers, working each path out again). */
+  readonly forgetShown: () => void;
 }
 
 /** What the catalog stage gives the stream: a registry per resource, and the layers used (for the report). */
@@ -185,7 +189,8 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   const nativeAhead = options.catalog !== false && selection.checks.has("native");
   const readAhead = new ReadAhead(files, { ...options.read, cwd, readStdin: stdin }, options.readAheadWorker, nativeAhead ? (options.cacheDir ?? defaultCacheDir()) : undefined);
   try {
-    const scan = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes: selected.maxFileBytes, text: stdin, show: selected.show });
+    // the scan's kinds by file are dropped once the catalog is loaded: not held through the stream
+    let scan: ScanResult | undefined = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes: selected.maxFileBytes, text: stdin, show: selected.show });
     // the texts the scan read are parsed without reading their files again (each file read once)
     readAhead.provide(scan.texts);
     scan.texts.clear();
@@ -200,6 +205,10 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     phase("overlays");
     if (nativeAhead) readAhead.nativeVersions(files.map((f) => (f === "-" ? null : overlays.versionsOf(selected.show(f)).versions)));
     const catalog = await loadCatalog(options, selected, scan, overlays);
+    scan = undefined;
+    // no stage after the catalog shows a path through it: its memo (a string and an entry a file) is dropped too
+    selected.forgetShown();
+    overlays.forget();
     phase("schemas");
     const validator = options.validator ?? new ObjectValidator({ cacheDir: options.cacheDir ?? defaultCacheDir() });
     const report = await stream(options, selected, catalog, overlays, validator, readAhead, context);
@@ -257,7 +266,7 @@ function select(options: RunOptions): Selected {
       files = files.filter((f) => f !== "-");
     }
   }
-  return { root, cwd, selection, files, unreadable, maxFileBytes, stdin, show };
+  return { root, cwd, selection, files, unreadable, maxFileBytes, stdin, show, forgetShown: () => shown.clear() };
 }
 
 /** `--checks`, `--skip`, `--reject`... compiled, and the `--ignore-filename-pattern` filter; a bad one is a usage error. */
@@ -294,6 +303,11 @@ function stdinReader(options: RunOptions, maxFileBytes: number): () => string | 
 interface Overlays {
   readonly facts: Record<string, OverlayFacts>;
   readonly versionsOf: (file: string) => { versions: CatalogVersions; key: string };
+  /**
+   * Drops the memo of each file's overlay (an entry and a path a file): the stream asks for the files in turn,
+   * each once per document, and a memo of the last file answers that.
+   */
+  readonly forget: () => void;
 }
 
 /** Loads each overlay a file lies in, once. */
@@ -301,10 +315,17 @@ async function loadOverlays(options: RunOptions, selected: Selected): Promise<Ov
   const { root, cwd, files, show } = selected;
   const facts: Record<string, OverlayFacts> = {};
   // once per file, like show(): asked again by versionsOf
-  const overlays = new Map<string, string | undefined>();
+  let overlays: Map<string, string | undefined> | undefined = new Map();
+  let last: { file: string; name: string | undefined } | undefined;
   const overlayOfFile = (file: string) => {
-    if (!overlays.has(file)) overlays.set(file, overlayOf(root, cwd, file));
-    return overlays.get(file);
+    if (last?.file === file) return last.name;
+    let name: string | undefined;
+    if (overlays) {
+      if (!overlays.has(file)) overlays.set(file, overlayOf(root, cwd, file));
+      name = overlays.get(file);
+    } else name = overlayOf(root, cwd, file);
+    last = { file, name };
+    return name;
   };
   const shownFiles = [...files.map(show), ...(options.documents ? [...options.documents.resources, ...options.documents.unreadable, ...options.documents.iam].map((d) => d.file) : [])];
   for (const name of new Set(shownFiles.map(overlayOfFile))) {
@@ -312,19 +333,28 @@ async function loadOverlays(options: RunOptions, selected: Selected): Promise<Ov
     const config = options.loadedOverlays?.get(name) ?? (await loadCluster(root, name));
     facts[name] = { clusterName: config.name, kubernetesVersion: config.kubernetesVersion, karpenterVersion: config.karpenter.version };
   }
-  // catalog versions follow each file's overlay; worked out once per file (shown path: what resources carry)
-  const versionsByFile = new Map<string, { versions: CatalogVersions; key: string }>();
+  // catalog versions follow each file's overlay (shown path: what resources carry); worked out once per overlay,
+  // not per file: a run of 50,000 files holds one entry per overlay
+  const versionsByOverlay = new Map<string, { versions: CatalogVersions; key: string }>();
   const versionsOf = (file: string) => {
-    let v = versionsByFile.get(file);
+    const name = overlayOfFile(file) ?? "";
+    let v = versionsByOverlay.get(name);
     if (!v) {
-      const f = facts[overlayOfFile(file) ?? ""];
+      const f = facts[name];
       const versions = f ? { ...options.versions, kubernetes: f.kubernetesVersion, karpenter: f.karpenterVersion } : (options.versions ?? {});
       v = { versions, key: JSON.stringify(versions) };
-      versionsByFile.set(file, v);
+      versionsByOverlay.set(name, v);
     }
     return v;
   };
-  return { facts, versionsOf };
+  return {
+    facts,
+    versionsOf,
+    forget: () => {
+      overlays = undefined;
+      last = undefined;
+    },
+  };
 }
 
 /** The `--crd` layer, or a usage error naming the file that cannot be used. */

@@ -6,6 +6,7 @@ import { parseText } from "./reader.ts";
 import { documentSource, isCrd, typesFromCrd } from "./schema/sources.ts";
 import type { TypeSchema } from "./schema/model.ts";
 import type { LoadedDocuments } from "./types.ts";
+import { ownString } from "./result-store.ts";
 
 export interface ScanResult {
   /** Types of the CRDs among the documents, in file order. */
@@ -67,6 +68,18 @@ export function scanFiles(
   const crdTypes: TypeSchema[] = [];
   const kindsByFile = new Map<string, { apiVersion: string; kind: string }[]>();
   const charts = new Set<string>();
+  // each pair once, its strings copied: a match is a slice of the file's text, and V8 keeps a whole text alive
+  // while any slice of it lives (kept for every file, they held ~0.5 KB of text a file until the catalog was read)
+  const pairs = new Map<string, { apiVersion: string; kind: string }>();
+  const pair = (apiVersion: string, kind: string) => {
+    const key = `${apiVersion}\u0000${kind}`;
+    let p = pairs.get(key);
+    if (!p) {
+      p = { apiVersion: ownString(apiVersion), kind: ownString(kind) };
+      pairs.set(key, p);
+    }
+    return p;
+  };
   const texts = new Map<string, string>();
   // kept from the first file on, until one does not fit: the stream takes files in order, so kept texts go first
   let keepLeft = options.keepChars ?? SCAN_KEEP_CHARS;
@@ -91,7 +104,7 @@ export function scanFiles(
     const apis = new Set([...topLevel("apiVersion", text), ...(json ? all(JSON_API, text) : [])]);
     const kinds = new Set([...topLevel("kind", text), ...(json ? all(JSON_KIND, text) : [])]);
     const pairs: { apiVersion: string; kind: string }[] = [];
-    for (const apiVersion of apis) for (const kind of kinds) pairs.push({ apiVersion, kind });
+    for (const apiVersion of apis) for (const kind of kinds) pairs.push(pair(apiVersion, kind));
     kindsByFile.set(file, pairs);
     if (text.includes("chart")) for (const c of all(CHART, text)) charts.add(c);
     if (kinds.has("CustomResourceDefinition")) {

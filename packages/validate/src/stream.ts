@@ -2,7 +2,7 @@
 // keeping only compact results and the few facts the cross-object checks need, so peak memory does not grow
 // with the size of the objects read (issue 11: 50,000 objects under 250 MB).
 
-import { compactForCrossObject } from "./cross-object/compact.ts";
+import { compactForCrossObject, factExtra, packExtra, restoreFact, unpackExtra } from "./cross-object/compact.ts";
 import { HeapGuard } from "./heap-guard.ts";
 import { lintIamDocuments } from "./iam.ts";
 import type { NativeAhead } from "./native-ahead.ts";
@@ -10,6 +10,7 @@ import { locateAll } from "./positions.ts";
 import { ReadAhead } from "./read-ahead.ts";
 import type { ReadOptions } from "./reader.ts";
 import { redactResults } from "./redact.ts";
+import { ownString, ResultStore } from "./result-store.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import type { CompiledSelection } from "./selection.ts";
 import type { CrossObjectChecks, Finding, IamDocument, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, UnreadableDocument } from "./types.ts";
@@ -50,44 +51,27 @@ const resultOf = (d: { file: string; index: number; pointer?: string; apiVersion
   findings: d.pointer ? findings.map((f) => ({ ...f, path: `${d.pointer}${f.path}` })) : findings,
 });
 
-/** The findings of every result that has none. */
-const NO_FINDINGS: Finding[] = [];
-
 /**
  * Kept strings must share nothing with the parsed text: js-yaml's strings are slices of a file's text, and V8
  * keeps a whole text alive while any slice of it lives (a kept `apiVersion` would hold every file read).
  * Concatenating and slicing again makes V8 copy the characters into a string of their own; repeated strings
- * (files, apiVersions, kinds, namespaces) are kept once. Findings and cross-object facts (nested data) are
- * copied by a JSON round trip.
+ * (files, apiVersions, kinds, namespaces: ResultStore) are kept once. Findings and cross-object facts (nested
+ * data) are copied with their strings kept once.
  */
 class Detacher {
   private readonly strings = new Map<string, string>();
 
-  /** A copy of `s` that does not share the text it was sliced from (short strings are always copied by V8). */
-  static own(s: string): string {
-    return s.length < 13 ? s : ` ${s}`.slice(1);
-  }
-
   intern(s: string): string {
     const known = this.strings.get(s);
     if (known !== undefined) return known;
-    const own = Detacher.own(s);
+    const own = ownString(s);
     this.strings.set(own, own);
     return own;
   }
 
+  /** A result whose findings are copied (its other strings are copied by the ResultStore). */
   result(r: ResourceResult): ResourceResult {
-    return {
-      file: this.intern(r.file),
-      index: r.index,
-      apiVersion: this.intern(r.apiVersion),
-      kind: this.intern(r.kind),
-      name: Detacher.own(r.name),
-      namespace: this.intern(r.namespace),
-      status: r.status,
-      // most results have no findings: they share one empty list
-      findings: r.findings.length === 0 ? NO_FINDINGS : this.data(r.findings),
-    };
+    return r.findings.length === 0 ? r : { ...r, findings: this.data(r.findings) };
   }
 
   /**
@@ -169,11 +153,11 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
   const { selection, validator } = options;
   const transitionBefore = validator.cel.stats.transitionSkipped;
   const evaluatedBefore = validator.cel.stats.evaluated;
-  const results: ResourceResult[] = [];
-  // where each result is in `results`, by file, document and list item
-  const byKey = new Map<string, number>();
-  const key = (file: string, index: number, pointer?: string) => `${file}\u0000${index}\u0000${pointer ?? ""}`;
-  const facts: ParsedResource[] = [];
+  // results as columns, found again by file, document and list item (cross-object findings below)
+  const results = new ResultStore();
+  // facts for the cross-object checks: the row of each resource they see, and what its result does not say (factExtra)
+  const facts: number[] = [];
+  const factExtras = new Map<number, ReturnType<typeof packExtra>>();
   const iam: IamDocument[] = [];
   const crossObject = options.crossObjectChecks !== undefined && selection.checks.has("cross-object");
   const iamLint = selection.checks.has("iam");
@@ -184,10 +168,7 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
 
   // Secrets' values, so that no finding of any document prints one (see redact.ts)
   const secrets: ParsedResource[] = [];
-  for (const u of options.unreadable ?? []) {
-    byKey.set(key(u.file, u.index, u.pointer), results.length);
-    results.push(detacher.result(resultOf(u, "error", [...u.findings])));
-  }
+  for (const u of options.unreadable ?? []) results.add(detacher.result(resultOf(u, "error", [...u.findings])), u.pointer);
   const readAhead = options.readAhead ?? new ReadAhead(options.files, options.read, undefined);
   const batches = (async function* () {
     try {
@@ -204,11 +185,12 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     // facts keep strings once: copied out of the file's text (main-thread parsing) or kept as posted (worker)
     const keep = <T>(v: T): T => (owned ? detacher.adopt(v) : detacher.data(v));
     const fileResults: ResourceResult[] = [];
+    const fileFacts: { readonly at: number; readonly extra: ReturnType<typeof factExtra> }[] = [];
     for (const [i, r] of docs.resources.entries()) {
       const pending = validateOne(r, options, native?.[i] ?? undefined);
       const result = pending instanceof Promise ? await pending : pending;
       fileResults.push(result);
-      if (crossObject && result.status !== "skipped" && !result.findings.some((f) => f.rule.startsWith("reject:"))) facts.push(keep(compactForCrossObject(r)));
+      if (crossObject && result.status !== "skipped" && !result.findings.some((f) => f.rule.startsWith("reject:"))) fileFacts.push({ at: i, extra: factExtra(r) });
       const secret = secretFacts(r, detacher);
       if (secret) secrets.push(secret);
     }
@@ -216,12 +198,16 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     // IAM documents are small and linted together (a folder's index.json gives each file its context)
     iam.push(...docs.iam);
     // results are found again by file, document and list item (cross-object findings below)
-    const fileKeys = [...docs.resources, ...docs.unreadable].map((d) => key(d.file, d.index, d.pointer));
+    const pointers = [...docs.resources, ...docs.unreadable].map((d) => d.pointer);
+    const first = results.size;
     // located in the text the file was read from (one read per file); a file not read as text is asked for again
     const fileText = text === undefined ? options.readText : () => text;
-    for (const [j, located] of locateAll(fileResults, fileText).entries()) {
-      byKey.set(fileKeys[j] as string, results.length);
-      results.push(detacher.result(located));
+    for (const [j, located] of locateAll(fileResults, fileText).entries()) results.add(detacher.result(located), pointers[j]);
+    for (const { at, extra } of fileFacts) {
+      facts.push(first + at);
+      if (!extra) continue;
+      const packed = packExtra(extra);
+      factExtras.set(first + at, typeof packed === "string" ? packed : keep(packed));
     }
     // asking V8 for heap statistics costs ~0.2 ms: every few hundred documents is often enough
     documents += docs.resources.length + docs.unreadable.length + docs.iam.length;
@@ -234,25 +220,26 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
   const lint = iamLint ? lintIamDocuments(iam) : new Map();
   for (const d of iam) {
     const outcome = lint.get(d.file) ?? { status: "skipped" as const, findings: [] };
-    byKey.set(key(d.file, 0), results.length);
-    results.push(resultOf({ file: d.file, index: 0, kind: `IAM:${d.iamKind}`, name: d.file.replace(/^.*\//, "").replace(/\.json$/, "") }, outcome.status, outcome.findings));
+    results.add(resultOf({ file: d.file, index: 0, kind: `IAM:${d.iamKind}`, name: d.file.replace(/^.*\//, "").replace(/\.json$/, "") }, outcome.status, outcome.findings));
   }
   if (crossObject && options.crossObjectChecks) {
     const only = options.crossObjectOnly;
-    const all = only ? { resources: [...facts, ...only.resources.map(compactForCrossObject)], iam: [...iam, ...only.iam] } : { resources: facts, iam };
-    // a finding on a context document has no result to go to (byKey): it is dropped
+    const unpack = (p: ReturnType<typeof packExtra> | undefined) => (p === undefined ? undefined : unpackExtra(p));
+    const seen = facts.map((row) => restoreFact({ ...results.get(row), pointer: results.pointer(row) }, unpack(factExtras.get(row))));
+    // restored: the packed copies are not needed again (at 100,000 objects, ~17 MB while the checks run)
+    factExtras.clear();
+    const all = only ? { resources: [...seen, ...only.resources.map(compactForCrossObject)], iam: [...iam, ...only.iam] } : { resources: seen, iam };
+    // a finding on a context document has no result to go to: it is dropped
     for (const f of options.crossObjectChecks(all.resources, { ...options.crossObjectContext, iam: all.iam })) {
-      const i = byKey.get(key(f.file, f.index, f.pointer));
-      if (i === undefined) continue;
-      const entry = results[i] as ResourceResult;
+      const row = results.find(f.file, f.index, f.pointer);
+      if (row === undefined) continue;
       // an item of a list: its findings point into the document (`/items/N/...`), as resultOf() does
-      const finding: Finding = { severity: f.severity, path: f.pointer ? `${f.pointer}${f.path}` : f.path, message: f.message, rule: f.rule, ...(f.hint ? { hint: f.hint } : {}) };
-      results[i] = { ...entry, status: entry.status === "valid" && f.severity === "error" ? "invalid" : entry.status, findings: [...entry.findings, finding] };
+      results.addFinding(row, { severity: f.severity, path: f.pointer ? `${f.pointer}${f.path}` : f.path, message: f.message, rule: f.rule, ...(f.hint ? { hint: f.hint } : {}) });
     }
   }
   // what was read is garbage now: collected (when it grew by the slack) before the report is formatted
   heap.check(16 * 1024 * 1024);
-  const located = locateAll(results, options.readText).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
+  const located = locateAll(results.results(), options.readText).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
   // no Secret value is ever printed, in any format
   const resources = redactResults(secrets, located);
   return {

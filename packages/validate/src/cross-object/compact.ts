@@ -60,3 +60,87 @@ export function compactObject(object: JsonObject, kind: string): JsonObject {
 export function compactForCrossObject(r: ParsedResource): ParsedResource {
   return { file: r.file, index: r.index, ...(r.pointer ? { pointer: r.pointer } : {}), apiVersion: r.apiVersion, kind: r.kind, name: r.name, namespace: r.namespace, object: compactObject(r.object, r.kind) };
 }
+
+/** A resource's identity: what a run keeps of every document anyway (its result). */
+export type Identity = Pick<ParsedResource, "file" | "index" | "pointer" | "apiVersion" | "kind" | "name" | "namespace">;
+
+/**
+ * What compactObject keeps that `identity` cannot give back: `{spec}` (or nothing, for the many objects the
+ * checks read no spec of) when apiVersion, kind and metadata are the identity's own; else the whole compact
+ * object (a list item that takes its type from the list, a name that is not a string...). restoreFact() turns it
+ * back into what compactForCrossObject returns.
+ */
+export function factExtra(r: ParsedResource): { readonly spec?: unknown; readonly whole?: JsonObject } | undefined {
+  const compact = compactObject(r.object, r.kind);
+  const rebuilt = identityObject(r);
+  const metadata = compact.metadata as Record<string, unknown> | undefined;
+  const same =
+    compact.apiVersion === rebuilt.apiVersion &&
+    compact.kind === rebuilt.kind &&
+    sameKeys(metadata, rebuilt.metadata as Record<string, unknown> | undefined);
+  if (!same) return { whole: compact };
+  return compact.spec === undefined ? undefined : { spec: compact.spec };
+}
+
+/** compactForCrossObject(r), from r's identity and factExtra(r). */
+export function restoreFact(identity: Identity, extra: ReturnType<typeof factExtra>): ParsedResource {
+  const { file, index, pointer, apiVersion, kind, name, namespace } = identity;
+  let object = extra?.whole;
+  if (!object) {
+    const out = identityObject(identity);
+    if (extra?.spec !== undefined) out.spec = extra.spec;
+    object = out;
+  }
+  return { file, index, ...(pointer ? { pointer } : {}), apiVersion, kind, name, namespace, object };
+}
+
+/** `{apiVersion, kind, metadata: {name, namespace}}` as compactObject makes it for an object whose identity this is. */
+function identityObject(r: Pick<ParsedResource, "apiVersion" | "kind" | "name" | "namespace">): Record<string, unknown> {
+  const out: Record<string, unknown> = { apiVersion: r.apiVersion, kind: r.kind };
+  if (r.name !== "" || r.namespace !== "") out.metadata = { ...(r.name !== "" ? { name: r.name } : {}), ...(r.namespace !== "" ? { namespace: r.namespace } : {}) };
+  return out;
+}
+
+/** Same keys, in the same order, with identical values (strings). */
+function sameKeys(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k]);
+}
+
+/** Whether JSON text gives `value` back exactly (finite numbers other than -0, plain objects, no holes, no `__proto__` key). */
+function jsonExact(value: unknown): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case "object": {
+      if (value === null) return true;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!(i in value) || !jsonExact(value[i])) return false;
+        return true;
+      }
+      if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+      for (const k of Object.keys(value)) if (k === "__proto__" || !jsonExact((value as Record<string, unknown>)[k])) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * A fact's extra (factExtra) as a JSON string when the text gives it back exactly: one flat string of its own
+ * (~4x smaller than the small objects of a workload's containers and requests, and sharing nothing with the
+ * text it was parsed from), else as it is. unpackExtra() gives it back.
+ */
+export function packExtra(extra: NonNullable<ReturnType<typeof factExtra>>): string | NonNullable<ReturnType<typeof factExtra>> {
+  return jsonExact(extra) ? JSON.stringify(extra) : extra;
+}
+
+export function unpackExtra(packed: string | NonNullable<ReturnType<typeof factExtra>>): NonNullable<ReturnType<typeof factExtra>> {
+  return typeof packed === "string" ? (JSON.parse(packed) as NonNullable<ReturnType<typeof factExtra>>) : packed;
+}
