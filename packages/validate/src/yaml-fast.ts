@@ -176,9 +176,8 @@ function skipToContent(): void {
 
 const afterBreak = (at: number, c: number): number => (c === CR && s.charCodeAt(at + 1) === LF ? at + 2 : at + 1);
 
-/** After a value on its line: spaces, a comment (after a space), the line break. */
-function endLine(): void {
-  let c = s.charCodeAt(pos);
+/** Skips spaces and a comment after them from pos (the character there is `c`); returns the character it stops at. */
+function skipSpacesAndComment(c: number): number {
   if (c === SPACE) {
     do c = s.charCodeAt(++pos);
     while (c === SPACE);
@@ -187,6 +186,12 @@ function endLine(): void {
       while (!isEol(c));
     }
   }
+  return c;
+}
+
+/** After a value on its line: spaces, a comment (after a space), the line break. */
+function endLine(): void {
+  const c = skipSpacesAndComment(s.charCodeAt(pos));
   if (!isEol(c)) bail();
   pos = afterBreak(pos, c);
 }
@@ -434,14 +439,7 @@ function readBlockScalar(nodeIndent: number): string {
       detectedIndent = true;
     } else break;
   }
-  if (c === SPACE) {
-    do c = s.charCodeAt(++pos);
-    while (c === SPACE);
-    if (c === HASH) {
-      do c = s.charCodeAt(++pos);
-      while (!isEol(c));
-    }
-  }
+  c = skipSpacesAndComment(c);
   // `0`, a repeated indicator or other text in the header: js-yaml's errors
   if (!isEol(c)) bail();
   let result = "";
