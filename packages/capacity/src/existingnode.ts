@@ -104,8 +104,15 @@ function score(node: ExistingNode, add: Amounts): number {
  * The best node for a pod, placed there. `zoneCounts` holds the pods of each workload per zone, for a zone spread:
  * a node's zone qualifies when its count + 1 - the smallest count over the zones of the nodes the pod may use is at
  * most maxSkew (kube-scheduler PodTopologySpread filter; nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore).
+ * `zoneAllowed`: a further check of the node's zone (Karpenter's own topology, when its addToExistingNode places a pod
+ * during the batch: see scheduler.ts place).
  */
-export function placeOnExisting(nodes: readonly ExistingNode[], pod: Pod, zoneCounts: Map<string, Map<string, number>>): ExistingNode | undefined {
+export function placeOnExisting(
+  nodes: readonly ExistingNode[],
+  pod: Pod,
+  zoneCounts: Map<string, Map<string, number>>,
+  zoneAllowed?: (zone: string) => boolean,
+): ExistingNode | undefined {
   let best: ExistingNode | undefined;
   let bestScore = Number.NEGATIVE_INFINITY;
   const s = pod.shape;
@@ -130,6 +137,7 @@ export function placeOnExisting(nodes: readonly ExistingNode[], pod: Pod, zoneCo
     if (s.onePerNode && node.workloads.has(s.workload)) continue;
     if (hostMin !== undefined && (node.workloads.get(s.workload) ?? 0) + 1 - hostMin > s.hostnameSpread!) continue;
     if (allowedZone && !allowedZone(node.zone)) continue;
+    if (zoneAllowed && !zoneAllowed(node.zone)) continue;
     if (!fitsIn(node.requested, s.requests, node.allocatable)) continue;
     const sc = score(node, s.requests);
     if (sc > bestScore) {

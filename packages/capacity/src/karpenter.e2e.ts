@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderAwsTables } from "./aws-tables.ts";
 import { formatAmounts, instanceTypeLabels, resolveInstanceType } from "./instance-types.ts";
 import { reservedOfferings } from "./nodeclaimtemplate.ts";
-import { simulateOutcomes } from "./scheduler.ts";
+import { kubeSchedulerBindings, simulateOutcomes } from "./scheduler.ts";
 import { simulate } from "./simulate.ts";
 import { parseSnapshot } from "./snapshot.ts";
 import { compareOutcomes, type Outcome, ourOutcome, peerOutcome, podsOnly } from "./testing/differential.ts";
@@ -267,6 +267,12 @@ interface Case {
   /** What `simulate` reports (every tie at its first option), or the error it threw. */
   ours: SimulationResult | { error: string };
   base: SimulationResult;
+  /**
+   * kube-scheduler's step-1 bindings (scheduler.ts kubeSchedulerBindings): the only pods the peer gets bound to the
+   * existing nodes. The pods our batch puts there later (and which ones depends on the tie branch) Karpenter's own
+   * addToExistingNode places, and Outcome.onExisting compares them per workload.
+   */
+  bound: Map<string, string[]>;
   theirs: Promise<PeerResult>[];
   /** Pods refused for limits in the first batch: `simulate`'s later rounds against Karpenter's Solve run again. */
   rounds?: { ours: SimulationResult; theirs: Promise<PeerResult>[] };
@@ -288,8 +294,8 @@ async function differential(first: number, count: number): Promise<Row[]> {
   const started = Date.now();
   const cpu = process.cpuUsage();
   let sent = 0;
-  const send = (id: string, input: SimulationInput, base: SimulationResult, options: { rounds?: boolean } = {}): Promise<PeerResult> => {
-    const scenario = peerScenario(id, input, snapshot, base, ec2, options) as Record<string, unknown>;
+  const send = (id: string, input: SimulationInput, base: SimulationResult, bound: Map<string, string[]>, options: { rounds?: boolean } = {}): Promise<PeerResult> => {
+    const scenario = peerScenario(id, input, snapshot, base, ec2, { ...options, bound }) as Record<string, unknown>;
     // The instance-type data travels with the first scenario only (the peer reuses it).
     return session.send(sent++ === 0 ? scenario : { ...scenario, instanceTypes: [], offerings: {}, onDemandPrices: {}, spotPrices: {}, zones: [] });
   };
@@ -306,11 +312,12 @@ async function differential(first: number, count: number): Promise<Row[]> {
         ours = { error: (e as Error).message };
       }
       const base = "error" in ours ? simulate({ ...input, workloads: [] }, snapshot) : ours;
-      const c: Case = { seed, features: [], input, ours, base, theirs: [send(`${seed}/0`, input, base)] };
+      const bound = "error" in ours ? new Map<string, string[]>() : kubeSchedulerBindings(input, snapshot);
+      const c: Case = { seed, features: [], input, ours, base, bound, theirs: [send(`${seed}/0`, input, base, bound)] };
       if (!("error" in ours) && ours.nodeClaims.length > 0 && ours.pending.some((p) => p.reason === "limit-reached")) {
         features.limitRounds = true;
         const all = simulate(input, snapshot);
-        c.rounds = { ours: all, theirs: [send(`${seed}/rounds/0`, input, all, { rounds: true })] };
+        c.rounds = { ours: all, theirs: [send(`${seed}/rounds/0`, input, all, bound, { rounds: true })] };
       }
       c.features = Object.entries(features).filter(([, v]) => v).map(([k]) => k);
       cases.push(c);
@@ -323,8 +330,8 @@ async function differential(first: number, count: number): Promise<Row[]> {
     const rerun = cases.filter((c, i) => !rows[i]!.agree.all && c.partial);
     for (const c of rerun) {
       for (let i = 1; i < MAP_ORDER_RUNS; i++) {
-        c.theirs.push(send(`${c.seed}/${i}`, c.input, c.base));
-        if (c.rounds) c.rounds.theirs.push(send(`${c.seed}/rounds/${i}`, c.input, c.rounds.ours, { rounds: true }));
+        c.theirs.push(send(`${c.seed}/${i}`, c.input, c.base, c.bound));
+        if (c.rounds) c.rounds.theirs.push(send(`${c.seed}/rounds/${i}`, c.input, c.rounds.ours, c.bound, { rounds: true }));
       }
     }
     if (rerun.length > 0) {
@@ -350,11 +357,11 @@ async function rowOf(c: Case): Promise<Row> {
   const theirs = await Promise.all(c.theirs);
   const peerError = theirs.find((t) => t.error)?.error;
   const none = { count: false, pods: false, requests: false, candidates: false, capacityTypes: false, pending: false, existing: false, all: false };
-  if (peerError) return { seed: c.seed, features: c.features, ours: "error" in c.ours ? c.ours : ourOutcome(c.ours), theirs: [], agree: { ...none, reason: `peer error: ${peerError}` } };
+  if (peerError) return { seed: c.seed, features: c.features, ours: "error" in c.ours ? c.ours : ourOutcome(c.ours, c.bound), theirs: [], agree: { ...none, reason: `peer error: ${peerError}` } };
   const outcomes = theirs.map((t) => peerOutcome(t));
   if ("error" in c.ours) return { seed: c.seed, features: c.features, ours: c.ours, theirs: outcomes, agree: { ...none, reason: `ours threw: ${c.ours.error}` } };
   c.partial = false;
-  const firstBatch = possibleMatch(c, { singleBatch: true }, c.ours, ourOutcome, outcomes);
+  const firstBatch = possibleMatch(c, { singleBatch: true }, c.ours, (r) => ourOutcome(r, c.bound), outcomes);
   const row: Row = { seed: c.seed, features: c.features, ours: firstBatch.mine, theirs: outcomes, agree: firstBatch.agree };
   if (!c.rounds || !row.agree.all) return row;
   // Later rounds: which pods each NodeClaim ends up with (its own batch's and those a later Solve put on the node it
@@ -364,7 +371,7 @@ async function rowOf(c: Case): Promise<Row> {
   const laterError = later.find((t) => t.error)?.error;
   if (laterError) return { ...row, agree: { ...none, reason: `peer error (rounds): ${laterError}` } };
   const laterOutcomes = later.map((t) => podsOnly(peerOutcome(t, { rounds: true })));
-  const rounds = possibleMatch(c, {}, c.rounds.ours, (r) => podsOnly(ourOutcome(r)), laterOutcomes);
+  const rounds = possibleMatch(c, {}, c.rounds.ours, (r) => podsOnly(ourOutcome(r, c.bound)), laterOutcomes);
   const agree = rounds.agree;
   return { ...row, ours: rounds.mine, theirs: laterOutcomes, agree: { ...agree, ...(agree.reason ? { reason: `after later rounds: ${agree.reason}` } : {}) } };
 }

@@ -51,6 +51,22 @@ describe("existing nodes during Karpenter's batch (scheduler.go add tries them f
     expect(r.nodeClaims.map((c) => c.zones)).toEqual([["ap-southeast-1c"]]);
     expect(r.nodes.find((n) => n.name === "big-1")!.pods).toEqual(["a/w-1", "a/w-4"]);
   });
+
+  it("counts the NodePools' zones in the spread's minimum there, as Karpenter's topology does (seed 22249)", () => {
+    const input: SimulationInput = {
+      ...cluster([{ namespace: "a", name: "w", replicas: 4, requests: { cpu: "2500m", memory: "1Gi" }, zoneSpread: { maxSkew: 2 } }]),
+      nodeGroups: [
+        { name: "big", instanceType: "c5.2xlarge", count: 1 },
+        { name: "small", instanceType: "t3.micro", count: 2 },
+      ],
+    };
+    const r = simulate(input, snapshot);
+    // kube-scheduler puts two on big-1 (1a); the third goes to a NodeClaim in 1b. For the fourth, kube-scheduler's
+    // minimum over the nodes' zones (1a:2, 1b:1) would let 1a take it, but Karpenter's addToExistingNode counts 1c
+    // (0 pods) too: 2 + 1 - 0 > 2, so it joins the NodeClaim.
+    expect(r.workloads[0]).toMatchObject({ onExistingNodes: 2, onNodeClaims: 2, pending: 0 });
+    expect(r.nodes.find((n) => n.name === "big-1")!.pods).toEqual(["a/w-1", "a/w-2"]);
+  });
 });
 
 describe("PreferNoSchedule taints (Karpenter counts them until it relaxes the pod)", () => {

@@ -9,7 +9,7 @@ import { addInto, taintText } from "./kube-scheduler.ts";
 import { goSortSlice, isSorted } from "./go-sort.ts";
 import { type AddFailure, type AddResult, type Claim, canAdd, finalizeClaim } from "./nodeclaim.ts";
 import { buildTemplates, compatibleOfferings, type Template, type TemplateType } from "./nodeclaimtemplate.ts";
-import type { Requirements } from "./requirements.ts";
+import { Requirement, type Requirements } from "./requirements.ts";
 import { ReservationManager, type ReservedOfferingError, reservedRequirements } from "./reservationmanager.ts";
 import { ResourceSpace } from "./resources.ts";
 import { enumerateOutcomes, FIRST_TIE, type Outcomes, type TieBreaker } from "./ties.ts";
@@ -119,6 +119,21 @@ export function simulateOutcomes(
     ...(key !== undefined ? { key } : {}),
     ...(until !== undefined ? { until } : {}),
   });
+}
+
+const ZONE_LABEL = "topology.kubernetes.io/zone";
+
+/**
+ * Test helper (e2e differential): the pods kube-scheduler binds to the existing nodes before Karpenter's batch (step 1
+ * of `simulate`), per node name, in placement order. Pods `simulate` puts on those nodes later in the batch (a zone
+ * spread that the batch's NodeClaims eased) are not among them: Karpenter's addToExistingNode places those itself.
+ */
+export function kubeSchedulerBindings(input: SimulationInput, snapshot: InstanceTypeSnapshot): Map<string, string[]> {
+  const { pods, daemonSets, types } = prepare(input, snapshot);
+  const nodes = buildExistingNodes(input, snapshot, types, daemonSets);
+  const zoneCounts = new Map<string, Map<string, number>>();
+  for (const pod of pods) placeOnExisting(nodes, pod, zoneCounts);
+  return new Map(nodes.map((n) => [n.name, [...n.pods]]));
 }
 
 export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot, options: SimulateOptions = {}): SimulationResult {
@@ -307,12 +322,23 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
     }
   }
 
+  /** Whether Karpenter's topology lets an unrelaxed pod of `shape` into a node of `zone` (first term's zones). */
+  function karpenterZoneCheck(shape: PodShape): (zone: string) => boolean {
+    const picker = pickerFor(shape, shape.workload);
+    if (!picker) return () => true;
+    const podZones = shape.terms[0]!.get(ZONE_LABEL);
+    return (zone) => picker(Requirement.of(ZONE_LABEL, "In", [zone]), podZones).length > 0;
+  }
+
   function place(pod: Pod, failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[]): void {
     const shape = pod.shape;
     // Karpenter tries the existing nodes first for every pod (scheduler.go add -> addToExistingNode), counting the
     // in-flight NodeClaims in the spread: a pod that a zone spread kept off a node-group node goes there once this
     // batch's NodeClaims fill the emptier zones (kube-scheduler binds it when they join).
-    if (shape.zoneSpread !== undefined && nodes.length > 0 && placeOnExisting(nodes, pod, zoneCounts)) {
+    // The zone must pass Karpenter's spread check too (existingnode.go CanAdd -> topology.AddRequirements ->
+    // topologygroup.go nextDomainTopologySpread): its minimum runs over every domain the pod may use, the NodePools'
+    // zones included, not only the zones of the existing nodes as kube-scheduler's does.
+    if (shape.zoneSpread !== undefined && nodes.length > 0 && placeOnExisting(nodes, pod, zoneCounts, karpenterZoneCheck(shape))) {
       placedOnExisting.set(shape.workload, (placedOnExisting.get(shape.workload) ?? 0) + 1);
       return;
     }

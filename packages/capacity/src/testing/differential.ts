@@ -20,8 +20,11 @@ export interface Outcome {
   claims: ClaimShape[];
   /** workload -> pods that stay Pending. */
   pending: Record<string, number>;
-  /** Pods the peer put on existing nodes (ours never leaves a pod that fits there). */
-  onExisting: number;
+  /**
+   * workload -> pods put on the existing nodes during the batch, after kube-scheduler's step-1 bindings (which the peer
+   * gets bound): ours by `simulate`, Karpenter's by its addToExistingNode.
+   */
+  onExisting: Record<string, number>;
 }
 
 function workloadOf(pod: string): string {
@@ -43,11 +46,13 @@ function amounts(list: Readonly<Record<string, string>>): Record<string, number>
   return out;
 }
 
-export function ourOutcome(r: SimulationResult): Outcome {
+/** `bound`: kube-scheduler's step-1 bindings (scheduler.ts kubeSchedulerBindings); the other pods on nodes count as onExisting. */
+export function ourOutcome(r: SimulationResult, bound?: ReadonlyMap<string, readonly string[]>): Outcome {
+  const before = new Set([...(bound?.values() ?? [])].flat());
   return {
     claims: sortClaims(r.nodeClaims.map((c) => ({ nodePool: c.nodePool, workloads: countBy(c.pods), requests: amounts(c.requests), candidates: [...c.instanceTypes].sort(), capacityTypes: [...c.capacityTypes].sort() }))),
     pending: countBy(r.pending.map((p) => p.pod)),
-    onExisting: 0,
+    onExisting: bound ? countBy(r.nodes.flatMap((n) => n.pods.filter((p) => !before.has(p)))) : {},
   };
 }
 
@@ -56,7 +61,7 @@ export function peerOutcome(r: PeerResult, options: { rounds?: boolean } = {}): 
   return {
     claims: sortClaims(r.nodeClaims.map((c) => ({ nodePool: c.nodePool, workloads: countBy(options.rounds ? [...c.pods, ...(c.laterPods ?? [])] : c.pods), requests: amounts(c.requests), candidates: [...(c.launch ?? [])].sort(), capacityTypes: [...(c.capacityTypes ?? [])].sort() }))),
     pending: countBy(Object.keys(r.podErrors)),
-    onExisting: r.existingNodes.reduce((n, e) => n + e.pods.length, 0),
+    onExisting: countBy(r.existingNodes.flatMap((e) => e.pods)),
   };
 }
 
@@ -94,11 +99,11 @@ export function compareOutcomes(ours: Outcome, theirs: Outcome): Agreement {
   const candidates = requests && sameMultiset((c) => JSON.stringify([podsKey(c), c.requests, c.candidates]));
   const capacityTypes = candidates && sameMultiset((c) => JSON.stringify([podsKey(c), c.requests, c.candidates, c.capacityTypes]));
   const pending = JSON.stringify(ours.pending) === JSON.stringify(theirs.pending);
-  const existing = theirs.onExisting === 0;
+  const existing = JSON.stringify(ours.onExisting) === JSON.stringify(theirs.onExisting);
   const all = count && pods && requests && candidates && capacityTypes && pending && existing;
   let reason: string | undefined;
   if (!all) {
-    if (!existing) reason = `Karpenter put ${theirs.onExisting} pod(s) on existing nodes`;
+    if (!existing) reason = `pods put on existing nodes during the batch: ours ${JSON.stringify(ours.onExisting)}, Karpenter ${JSON.stringify(theirs.onExisting)}`;
     else if (!pending) reason = `pending differ: ours ${JSON.stringify(ours.pending)}, Karpenter ${JSON.stringify(theirs.pending)}`;
     else if (!count) reason = `NodeClaim count: ours ${ours.claims.length}, Karpenter ${theirs.claims.length}`;
     else if (!pods) reason = `pods per NodeClaim: ours ${JSON.stringify(ours.claims.map((c) => [c.nodePool, c.workloads]))}, Karpenter ${JSON.stringify(theirs.claims.map((c) => [c.nodePool, c.workloads]))}`;

@@ -310,8 +310,8 @@ export function pricesOf(snapshot: InstanceTypeSnapshot): { onDemand: Record<str
 }
 
 /**
- * The peer's scenario for a simulation input; existing nodes carry the pods `ours` placed on them (kube-scheduler's
- * decision, which Karpenter only observes). `rounds`: the peer runs Solve again, with the batch's NodeClaims launched
+ * The peer's scenario for a simulation input; existing nodes carry the pods kube-scheduler bound to them (`bound`, else
+ * every pod `ours` placed on them), which Karpenter only observes. `rounds`: the peer runs Solve again, with the batch's NodeClaims launched
  * as nodes, while pods are refused for NodePool limits (compare with `simulate` without `singleBatch`).
  */
 export function peerScenario(
@@ -320,13 +320,17 @@ export function peerScenario(
   snapshot: InstanceTypeSnapshot,
   ours: SimulationResult,
   ec2: readonly object[],
-  options: { rounds?: boolean } = {},
+  options: { rounds?: boolean; bound?: ReadonlyMap<string, readonly string[]> } = {},
 ): object {
   const prices = pricesOf(snapshot);
   const offerings: Record<string, string[]> = {};
   for (const t of snapshot.instanceTypes) offerings[t.name] = [...new Set(t.offerings.map((o) => o.zone))].sort();
   const workloads = new Map(input.workloads.map((w) => [`${w.namespace}/${w.name}`, w]));
-  const onNodes = new Set(ours.nodes.flatMap((n) => n.pods));
+  // Pods bound to the existing nodes from the start of Karpenter's Solve: `bound` (kube-scheduler's step-1 bindings,
+  // scheduler.ts kubeSchedulerBindings) when given, so Karpenter's own addToExistingNode places the rest; else every
+  // pod `ours` put there.
+  const podsOn = (n: ExistingNodeResult): readonly string[] => options.bound?.get(n.name) ?? n.pods;
+  const onNodes = new Set(ours.nodes.flatMap(podsOn));
   const pods: object[] = [];
   for (const w of input.workloads) {
     for (let r = 1; r <= w.replicas; r++) {
@@ -345,7 +349,7 @@ export function peerScenario(
     nodeClasses: input.nodeClasses.map(nodeClassObject),
     nodePools: input.nodePools.map(nodePoolObject),
     daemonSetPods: input.daemonSets.map((ds) => daemonSetPod(ds)),
-    nodes: ours.nodes.map((n) => existingNode(n, input, snapshot, workloads)),
+    nodes: ours.nodes.map((n) => existingNode({ ...n, pods: podsOn(n) }, input, snapshot, workloads)),
     pods,
     ...(options.rounds ? { rounds: true } : {}),
   };
