@@ -134,6 +134,33 @@ describe("ties Karpenter breaks by Go map order (ties.ts)", () => {
     expect(zones.every((z) => z.split(" ")[0] !== z.split(" ")[1])).toBe(true);
   });
 
+  it("a pod that drew a tied zone its NodePool cannot launch into is tried again after the others (seed 22086)", () => {
+    // np0 launches in 1a only (its EC2NodeClass's zones) but its template allows every zone, so w's pod may draw 1b or
+    // 1c and fail (np1 is spot only). Karpenter's queue tries it again after v made progress, with a new draw: then w's
+    // NodeClaim is opened after v went to np1's, and v does not join it.
+    const input: SimulationInput = {
+      nodeGroups: [],
+      daemonSets: [],
+      workloads: [
+        { namespace: "a", name: "w", replicas: 1, requests: { cpu: "2" }, zoneSpread: { maxSkew: 1 }, nodeSelector: { "karpenter.sh/capacity-type": "on-demand" } },
+        { namespace: "a", name: "v", replicas: 2, requests: { cpu: "1" } },
+      ],
+      nodePools: [
+        { name: "np0", nodeClass: "one-zone" },
+        { name: "np1", nodeClass: "all", requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["spot"] }] },
+      ],
+      nodeClasses: [{ name: "one-zone", zones: ["ap-southeast-1a"] }, { name: "all" }],
+    };
+    const shapes = (r: ReturnType<typeof simulate>) => JSON.stringify([r.nodeClaims.map((c) => [c.nodePool, c.pods]), r.pending.map((p) => p.pod)]);
+    const outcomes = simulateOutcomes(input, snapshot, { singleBatch: true });
+    expect(outcomes.complete).toBe(true);
+    expect(outcomes.results.map(shapes)).toEqual([
+      JSON.stringify([[["np0", ["a/w-1", "a/v-1", "a/v-2"]]], []]),
+      JSON.stringify([[["np1", ["a/v-1", "a/v-2"]], ["np0", ["a/w-1"]]], []]),
+      JSON.stringify([[["np1", ["a/v-1", "a/v-2"]]], ["a/w-1"]]),
+    ]);
+  });
+
   it("stops at the bound and says so", () => {
     const outcomes = simulateOutcomes(cluster([{ ...spread, replicas: 6, onePerNode: true }]), snapshot, { maxOutcomes: 4 });
     expect(outcomes.complete).toBe(false);

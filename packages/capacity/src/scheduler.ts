@@ -255,15 +255,27 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
     if (tied.length === 1 || !ties.enumerating) return tied[0]!;
     const options = [tied[0]!];
     let failing = fails(tied[0]!);
+    let failingOption = -1;
     for (const zone of tied.slice(1)) {
       if (!fails(zone)) options.push(zone);
       else if (!failing) {
+        failingOption = options.length;
         options.push(zone);
         failing = true;
       }
     }
-    return options.length === 1 ? options[0]! : options[ties.pick(options.length)]!;
+    if (options.length === 1) return options[0]!;
+    const i = ties.pick(options.length);
+    if (i === failingOption) drewFailingZone = true;
+    return options[i]!;
   };
+  /**
+   * Enumerating: the pod being placed drew a tied zone where it fails (not the first option, so the first branch stays
+   * `simulate`'s own answer). Karpenter's queue tries a failed pod again once others made progress (queue.go Pop/Push),
+   * drawing the zone afresh (seed 22086), so such pods get the passes of retryFailed too.
+   */
+  let drewFailingZone = false;
+  const redraw = new Set<Pod>();
   const sortClaims = () => {
     if (!claimsDirty) return;
     if (!isSorted(claims, fewerPods)) goSortSlice(claims, fewerPods);
@@ -278,7 +290,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
     const failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[] = [];
     const claimsBefore = allClaims.length;
     for (const pod of queue) place(pod, failed);
-    retryReserved(failed);
+    retryFailed(failed);
     const retry = !options.singleBatch && failed.some((f) => f.failure.reason === "limit-reached" || f.failure.reason === "reservation-exhausted") && allClaims.length > claimsBefore;
     if (!retry) {
       for (const { pod, failure } of failed) pending.push({ pod: pod.name, workload: pod.shape.workload, reason: failure.reason, message: failure.message });
@@ -307,17 +319,22 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
   /**
    * Karpenter's queue takes a failed pod again after the others until a whole pass places none (scheduler.go Solve,
    * queue.go Push/Pop). A refusal for reserved capacity is the one that a later NodeClaim can lift within the batch (one
-   * without reservations the pod fits), so those pods get the passes.
+   * without reservations the pod fits), so those pods get the passes; so do pods that drew a failing tied zone
+   * (`redraw`, enumerating only).
    */
-  function retryReserved(failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[]): void {
+  function retryFailed(failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[]): void {
     for (;;) {
-      const again = failed.filter((f) => f.failure.reason === "reservation-exhausted");
+      const retried = (f: { pod: Pod; failure: { reason: PendingReason } }) => f.failure.reason === "reservation-exhausted" || redraw.has(f.pod);
+      const again = failed.filter(retried);
       if (again.length === 0) return;
-      const rest = failed.filter((f) => f.failure.reason !== "reservation-exhausted");
+      const rest = failed.filter((f) => !retried(f));
       failed.length = 0;
       failed.push(...rest);
       const before = failed.length;
-      for (const { pod } of again) place(pod, failed);
+      for (const { pod } of again) {
+        redraw.delete(pod);
+        place(pod, failed);
+      }
       if (failed.length - before === again.length) return;
     }
   }
@@ -332,6 +349,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
 
   function place(pod: Pod, failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[]): void {
     const shape = pod.shape;
+    drewFailingZone = false;
     // Karpenter tries the existing nodes first for every pod (scheduler.go add -> addToExistingNode), counting the
     // in-flight NodeClaims in the spread: a pod that a zone spread kept off a node-group node goes there once this
     // batch's NodeClaims fill the emptier zones (kube-scheduler binds it when they join).
@@ -445,7 +463,10 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
       if (reservedError) break;
     }
     if (placed) onClaims.set(shape.workload, (onClaims.get(shape.workload) ?? 0) + 1);
-    else failed.push({ pod, failure: lastFailure ?? { reason: "nothing-matches", message: "no NodePool" } });
+    else {
+      if (drewFailingZone) redraw.add(pod);
+      failed.push({ pod, failure: lastFailure ?? { reason: "nothing-matches", message: "no NodePool" } });
+    }
   }
 
   /** A shape+term on an in-flight NodeClaim in `zone` (undefined: it failed there before, and a NodeClaim only tightens). */

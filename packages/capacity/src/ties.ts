@@ -3,7 +3,8 @@
 // zones) and the order of the DaemonSet overhead groups (scheduler.go buildDaemonOverheadGroups: lo.Values of a map;
 // nodeclaim.go addDaemonRequests folds them in that order). `simulate` reports one deterministic answer (FIRST_TIE:
 // the first option in the documented order); `simulateOutcomes` walks every combination of choices, so a test can
-// ask whether Karpenter's outcome is one of the possible ones (README "Ties").
+// ask whether Karpenter's outcome is one of the possible ones (README "Ties"). A pod that drew a tied zone where it
+// fails is tried again after the others with a new draw, as Karpenter's queue retries it (scheduler.ts `redraw`).
 import type { SimulationResult } from "./types.ts";
 
 /** Picks one of `n` >= 2 tied options, by index in the model's documented order. */
