@@ -22,6 +22,14 @@ describe("cloneWithoutNulls", () => {
     expect(cloneWithoutNulls(input)).toBe(input);
   });
 
+  it("copies a `__proto__` key as an own property, not as the copy's prototype", () => {
+    const input = JSON.parse('{"__proto__":{"x":1},"a":null}') as object;
+    const out = cloneWithoutNulls(input) as Record<string, unknown>;
+    expect(Object.keys(out)).toEqual(["__proto__"]);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(out.x).toBeUndefined();
+  });
+
   it("equals the obvious copy on any JSON value (and is the input itself exactly when nothing is dropped)", () => {
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {

@@ -33,7 +33,11 @@ function copyWithoutNulls(v: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const k in v) {
     const x = (v as Record<string, unknown>)[k];
-    if (x !== null) out[k] = copyWithoutNulls(x);
+    if (x === null) continue;
+    // `out.__proto__ = …` would set the copy's prototype, not copy the key (a manifest may hold one: the readers
+    // keep it as an own property, and the schema check must then see it as an unknown field)
+    if (k === "__proto__") Object.defineProperty(out, k, { value: copyWithoutNulls(x), enumerable: true, writable: true, configurable: true });
+    else out[k] = copyWithoutNulls(x);
   }
   return out;
 }
