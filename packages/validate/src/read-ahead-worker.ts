@@ -1,5 +1,5 @@
 // The read-ahead worker's entry point (see read-ahead.ts): reads and parses the files it is given, in order,
-// with the same loadFile() the main thread would call, and posts each file's documents back (each file it
+// with the same loadFileText() the main thread would call, and posts each file's documents back (each file it
 // claims first: the main thread reads a file itself rather than wait for it). It stays at
 // most `window` files ahead of what the main thread has taken, so memory does not grow with the run.
 import { type MessagePort, parentPort, receiveMessageOnPort } from "node:worker_threads";

@@ -1,7 +1,7 @@
 // Read-ahead: files are read and parsed (YAML → documents) in a worker thread while the main thread
 // validates the files before them, the way kubeconform reads and validates on several goroutines.
 //
-// Parsing is about a third of a run's CPU. The worker only reads: it runs the same loadFile() the main
+// Parsing is about a third of a run's CPU. The worker only reads: it runs the same loadFileText() the main
 // thread would, so every document, unreadable file and finding is the same; what it posts back is plain data
 // (structured clone keeps shared YAML aliases, -0 and own `__proto__` keys as they were). Validation stays on
 // the main thread: workers that validated too were measured slower on this 2-CPU machine, each isolate paying

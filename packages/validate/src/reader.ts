@@ -299,15 +299,9 @@ export function loadDocuments(paths: readonly string[], options: ReadOptions = {
 /**
  * The documents of one file that a listing (collectPaths: the run's file list) has already found to be a regular
  * file, or `-`: read without asking the file system about the path again (opening it checks it is still a file).
- */
-export function loadFile(path: string, options: ReadOptions = {}): LoadedDocuments {
-  return loadFileText(path, options).docs;
-}
-
-/**
- * loadFile, also giving the text read (undefined when the file could not be read as text), so that the positions
- * of its findings are found without reading it again. `known` is the file's text when a pass before (scan.ts)
- * already read it: the file is then not read again.
+ * Also gives the text read (undefined when the file could not be read as text), so that the positions of its
+ * findings are found without reading it again. `known` is the file's text when a pass before (scan.ts) already
+ * read it: the file is then not read again.
  */
 export function loadFileText(path: string, options: ReadOptions = {}, known?: string): { docs: LoadedDocuments; text: string | undefined } {
   const docs = { resources: [] as ParsedResource[], unreadable: [] as UnreadableDocument[], iam: [] as IamDocument[] };
