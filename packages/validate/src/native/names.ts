@@ -96,13 +96,13 @@ function memo(fn: (v: string) => string[], valid: (v: string) => boolean): (v: s
   };
 }
 
-/** IsQualifiedName / IsLabelKey: `[prefix/]name`. */
 /** A valid qualified name, in one test: an optional DNS-1123 subdomain and '/', then a label key's name part. */
-const QUALIFIED_NAME = /^(?:[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)*\/)?(?:[A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const QUALIFIED_NAME = new RegExp(`^(?:${DNS1123_SUBDOMAIN_FMT}/)?${LABEL_KEY_FMT}$`);
 const qualifiedNameValid = (v: string): boolean => {
   const slash = v.indexOf("/");
   return (slash < 0 ? v.length <= 63 : slash <= 253 && v.length - slash - 1 <= 63) && QUALIFIED_NAME.test(v);
 };
+/** IsQualifiedName / IsLabelKey: `[prefix/]name`. */
 export const isQualifiedName = memo(qualifiedName, qualifiedNameValid);
 function qualifiedName(v: string): string[] {
   const errs: string[] = [];
