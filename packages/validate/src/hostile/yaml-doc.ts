@@ -9,16 +9,16 @@ const JSON_TAGS = new Set(["str", "int", "float", "bool", "null", "map", "seq"].
 
 const shortTag = (tag: string) => tag.replace(/^tag:yaml\.org,2002:/, "!!");
 
+// A complex key's two signs, each tried only on a text holding its indicator (issue 19: most texts hold neither
+// `]`, `}` nor `?`, and includes() finds that faster than a regular expression tries every position)
+const FLOW_KEY = /[\]}][ \t]*:(?:[ \t\r\n]|$)/m;
+const EXPLICIT_KEY = /(?:^|[\s,[{])\?(?:[ \t\r\n]|$)/m;
+
 /**
  * A complex key anywhere in a text, roughly: a flow list or map closed right before `:`, or the explicit key
  * indicator `?`. Texts that match are read by `yaml`, which decides exactly; false matches only cost speed.
  */
-export const MAY_HAVE_COMPLEX_KEY = /[\]}][ \t]*:(?:[ \t\r\n]|$)|(?:^|[\s,[{])\?(?:[ \t\r\n]|$)/m;
-
-// MAY_HAVE_COMPLEX_KEY's two alternatives, each tried only on a text holding its indicator (issue 19: most texts
-// hold neither `]`, `}` nor `?`, and includes() finds that faster than the regular expression tries every position)
-const FLOW_KEY = /[\]}][ \t]*:(?:[ \t\r\n]|$)/m;
-const EXPLICIT_KEY = /(?:^|[\s,[{])\?(?:[ \t\r\n]|$)/m;
+export const MAY_HAVE_COMPLEX_KEY = new RegExp(`${FLOW_KEY.source}|${EXPLICIT_KEY.source}`, "m");
 
 /** MAY_HAVE_COMPLEX_KEY.test(text), faster. */
 export function mayHaveComplexKey(text: string): boolean {
