@@ -45,7 +45,7 @@ export function timestamp(s: string): string | undefined {
 // go-yaml's fast cases, answered before the general rules below (issue 19: resolve is asked for every plain
 // scalar, keys included): words longer than the longest of BOOL_NULL_FLOAT's, and decimal integers short
 // enough to be exact as a double (what BigInt then Number would give; `-0` is 0 there too)
-const LONGEST_WORD = 5;
+const LONGEST_WORD = Math.max(...[...BOOL_NULL_FLOAT.keys()].map((w) => w.length));
 const SHORT_DECIMAL = /^[-+]?(?:0|[1-9][0-9]{0,14})$/;
 const DOT_FLOAT = /^\.[0-9]+([eE][-+]?[0-9]+)?$/;
 
