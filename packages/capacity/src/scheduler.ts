@@ -249,25 +249,26 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
   /**
    * The zone of this attempt among the tied ones: the lowest name (the product's answer). Enumerating (simulateOutcomes),
    * the tie breaker chooses among the zones that lead to different results: each zone where the attempt succeeds, and
-   * one zone standing for all those where it fails (a failure is a failure whichever zone it was in).
+   * one zone standing for all those where it fails (a failure is a failure whichever zone it was in). `attempt` runs
+   * once per zone tried; the chosen zone's outcome is returned with it.
    */
-  const chooseZone = (tied: readonly string[], fails: (zone: string) => boolean): string => {
-    if (tied.length === 1 || !ties.enumerating) return tied[0]!;
-    const options = [tied[0]!];
-    let failing = fails(tied[0]!);
+  const chooseZone = <T>(tied: readonly string[], attempt: (zone: string) => T, fails: (outcome: T) => boolean): { zone: string; outcome: T } => {
+    if (tied.length === 1 || !ties.enumerating) return { zone: tied[0]!, outcome: attempt(tied[0]!) };
+    const outcomes = tied.map(attempt);
+    const options = [0];
+    let failing = fails(outcomes[0]!);
     let failingOption = -1;
-    for (const zone of tied.slice(1)) {
-      if (!fails(zone)) options.push(zone);
+    for (let zi = 1; zi < tied.length; zi++) {
+      if (!fails(outcomes[zi]!)) options.push(zi);
       else if (!failing) {
         failingOption = options.length;
-        options.push(zone);
+        options.push(zi);
         failing = true;
       }
     }
-    if (options.length === 1) return options[0]!;
-    const i = ties.pick(options.length);
+    const i = options.length === 1 ? 0 : ties.pick(options.length);
     if (i === failingOption) drewFailingZone = true;
-    return options[i]!;
+    return { zone: tied[options[i]!]!, outcome: outcomes[options[i]!]! };
   };
   /**
    * Enumerating: the pod being placed drew a tied zone where it fails (not the first option, so the first branch stays
@@ -387,9 +388,9 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
           const tied = tiedZones(pickZone, claim.requirements, term);
           if (tied.length === 0) continue;
           // The product takes the first tied zone; only a walk over the ties (simulateOutcomes) tries the others.
-          const zone = tied.length > 1 && ties.enumerating ? chooseZone(tied, (z) => !("types" in (tryOnClaim(claim, z, key, shape, term, tolerateSoft) ?? {}))) : tied[0]!;
-          zoneKey = `${key}|${zone}`;
-          r = tryOnClaim(claim, zone, key, shape, term, tolerateSoft);
+          const chosen = chooseZone(tied, (z) => tryOnClaim(claim, z, key, shape, term, tolerateSoft), (t) => !("types" in (t ?? {})));
+          zoneKey = `${key}|${chosen.zone}`;
+          r = chosen.outcome;
           if (r === undefined) continue;
         } else r = canAdd(claim.template, claim.requirements, claim.types, claim.vec, shape, term, claim.absorbed.has(key), undefined, tolerateSoft);
         if (!("types" in r)) {
@@ -419,20 +420,7 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
         if (pickZone) {
           const tied = tiedZones(pickZone, template.requirements, term);
           if (tied.length === 0) outcome = newClaim(template, shape, term, fixedZone(undefined), tolerateSoft);
-          else {
-            if (tied.length > 1 && ties.enumerating) {
-              const tries = new Map<string, ReturnType<typeof newClaim>>();
-              zone = chooseZone(tied, (z) => {
-                const t = tryNewClaim(template, z, key, shape, term, tolerateSoft);
-                tries.set(z, t);
-                return !("claim" in t);
-              });
-              outcome = tries.get(zone)!;
-            } else {
-              zone = tied[0]!;
-              outcome = tryNewClaim(template, zone, key, shape, term, tolerateSoft);
-            }
-          }
+          else ({ zone, outcome } = chooseZone(tied, (z) => tryNewClaim(template, z, key, shape, term, tolerateSoft), (t) => !("claim" in t)));
         } else outcome = failures.get(newCacheKey(template, key, undefined)) ?? newClaim(template, shape, term, undefined, tolerateSoft);
         if ("claim" in outcome) {
           const claim = outcome.claim;
