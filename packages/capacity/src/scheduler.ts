@@ -39,8 +39,7 @@ function likelyLaunch(claim: Claim): TemplateType {
   let best: TemplateType | undefined;
   let bestPrice = Number.MAX_VALUE;
   for (const t of claim.types) {
-    let price = Number.MAX_VALUE;
-    for (const o of compatibleOfferings(t, claim.requirements)) if (o.price !== undefined && o.price < price) price = o.price;
+    const price = cheapestOffering(t, claim.requirements)?.price ?? Number.MAX_VALUE;
     if (
       best === undefined ||
       price < bestPrice ||
