@@ -344,7 +344,16 @@ export function simulate(input: SimulationInput, snapshot: InstanceTypeSnapshot,
     const picker = pickerFor(shape, shape.workload);
     if (!picker) return () => true;
     const podZones = shape.terms[0]!.get(ZONE_LABEL);
-    return (zone) => picker(Requirement.of(ZONE_LABEL, "In", [zone]), podZones).length > 0;
+    // Asked once per existing node; the counts do not change until placeOnExisting has chosen, so once per zone.
+    const allowed = new Map<string, boolean>();
+    return (zone) => {
+      let ok = allowed.get(zone);
+      if (ok === undefined) {
+        ok = picker(Requirement.of(ZONE_LABEL, "In", [zone]), podZones).length > 0;
+        allowed.set(zone, ok);
+      }
+      return ok;
+    };
   }
 
   function place(pod: Pod, failed: { pod: Pod; failure: { reason: PendingReason; message: string } }[]): void {
