@@ -605,12 +605,10 @@ function daemonGroupOrders(templates: readonly Template[], claims: readonly Clai
       if (keys.size > 1) matters = true;
       for (const k of keys) used.add(k);
     }
+    // No NodeClaim has two groups: finalizeClaim's own insertion order is the only one.
+    if (!matters) continue;
     const inserted: string[] = [];
     for (const t of [...template.types, ...mine.flatMap((c) => c.types)]) if (used.has(t.daemonKey) && !inserted.includes(t.daemonKey)) inserted.push(t.daemonKey);
-    if (!matters) {
-      orders.set(template, inserted);
-      continue;
-    }
     const order: string[] = [];
     const left = [...inserted];
     while (left.length > 1) order.push(left.splice(ties.pick(left.length), 1)[0]!);
