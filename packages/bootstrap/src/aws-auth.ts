@@ -65,8 +65,16 @@ function readMapRoles(data: Readonly<Record<string, string>>) {
   if (!isSeq(doc.contents)) {
     throw new AwsAuthFormatError(`${WHERE}: data.mapRoles must be a YAML list of {rolearn, username, groups}`);
   }
-  // every entry as a reader sees it: aliases and merge keys resolved
-  const entries = doc.toJS({ maxAliasCount: 1000 }) as unknown[];
+  // every entry as a reader sees it: aliases and merge keys resolved. A `<<` whose value is not a map (or a list
+  // of maps) is refused by Go's reader too ("map merge requires map or sequence of maps"): not ours to rewrite.
+  let entries: unknown[];
+  try {
+    entries = doc.toJS({ maxAliasCount: 1000 }) as unknown[];
+  } catch (e) {
+    throw new AwsAuthFormatError(
+      `${WHERE}: data.mapRoles cannot be read as aws-iam-authenticator reads it (${(e as Error).message.split("\n")[0]}); nothing was changed: fix it by hand (kubectl edit -n kube-system configmap aws-auth) and run again`,
+    );
+  }
   return { doc, seq: doc.contents as YAMLSeq, entries };
 }
 
