@@ -1,5 +1,4 @@
 // runValidation(): the whole `eks-gitops validate` pipeline as a library call (paths → schemas → report).
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 // subpaths, not the package index: validate loads the overlay checks (zod) only with an overlay
@@ -104,6 +103,10 @@ export function defaultPaths(root: string): string[] {
 }
 
 /** The previously committed version of each resource at `ref` (matched by apiVersion, kind, namespace, name). */
+/** git, through node:child_process loaded on first use (only --base needs it; loading it cost each run ~3 ms). */
+const execFileSync: typeof import("node:child_process").execFileSync = (...args: Parameters<typeof import("node:child_process").execFileSync>) =>
+  process.getBuiltinModule("node:child_process").execFileSync(...args);
+
 function previousFrom(root: string, cwd: string, ref: string): (r: ParsedResource) => Record<string, unknown> | undefined {
   const files = new Map<string, ParsedResource[]>();
   return (r) => {

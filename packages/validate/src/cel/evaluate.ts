@@ -85,7 +85,8 @@ function memoKey(task: CelTask, objects: boolean): string | undefined {
 }
 
 export class CelEvaluator {
-  private readonly env: Environment;
+  /** Made on first use (~8 ms): a run whose kinds have no rules never needs it. */
+  private envMade: Environment | undefined;
   private readonly infos = new WeakMap<ValidationRule, RuleInfo>();
   private readonly programs = new Map<string, Program | Error>();
   /** Estimated costs of the rules of every schema checked with checkCosts (API server cost limits). */
@@ -99,8 +100,13 @@ export class CelEvaluator {
    */
   timeLimitMs = 5_000;
 
-  constructor(env: Environment = createCelEnvironment()) {
-    this.env = env;
+  constructor(env?: Environment) {
+    this.envMade = env;
+  }
+
+  private get env(): Environment {
+    this.envMade ??= createCelEnvironment();
+    return this.envMade;
   }
 
   private program(expr: string): Program | Error {
