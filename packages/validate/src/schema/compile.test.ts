@@ -37,4 +37,21 @@ describe("SchemaCompiler disk cache", () => {
     expect(second.validate(badDeployment, deployment)).toEqual(expectedDeployment);
     expect(second.validate({ ...bad, spec: { id: "abc", at: "2026-01-01T00:00:00Z", n: 1 } }, type)).toEqual([]);
   }, 60_000);
+
+  it("loads one validator for kinds whose schemas are the same (a CRD set repeating one schema)", () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "validators-"));
+    const spec = { type: "object", properties: { n: { type: "integer", maximum: 3 } } };
+    const twins = registryFromCrdYaml(`${exampleCrd("Left", spec)}\n---\n${exampleCrd("Right", spec)}`);
+    const left = twins.lookup("example.com/v1", "Left");
+    const right = twins.lookup("example.com/v1", "Right");
+    if (!left || !right) throw new Error("schemas missing");
+    for (const run of [1, 2]) {
+      const v = new ObjectValidator({ cacheDir });
+      expect(v.compiler.validator(left), `run ${run}`).toBe(v.compiler.validator(right));
+      const bad = (kind: string) => ({ apiVersion: "example.com/v1", kind, metadata: { name: "x" }, spec: { n: 4 } });
+      expect(v.validate(bad("Left"), left).map((f) => f.rule)).toEqual(["schema:maximum"]);
+      expect(v.validate(bad("Right"), right).map((f) => f.rule)).toEqual(["schema:maximum"]);
+    }
+    expect(readdirSync(join(cacheDir, "validators")).filter((f) => f.endsWith(".cjs"))).toHaveLength(1);
+  }, 60_000);
 });
