@@ -68,10 +68,10 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
 const port = parentPort;
 port?.once("message", (work: ReadAheadWork) => {
   // the loader (read-ahead-start.ts) ran this bundle without a usable V8 code cache: it is written once the
-  // functions that reading (and the native checks) need are compiled, after the first files; not at the end,
-  // where the main thread, done with the last file, may already be stopping this worker
+  // functions that reading (and the native checks) need are compiled, after the first files (half of a short
+  // run's); not at the end, where the main thread, done with the last file, may already be stopping this worker
   let save = (globalThis as Record<symbol, unknown>)[Symbol.for(SAVE_CODE_CACHE)] as (() => void) | undefined;
-  const saveAt = Math.min(SAVE_AFTER_FILES, work.files.length) - 1;
+  const saveAt = Math.min(SAVE_AFTER_FILES, Math.ceil(work.files.length / 2)) - 1;
   run(work, (m) => {
     port.postMessage(m);
     if (save && m.index >= saveAt) {
