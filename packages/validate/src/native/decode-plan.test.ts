@@ -32,6 +32,7 @@ const builtin = (kind: string, components: Record<string, SchemaNode>): TypeSche
   root: { $ref: `${REF}${kind}` },
   components,
   documentId: "test:cycle",
+  source: "test",
 });
 
 describe("decode plans shared by the kinds of a document", () => {
