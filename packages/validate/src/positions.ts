@@ -35,9 +35,10 @@ export function positionAt(text: string, offset: number, from = 0, line = 0): Po
 }
 
 /**
- * Texts of at least this many characters get a LineIndex when their findings are located: a List or a file of many
- * documents has findings throughout, and counting the lines from each document's start (a List is one document)
- * for every finding made locating them cost the List's size per finding.
+ * A finding this many characters or more past its document's start is placed with a LineIndex of the text (made
+ * once per text): the items of a List are one document, and counting the lines from the List's start for every
+ * finding made locating them cost the List's size per finding. Closer findings (most documents are small, also in
+ * a file of many documents) count their lines directly, which is cheaper than indexing the whole text.
  */
 const INDEX_CHARS = 16 * 1024;
 
@@ -47,12 +48,10 @@ export class LineIndex {
   private readonly count: number;
 
   constructor(private readonly text: string) {
-    let n = 0;
-    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
-    this.breaks = new Int32Array(n);
-    let k = 0;
-    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.breaks[k++] = i;
-    this.count = n;
+    const breaks: number[] = [];
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) breaks.push(i);
+    this.breaks = Int32Array.from(breaks);
+    this.count = breaks.length;
   }
 
   /** Line breaks before `offset`. */
@@ -198,7 +197,7 @@ export function locateFindings(text: string, results: readonly ResourceResult[])
   const parses = new Map<number, { doc: Document; base: number } | undefined>();
   let index: LineIndex | undefined;
   const at = (offset: number, from?: number, line?: number): Position => {
-    if (text.length < INDEX_CHARS) return positionAt(text, offset, from, line);
+    if (offset - (from ?? 0) < INDEX_CHARS) return positionAt(text, offset, from, line);
     index ??= new LineIndex(text);
     return index.at(offset, from, line);
   };
