@@ -186,7 +186,8 @@ export class ReadAhead {
 
   /**
    * Texts of files a pass before (scan.ts) has read, by path: neither this thread nor the worker reads those
-   * files again. Given before the files are taken; a text of a file already taken is dropped.
+   * files again. Given before the files are taken; a text of a file already taken is dropped. `parsed`: the
+   * documents a pass before made of some of those texts (ScanResult.parsed), given out by next() as they are.
    */
   provide(texts: ReadonlyMap<string, string>, parsed?: ReadonlyMap<string, LoadedDocuments>): void {
     if (texts.size === 0) return;

@@ -1,6 +1,7 @@
 // The first, cheap pass of a streaming run: before any document is validated, the CRDs among the documents
 // (schema layer 2 outranks the catalog, so they must be known first) and the kinds each file may hold
-// (so the catalog reads only the files defining them) — without keeping any document.
+// (so the catalog reads only the files defining them). It keeps the texts of the first files and the documents of the
+// CRD files among them (bounded), which the stream then neither reads nor parses again.
 import { readRegularFile } from "./hostile/fs.ts";
 import { iamKindOf, parseText } from "./reader.ts";
 import { documentSource, isCrd, typesFromCrd } from "./schema/sources.ts";
