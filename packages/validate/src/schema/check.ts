@@ -5,6 +5,7 @@
 // problem is unusable: its objects get one error saying so, and the CRD document gets the problems.
 import { RE2JS } from "re2js";
 import { pointerSegment } from "../pointer.ts";
+import { translateRe2 } from "./re2-fast.ts";
 import type { SchemaNode } from "./model.ts";
 
 export interface SchemaProblem {
@@ -23,6 +24,31 @@ const NUMBERS = ["minimum", "maximum", "multipleOf"] as const;
 const BRANCHES = ["allOf", "anyOf", "oneOf"] as const;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const show = (v: unknown) => (typeof v === "string" ? JSON.stringify(v) : v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "object" ? "object" : String(v));
+
+/**
+ * RE2JS's compile error of a pattern (undefined: it compiles), memoised: CRD sets repeat the same patterns (names,
+ * label keys) across CRDs and versions, and each compile of a schema's patterns cost a cold run of 40 CRDs ~15 ms.
+ * Bounded (patterns come from the input): cleared when full; long patterns are not kept.
+ */
+const re2Errors = new Map<string, string | undefined>();
+function re2Error(pattern: string): string | undefined {
+  // a pattern re2-fast.ts translates is one RE2 compiles (its subset is RE2 syntax RE2 accepts: a property test
+  // in check.test.ts holds it to RE2JS): the common patterns are answered without starting RE2JS's parser, whose
+  // first, cold compile cost a run ~10 ms
+  if (translateRe2(pattern) !== undefined) return undefined;
+  if (re2Errors.has(pattern)) return re2Errors.get(pattern);
+  let error: string | undefined;
+  try {
+    RE2JS.compile(pattern);
+  } catch (err) {
+    error = (err as Error).message;
+  }
+  if (pattern.length <= 1024) {
+    if (re2Errors.size >= 4096) re2Errors.clear();
+    re2Errors.set(pattern, error);
+  }
+  return error;
+}
 
 /** Problems of one schema (an openAPIV3Schema), pointers prefixed with `base`. Stops after `limit` problems. */
 export function checkSchema(root: unknown, base: string, limit = 20): SchemaProblem[] {
@@ -64,11 +90,8 @@ function walkSchema(root: unknown, base: string, limit: number): { found: Schema
     if (node.pattern !== undefined) {
       if (typeof node.pattern !== "string") bad("pattern", `Invalid value: ${show(node.pattern)}: must be a string`);
       else {
-        try {
-          RE2JS.compile(node.pattern);
-        } catch (err) {
-          bad("pattern", `Invalid value: ${show(node.pattern)}: must be a valid regular expression, but isn't: ${(err as Error).message}`);
-        }
+        const error = re2Error(node.pattern);
+        if (error !== undefined) bad("pattern", `Invalid value: ${show(node.pattern)}: must be a valid regular expression, but isn't: ${error}`);
       }
     }
     if (node.enum !== undefined && !Array.isArray(node.enum)) bad("enum", `Invalid value: ${show(node.enum)}: must be a list`);

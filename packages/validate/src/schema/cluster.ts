@@ -1,7 +1,6 @@
 // Schemas from the current kubeconfig's cluster (--from-cluster): its CRDs and its /openapi/v3 documents.
 import { createRequire } from "node:module";
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest, type RequestOptions } from "node:https";
+import type { RequestOptions } from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { TypeSchema } from "./model.ts";
 import type { SchemaLayer } from "./registry.ts";
@@ -34,7 +33,10 @@ async function getJson(kc: KubeConfig, path: string): Promise<unknown> {
     throw new ClusterSchemaError(`--from-cluster: cannot use the kubeconfig's credentials for ${cluster.server}: ${(err as Error).message}`);
   }
   return new Promise((resolve, reject) => {
-    const req = (url.protocol === "http:" ? httpRequest : httpsRequest)(url, opts, (res) => {
+    // node:http and node:https (with tls and net) are loaded here, on first use: every `validate` loads this module,
+    // few use --from-cluster, and loading them cost each run ~8 ms (issue 19)
+    const request = url.protocol === "http:" ? process.getBuiltinModule("node:http").request : process.getBuiltinModule("node:https").request;
+    const req = request(url, opts, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {

@@ -1,10 +1,11 @@
 // Compiled validators cached on disk behave exactly like freshly compiled ones (patterns with RE2, formats, errors).
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { catalogForTests, exampleCrd, registryFromCrdYaml } from "../testing.ts";
 import { ObjectValidator } from "../validate.ts";
+import { verifiedCode } from "./compile.ts";
 
 const registry = registryFromCrdYaml(
   exampleCrd("Thing", {
@@ -36,5 +37,60 @@ describe("SchemaCompiler disk cache", () => {
     expect(second.validate(bad, type)).toEqual(expected);
     expect(second.validate(badDeployment, deployment)).toEqual(expectedDeployment);
     expect(second.validate({ ...bad, spec: { id: "abc", at: "2026-01-01T00:00:00Z", n: 1 } }, type)).toEqual([]);
+  }, 60_000);
+
+  it("loads one validator for kinds whose schemas are the same (a CRD set repeating one schema)", () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "validators-"));
+    const spec = { type: "object", properties: { n: { type: "integer", maximum: 3 } } };
+    const twins = registryFromCrdYaml(`${exampleCrd("Left", spec)}\n---\n${exampleCrd("Right", spec)}`);
+    const left = twins.lookup("example.com/v1", "Left");
+    const right = twins.lookup("example.com/v1", "Right");
+    if (!left || !right) throw new Error("schemas missing");
+    for (const run of [1, 2]) {
+      const v = new ObjectValidator({ cacheDir });
+      expect(v.compiler.validator(left), `run ${run}`).toBe(v.compiler.validator(right));
+      const bad = (kind: string) => ({ apiVersion: "example.com/v1", kind, metadata: { name: "x" }, spec: { n: 4 } });
+      expect(v.validate(bad("Left"), left).map((f) => f.rule)).toEqual(["schema:maximum"]);
+      expect(v.validate(bad("Right"), right).map((f) => f.rule)).toEqual(["schema:maximum"]);
+    }
+    expect(readdirSync(join(cacheDir, "validators")).filter((f) => f.endsWith(".cjs"))).toHaveLength(1);
+  }, 60_000);
+
+  it("never runs a validator file that is not the one its key names: damaged, foreign or edited files are compiled anew", () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "validators-"));
+    const spec = { type: "object", properties: { n: { type: "integer", maximum: 3 } } };
+    const one = registryFromCrdYaml(exampleCrd("Solo", spec)).lookup("example.com/v1", "Solo");
+    const other = registryFromCrdYaml(exampleCrd("Else", { type: "object", properties: { s: { type: "string" } } })).lookup("example.com/v1", "Else");
+    if (!one || !other) throw new Error("schemas missing");
+    const bad = { apiVersion: "example.com/v1", kind: "Solo", metadata: { name: "x" }, spec: { n: 4 } };
+    const expected = new ObjectValidator({ cacheDir }).validate(bad, one);
+    expect(expected.map((f) => f.rule)).toEqual(["schema:maximum"]);
+    new ObjectValidator({ cacheDir }).validate({ ...bad, kind: "Else" }, other);
+    const folder = join(cacheDir, "validators");
+    const files = readdirSync(folder).filter((f) => f.endsWith(".cjs"));
+    expect(files).toHaveLength(2);
+    const texts = files.map((f) => readFileSync(join(folder, f), "latin1"));
+    // which file is Solo's: the one that refuses n: 4
+    const mine = files.findIndex((_, i) => (texts[i] as string).includes("maximum"));
+    const file = join(folder, files[mine] as string);
+    const good = texts[mine] as string;
+    const [header, ...rest] = good.split("\n");
+    const body = rest.join("\n");
+    const damaged = [
+      good.slice(0, Math.floor(good.length / 2)),
+      `${header}\nmodule.exports = () => true;\n`,
+      `${header}\n${body.replace("maximum", "maximun")}`,
+      body,
+      texts[1 - mine] as string,
+      "module.exports = () => true;\n",
+    ];
+    for (const [i, text] of damaged.entries()) {
+      writeFileSync(file, text);
+      expect(new ObjectValidator({ cacheDir }).validate(bad, one), `damaged file ${i}`).toEqual(expected);
+      // replaced by a good one
+      expect(readFileSync(file, "latin1"), `damaged file ${i}`).toBe(good);
+    }
+    expect(verifiedCode(Buffer.from(good, "latin1"), (files[mine] as string).replace(".cjs", ""))).toBe(good);
+    expect(verifiedCode(Buffer.from(good, "latin1"), "0".repeat(64))).toBeUndefined();
   }, 60_000);
 });

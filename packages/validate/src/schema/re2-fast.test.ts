@@ -129,3 +129,23 @@ describe("re2AsRegExp", () => {
     expect(re2AsRegExp("^\\s$")?.test("\u000b")).toBe(false);
   });
 });
+
+// checkSchema (check.ts) takes a translated pattern as one RE2 compiles, without asking RE2JS: hold it to that on
+// patterns generated from RE2's syntax characters (most are invalid), and on the hand-picked invalid ones.
+describe("translateRe2 and RE2's own verdict", () => {
+  const piece = fc.constantFrom(..."^$.*+?()[]{}|\\-,:/", "a", "z", "0", "9", "{2}", "{1,3}", "{3,1}", "{1001}", "(?:", "(?i)", "(?P<n>", "[a-z]", "[z-a]", "[^a]", "\\d", "\\s", "\\b", "\\pL", "[[:alpha:]]", "é");
+  it("translates only patterns RE2JS compiles", () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }).map((p) => p.join("")), (p) => {
+        if (translateRe2(p) === undefined) return true;
+        try {
+          RE2JS.compile(p);
+          return true;
+        } catch {
+          return false;
+        }
+      }),
+      { numRuns: 20_000, seed: 19 },
+    );
+  });
+});

@@ -1,0 +1,48 @@
+// The compiled-validator cache (schema/compile.ts) only ever saves time: a run over every fixture gives the same
+// report with an empty cache (everything compiled and stored), a warm one (everything loaded), and one whose every
+// file was damaged (each detected, compiled anew and replaced).
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { runValidation } from "./run.ts";
+import { MIRROR, TEST_CACHE } from "./testing.ts";
+
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+const cacheDir = mkdtempSync(join(tmpdir(), "validator-cache-"));
+afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+// the catalog files already downloaded and parsed (top-level files of the shared cache), not its validators
+try {
+  for (const name of readdirSync(TEST_CACHE)) {
+    const from = join(TEST_CACHE, name);
+    if (statSync(from).isFile() && !name.endsWith(".tmp")) copyFileSync(from, join(cacheDir, name));
+  }
+} catch {
+  // nothing cached yet: the runs download from the mirror
+}
+
+const run = async () => {
+  const { report } = await runValidation({ root: REPO, paths: [FIXTURES], cacheDir, mirror: MIRROR, read: { cwd: REPO } });
+  return JSON.stringify(report);
+};
+const validatorFiles = () => readdirSync(join(cacheDir, "validators")).filter((f) => f.endsWith(".cjs"));
+
+describe("the compiled-validator cache", () => {
+  it("gives every fixture the same report cold, warm and damaged", async () => {
+    const cold = await run();
+    const stored = validatorFiles();
+    expect(stored.length).toBeGreaterThan(10);
+    const good = new Map(stored.map((f) => [f, readFileSync(join(cacheDir, "validators", f))]));
+    expect(await run()).toBe(cold);
+    // every file damaged: truncated, or another validator's file under this one's name
+    for (const [i, f] of stored.entries()) {
+      const bytes = good.get(f) as Buffer;
+      writeFileSync(join(cacheDir, "validators", f), i % 2 === 0 ? bytes.subarray(0, bytes.length >> 1) : (good.get(stored[(i + 1) % stored.length] as string) as Buffer));
+    }
+    expect(await run()).toBe(cold);
+    for (const f of stored) expect(readFileSync(join(cacheDir, "validators", f)).equals(good.get(f) as Buffer), f).toBe(true);
+  }, 600_000);
+});
