@@ -10,11 +10,11 @@ import { locateAll } from "./positions.ts";
 import { ReadAhead } from "./read-ahead.ts";
 import type { ReadOptions } from "./reader.ts";
 import { redactResults } from "./redact.ts";
-import { ownString, ResultStore } from "./result-store.ts";
+import { ownString, ResultStore, reportOfRows, SortedRows } from "./result-store.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import type { CompiledSelection } from "./selection.ts";
-import type { CrossObjectChecks, Finding, IamDocument, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, UnreadableDocument } from "./types.ts";
-import { missingSchema, type ObjectValidator, summarize, type ValidationStages, validateWithSchema, withCrdProblems } from "./validate.ts";
+import type { CrossObjectChecks, CrossObjectRows, Finding, IamDocument, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, UnreadableDocument } from "./types.ts";
+import { missingSchema, type ObjectValidator, type ValidationStages, validateWithSchema, withCrdProblems } from "./validate.ts";
 
 export interface StreamOptions {
   /** Files (already expanded and filtered) or `-`. */
@@ -223,28 +223,46 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     results.add(resultOf({ file: d.file, index: 0, kind: `IAM:${d.iamKind}`, name: d.file.replace(/^.*\//, "").replace(/\.json$/, "") }, outcome.status, outcome.findings));
   }
   if (crossObject && options.crossObjectChecks) {
-    const only = options.crossObjectOnly;
+    const checks = options.crossObjectChecks;
+    const context = options.crossObjectOnly?.resources.map(compactForCrossObject) ?? [];
+    const n = facts.length;
     const unpack = (p: ReturnType<typeof packExtra> | undefined) => (p === undefined ? undefined : unpackExtra(p));
-    const seen = facts.map((row) => restoreFact({ ...results.get(row), pointer: results.pointer(row) }, unpack(factExtras.get(row))));
+    // the resources the checks see: the run's (rows of the store, made objects only when a check needs them), then the context's
+    const rows: CrossObjectRows = {
+      size: n + context.length,
+      apiVersion: (i) => (i < n ? results.apiVersionAt(facts[i] as number) : (context[i - n] as ParsedResource).apiVersion),
+      kind: (i) => (i < n ? results.kindAt(facts[i] as number) : (context[i - n] as ParsedResource).kind),
+      name: (i) => (i < n ? results.nameAt(facts[i] as number) : (context[i - n] as ParsedResource).name),
+      namespace: (i) => (i < n ? results.namespaceAt(facts[i] as number) : (context[i - n] as ParsedResource).namespace),
+      resource: (i) => {
+        if (i >= n) return context[i - n] as ParsedResource;
+        const row = facts[i] as number;
+        return restoreFact({ ...results.get(row), pointer: results.pointer(row) }, unpack(factExtras.get(row)));
+      },
+    };
+    const seen = (checks.subjects?.(rows) ?? Array.from({ length: rows.size }, (_, i) => i)).map((i) => rows.resource(i));
     // restored: the packed copies are not needed again (at 100,000 objects, ~17 MB while the checks run)
     factExtras.clear();
-    const all = only ? { resources: [...seen, ...only.resources.map(compactForCrossObject)], iam: [...iam, ...only.iam] } : { resources: seen, iam };
+    facts.length = 0;
     // a finding on a context document has no result to go to: it is dropped
-    for (const f of options.crossObjectChecks(all.resources, { ...options.crossObjectContext, iam: all.iam })) {
-      const row = results.find(f.file, f.index, f.pointer);
-      if (row === undefined) continue;
-      // an item of a list: its findings point into the document (`/items/N/...`), as resultOf() does
-      results.addFinding(row, { severity: f.severity, path: f.pointer ? `${f.pointer}${f.path}` : f.path, message: f.message, rule: f.rule, ...(f.hint ? { hint: f.hint } : {}) });
-    }
+    // an item of a list: its findings point into the document (`/items/N/...`), as resultOf() does
+    results.addFindings(checks(seen, { ...options.crossObjectContext, iam: options.crossObjectOnly ? [...iam, ...options.crossObjectOnly.iam] : iam }), (f) => ({
+      severity: f.severity,
+      path: f.pointer ? `${f.pointer}${f.path}` : f.path,
+      message: f.message,
+      rule: f.rule,
+      ...(f.hint ? { hint: f.hint } : {}),
+    }));
   }
   // what was read is garbage now: collected (when it grew by the slack) before the report is formatted
   heap.check(16 * 1024 * 1024);
-  const located = locateAll(results.results(), options.readText).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
-  // no Secret value is ever printed, in any format
-  const resources = redactResults(secrets, located);
-  return {
-    summary: summarize(resources),
-    resources,
+  // only the results with findings become objects here (located, then redacted: no Secret value is ever printed,
+  // in any format); the others are made from their rows one at a time as the report is written (SortedRows)
+  const found = results.rowsWithFindings();
+  const final = redactResults(secrets, locateAll(found.map((row) => results.get(row)), options.readText));
+  const done = new Map<number, ResourceResult>();
+  found.forEach((row, i) => done.set(row, final[i] as ResourceResult));
+  return reportOfRows(new SortedRows(results, results.sortedRows(), done), {
     stats: { transitionRulesSkipped: validator.cel.stats.transitionSkipped - transitionBefore, celRulesEvaluated: validator.cel.stats.evaluated - evaluatedBefore },
-  };
+  });
 }
