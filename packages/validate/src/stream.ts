@@ -174,14 +174,17 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     try {
       for (let i = 0; i < options.files.length; i++) {
         const docs = await readAhead.next();
-        yield { docs, owned: readAhead.lastFromWorker, native: readAhead.lastNative, text: readAhead.lastText };
+        yield { docs, owned: readAhead.lastFromWorker, native: readAhead.lastNative, text: readAhead.lastText, listed: options.files[i] };
       }
     } finally {
       readAhead.close();
     }
-    if (options.documents) yield { docs: options.documents, owned: false, native: undefined, text: undefined };
+    if (options.documents) yield { docs: options.documents, owned: false, native: undefined, text: undefined, listed: undefined };
   })();
-  for await (const { docs, owned, native, text } of batches) {
+  for await (const { docs, owned, native, text, listed } of batches) {
+    // a file shown as it was listed is kept as the list's string, not as a second copy of it (~70 B an object)
+    const shown = docs.resources[0]?.file ?? docs.unreadable[0]?.file;
+    if (listed !== undefined && shown === listed) results.preferString(listed);
     // facts keep strings once: copied out of the file's text (main-thread parsing) or kept as posted (worker)
     const keep = <T>(v: T): T => (owned ? detacher.adopt(v) : detacher.data(v));
     const fileResults: ResourceResult[] = [];
@@ -228,6 +231,7 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     const n = facts.length;
     const unpack = (p: ReturnType<typeof packExtra> | undefined) => (p === undefined ? undefined : unpackExtra(p));
     // the resources the checks see: the run's (rows of the store, made objects only when a check needs them), then the context's
+    let extras: Map<number, ReturnType<typeof packExtra>> | undefined;
     const rows: CrossObjectRows = {
       size: n + context.length,
       apiVersion: (i) => (i < n ? results.apiVersionAt(facts[i] as number) : (context[i - n] as ParsedResource).apiVersion),
@@ -237,12 +241,24 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
       resource: (i) => {
         if (i >= n) return context[i - n] as ParsedResource;
         const row = facts[i] as number;
-        return restoreFact({ ...results.get(row), pointer: results.pointer(row) }, unpack(factExtras.get(row)));
+        return restoreFact({ ...results.get(row), pointer: results.pointer(row) }, unpack((extras ?? factExtras).get(row)));
       },
     };
-    const seen = (checks.subjects?.(rows) ?? Array.from({ length: rows.size }, (_, i) => i)).map((i) => rows.resource(i));
-    // restored: the packed copies are not needed again (at 100,000 objects, ~17 MB while the checks run)
+    const subjects = checks.subjects?.(rows) ?? Array.from({ length: rows.size }, (_, i) => i);
+    // the packed facts of the other resources are garbage before any subject is made an object again
+    // (at 100,000 objects they are ~17 MB), and each subject's once it is made
+    const kept = new Map<number, ReturnType<typeof packExtra>>();
+    for (const i of subjects) {
+      const extra = i < n ? factExtras.get(facts[i] as number) : undefined;
+      if (extra !== undefined) kept.set(facts[i] as number, extra);
+    }
+    extras = kept;
     factExtras.clear();
+    const seen = subjects.map((i) => {
+      const r = rows.resource(i);
+      if (i < n) kept.delete(facts[i] as number);
+      return r;
+    });
     facts.length = 0;
     // a finding on a context document has no result to go to: it is dropped
     // an item of a list: its findings point into the document (`/items/N/...`), as resultOf() does
