@@ -276,8 +276,7 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
   // in any format); the others are made from their rows one at a time as the report is written (SortedRows)
   const found = results.rowsWithFindings();
   const final = redactResults(secrets, locateAll(found.map((row) => results.get(row)), options.readText));
-  const done = new Map<number, ResourceResult>();
-  found.forEach((row, i) => done.set(row, final[i] as ResourceResult));
+  const done = new Map(found.map((row, i) => [row, final[i] as ResourceResult]));
   return reportOfRows(new SortedRows(results, results.sortedRows(), done), {
     stats: { transitionRulesSkipped: validator.cel.stats.transitionSkipped - transitionBefore, celRulesEvaluated: validator.cel.stats.evaluated - evaluatedBefore },
   });
