@@ -44,6 +44,60 @@ function documentLines(text: string, from: number, to: number): readonly Line[] 
 }
 let last: { readonly text: string; readonly from: number; readonly to: number; readonly lines: readonly Line[] | undefined } | undefined;
 
+/**
+ * Nodes of a document spanning at least this many lines have their sequence items and value extents kept (see
+ * `memoOf`): below it, scanning again is cheaper than a key and a map entry.
+ */
+const MEMO_LINES = 64;
+
+/**
+ * What was worked out about the large nodes of the last document's lines: the line of each item of a sequence,
+ * and where a key's value ends. The items of a `kind: List` are results of their own whose findings all go
+ * through the List's `items`: scanning that sequence from its first line for every finding made a List of n
+ * items with findings cost n times its size (its lines are kept by documentLines; this keeps the walk).
+ */
+interface Memo {
+  readonly items: Map<string, readonly number[]>;
+  readonly extents: Map<string, number>;
+}
+const memos = new WeakMap<readonly Line[], Memo>();
+function memoOf(lines: readonly Line[]): Memo {
+  let m = memos.get(lines);
+  if (!m) {
+    m = { items: new Map(), extents: new Map() };
+    memos.set(lines, m);
+  }
+  return m;
+}
+
+/** The lines of the items of the sequence node at [lo, hi) (items at `firstIndent`; the first line's content at `firstCol`), in order. */
+function sequenceItems(lines: readonly Line[], lo: number, hi: number, firstIndent: number, firstCol: number, stopAt: number): number[] {
+  const items: number[] = [];
+  for (let i = lo; i < hi; i++) {
+    const l = lines[i] as Line;
+    if (l.indent < 0) continue;
+    const col = i === lo ? firstCol : l.indent;
+    if (col < firstIndent) break;
+    if (col !== firstIndent) continue;
+    const c = l.text.slice(col);
+    if (!(c.startsWith("- ") || c === "-")) break;
+    items.push(i);
+    if (items.length > stopAt) break;
+  }
+  return items;
+}
+
+/** The end (exclusive) of the value of a key at column `col` whose value starts on line `next`. */
+function valueEnd(lines: readonly Line[], next: number, hi: number, col: number, seqAtKey: boolean): number {
+  let end = next + 1;
+  while (end < hi) {
+    const l = lines[end] as Line;
+    if (l.indent < 0 || l.indent > col || (seqAtKey && l.indent === col && /^-( |$)/.test(l.text.slice(col)))) end++;
+    else break;
+  }
+  return end;
+}
+
 // a plain key (no quotes, no flow, no anchors/tags/complex keys) and what follows its colon
 const KEY = /^([^\s"'#&*!?{}[\],|>%@`-][^:#]*?|-[^\s:#][^:#]*?)[ \t]*:(?:[ \t]+(.*))?$/;
 
@@ -74,22 +128,20 @@ export function fastOffset(text: string, from: number, to: number, pointer: stri
       // a sequence: items are lines at the node's indentation starting with "-"
       if (!/^\d+$/.test(key)) return offset;
       const want = Number(key);
-      let seen = -1;
-      let found = -1;
-      for (let i = lo; i < hi; i++) {
-        const l = lines[i] as Line;
-        if (l.indent < 0) continue;
-        const col = i === lo ? firstCol : l.indent;
-        if (col < firstIndent) break;
-        if (col !== firstIndent) continue;
-        const c = l.text.slice(col);
-        if (!(c.startsWith("- ") || c === "-")) break;
-        seen++;
-        if (seen === want) {
-          found = i;
-          break;
+      let items: readonly number[];
+      if (hi - lo < MEMO_LINES) items = sequenceItems(lines, lo, hi, firstIndent, firstCol, want);
+      else {
+        // every item's line, once per sequence: the next finding in another item looks it up
+        const { items: known } = memoOf(lines);
+        const memoKey = `${lo}:${hi}:${firstIndent}:${firstCol}`;
+        let all = known.get(memoKey);
+        if (all === undefined) {
+          all = sequenceItems(lines, lo, hi, firstIndent, firstCol, Number.POSITIVE_INFINITY);
+          known.set(memoKey, all);
         }
+        items = all;
       }
+      const found = items[want] ?? -1;
       if (found < 0) return offset;
       const line = lines[found] as Line;
       const col = found === lo ? firstCol : line.indent;
@@ -175,11 +227,17 @@ export function fastOffset(text: string, from: number, to: number, pointer: stri
       firstIndent = firstCol = Number.POSITIVE_INFINITY;
       continue;
     }
-    let end = next + 1;
-    while (end < hi) {
-      const l = lines[end] as Line;
-      if (l.indent < 0 || l.indent > col || (seqAtKey && l.indent === col && /^-( |$)/.test(l.text.slice(col)))) end++;
-      else break;
+    let end: number;
+    if (hi - next < MEMO_LINES) end = valueEnd(lines, next, hi, col, seqAtKey);
+    else {
+      const { extents } = memoOf(lines);
+      const memoKey = `${next}:${hi}:${col}:${seqAtKey}`;
+      let known = extents.get(memoKey);
+      if (known === undefined) {
+        known = valueEnd(lines, next, hi, col, seqAtKey);
+        extents.set(memoKey, known);
+      }
+      end = known;
     }
     lo = next;
     hi = end;

@@ -1,6 +1,8 @@
 // Positions: a finding's JSON Pointer mapped back to the line and column of its YAML node.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { documentSpans, locateAll, locateFindings } from "./positions.ts";
+import { shapeFiles } from "./bench/world.ts";
+import { documentSpans, LineIndex, locateAll, locateFindings, positionAt } from "./positions.ts";
 import type { Finding, ResourceResult } from "./types.ts";
 
 const TEXT = [
@@ -94,5 +96,38 @@ describe("locateAll", () => {
     expect(read).toEqual(["pools.yaml"]);
     expect(out[1]?.findings[0]).toMatchObject({ line: 9, column: 1 });
     expect(out[0]).toBe(valid);
+  });
+});
+
+describe("LineIndex", () => {
+  it("answers as positionAt does for any text, offset, start and line", () => {
+    const text = fc.array(fc.constantFrom("a", "b", " ", "\n", "\r", "-"), { maxLength: 200 }).map((cs) => cs.join(""));
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), fc.nat(5), (t, o, f, line) => {
+        const offset = o % (t.length + 1);
+        const from = f % (t.length + 1);
+        const index = new LineIndex(t);
+        expect(index.at(offset, from, line)).toEqual(positionAt(t, offset, from, line));
+        expect(index.at(offset)).toEqual(positionAt(t, offset));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("locateFindings: lists", () => {
+  it("locates every item's findings of large `kind: List` files as one item at a time does", () => {
+    // items located together (the kept lines, items and line index) and one by one (each on its own) agree
+    for (const [name, text] of [...shapeFiles("list", 400, 11)].slice(0, 2)) {
+      const items = documentSpans(text).length === 1 ? (text.match(/^ {2}- apiVersion: /gm) ?? []).length : 0;
+      expect(items, name).toBeGreaterThan(40);
+      const results = Array.from({ length: items }, (_, i) => ({ ...result(0, "", [f(`/items/${i}/metadata/name`), f(`/items/${i}/spec`), f(`/items/${i}/no/such`)]), apiVersion: "v1", kind: "List" }));
+      // an item's result carries its own name: the pointer's item is checked against it
+      const named = results.map((r, i) => ({ ...r, name: /name: (\S+)/.exec(text.split(/^ {2}- apiVersion: /m)[i + 1] ?? "")?.[1] ?? "" }));
+      const together = locateFindings(text, named);
+      const alone = named.map((r) => locateFindings(` ${text}`.slice(1), [r])[0]);
+      expect(together).toEqual(alone);
+      expect(together.every((r) => r.findings.every((x) => typeof x.line === "number"))).toBe(true);
+    }
   });
 });

@@ -28,10 +28,49 @@ interface Span {
  * Line and column of `offset`, counting lines from a known line start (`from`, on 0-based line `line`) at or
  * before it: a finding's document start, so only that document's lines are counted, never the whole file.
  */
-function positionAt(text: string, offset: number, from = 0, line = 0): Position {
+export function positionAt(text: string, offset: number, from = 0, line = 0): Position {
   let n = line;
   for (let i = text.indexOf("\n", from); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) n++;
   return { line: n + 1, column: offset - (offset === 0 ? 0 : text.lastIndexOf("\n", offset - 1) + 1) + 1 };
+}
+
+/**
+ * A finding this many characters or more past its document's start is placed with a LineIndex of the text (made
+ * once per text): the items of a List are one document, and counting the lines from the List's start for every
+ * finding made locating them cost the List's size per finding. Closer findings (most documents are small, also in
+ * a file of many documents) count their lines directly, which is cheaper than indexing the whole text.
+ */
+const INDEX_CHARS = 16 * 1024;
+
+/** positionAt() over one text by binary search in the offsets of its line breaks (made once), with the same answers (exported for its property test). */
+export class LineIndex {
+  private readonly breaks: Int32Array;
+  private readonly count: number;
+
+  constructor(private readonly text: string) {
+    const breaks: number[] = [];
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) breaks.push(i);
+    this.breaks = Int32Array.from(breaks);
+    this.count = breaks.length;
+  }
+
+  /** Line breaks before `offset`. */
+  private before(offset: number): number {
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.breaks[mid] as number) < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** What positionAt(text, offset, from, line) answers: `line` plus the line breaks in [from, offset). */
+  at(offset: number, from = 0, line = 0): Position {
+    const n = line + (from <= offset ? this.before(offset) - this.before(from) : 0);
+    return { line: n + 1, column: offset - (offset === 0 ? 0 : this.text.lastIndexOf("\n", offset - 1) + 1) + 1 };
+  }
 }
 
 const DOC_START = /^---(?=[ \t\r]|$)/;
@@ -156,6 +195,12 @@ export function locateFindings(text: string, results: readonly ResourceResult[])
   // keeps a List of n items with findings from costing n parses of the whole List.
   const scanners = new Map<string, Scanner>();
   const parses = new Map<number, { doc: Document; base: number } | undefined>();
+  let index: LineIndex | undefined;
+  const at = (offset: number, from?: number, line?: number): Position => {
+    if (offset - (from ?? 0) < INDEX_CHARS) return positionAt(text, offset, from, line);
+    index ??= new LineIndex(text);
+    return index.at(offset, from, line);
+  };
   return results.map((r) => {
     if (r.findings.length === 0 || r.findings.every((f) => f.line !== undefined)) return r;
     spans ??= documentSpans(text);
@@ -176,7 +221,7 @@ export function locateFindings(text: string, results: readonly ResourceResult[])
         }
         if (scanner) {
           const fast = (scanner === "flow" ? flowOffset : fastOffset)(text, span.start, span.end, f.path);
-          if (fast !== undefined) return { ...f, ...positionAt(text, fast, span.start, span.line) };
+          if (fast !== undefined) return { ...f, ...at(fast, span.start, span.line) };
         }
       }
       let parsed = parsedBefore;
@@ -189,12 +234,12 @@ export function locateFindings(text: string, results: readonly ResourceResult[])
         }
         parses.set(r.index, parsed);
       }
-      if (!parsed || !lib) return span ? { ...f, ...positionAt(text, firstContent(text, span), span.start, span.line) } : f;
+      if (!parsed || !lib) return span ? { ...f, ...at(firstContent(text, span), span.start, span.line) } : f;
       const offset = offsetOf(lib, parsed.doc, f.path);
       if (offset === undefined) return f;
       // counted from the document's start when it was parsed alone, from the text's start otherwise
       const own = parsed.base === span?.start ? span : undefined;
-      return { ...f, ...positionAt(text, parsed.base + offset, own?.start, own?.line) };
+      return { ...f, ...at(parsed.base + offset, own?.start, own?.line) };
     });
     return { ...r, findings };
   });

@@ -88,6 +88,25 @@ describe("ReadAhead", () => {
     ahead.close();
   });
 
+  it("gives documents parsed before as they are, and the worker skips their files", async () => {
+    // the worker claims every file it can and posts a marker for each: a file given parsed is never its
+    const w = worker(`for (let i = 0; i < claims.length; i++) if (Atomics.compareExchange(claims, i, 0, 1) === 0) parentPort.postMessage({ index: i, docs: { resources: [], unreadable: [], iam: [{ file: "marker", index: i }] } });`);
+    const ahead = new ReadAhead(files, read, w);
+    const text = readFileSync(files[0] as string, "utf8");
+    const given = { resources: [], unreadable: [], iam: [] };
+    ahead.provide(new Map([[files[0] as string, text]]), new Map([[files[0] as string, given]]));
+    expect(await ahead.next()).toBe(given);
+    expect(ahead.lastText).toBe(text);
+    expect(ahead.lastFromWorker).toBe(false);
+    ahead.close();
+    // without a worker too
+    const alone = new ReadAhead(files, read, undefined);
+    alone.provide(new Map([[files[1] as string, text]]), new Map([[files[1] as string, given]]));
+    expect(await alone.next()).toEqual(expected[0]);
+    expect(await alone.next()).toBe(given);
+    alone.close();
+  });
+
   it("parses the texts it was given without reading their files again", async () => {
     // the files are gone: what is parsed can only come from the texts given
     const gone = mkdtempSync(join(tmpdir(), "read-ahead-gone-"));

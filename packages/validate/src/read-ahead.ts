@@ -84,6 +84,8 @@ export class ReadAhead {
   private readonly texts = new Map<number, string>();
   /** Texts already read by the scan (see provide()), by file index, until their file is taken. */
   private readonly known = new Map<number, string>();
+  /** Documents a pass before (scan.ts) already parsed from a known text, by file index: this thread takes them as they are. */
+  private readonly parsed = new Map<number, LoadedDocuments>();
   /** Files below this index have had their known texts posted to the worker (or were past it). */
   private fed = 0;
   /** The text of the last file (undefined when it could not be read as text): its findings are located in it. */
@@ -140,6 +142,19 @@ export class ReadAhead {
   async next(): Promise<LoadedDocuments> {
     const index = this.taken++;
     const file = this.files[index] as string;
+    const parsed = this.parsed.get(index);
+    if (parsed) {
+      // claimed for this thread when it was provided: the worker skips it
+      this.parsed.delete(index);
+      this.lastText = this.known.get(index);
+      this.known.delete(index);
+      this.lastNative = undefined;
+      this.lastFromWorker = false;
+      this.feed(index + 1);
+      Atomics.store(this.state, TAKEN, index + 1);
+      Atomics.notify(this.state, TAKEN);
+      return parsed;
+    }
     // a file the worker has not started is read here at once (at the start, while the worker is still loading;
     // later, if it falls behind): the main thread never waits for work nobody is doing
     // documents that arrived are taken even from a worker gone since (it exits once its files are posted)
@@ -171,13 +186,20 @@ export class ReadAhead {
 
   /**
    * Texts of files a pass before (scan.ts) has read, by path: neither this thread nor the worker reads those
-   * files again. Given before the files are taken; a text of a file already taken is dropped.
+   * files again. Given before the files are taken; a text of a file already taken is dropped. `parsed`: the
+   * documents a pass before made of some of those texts (ScanResult.parsed), given out by next() as they are.
    */
-  provide(texts: ReadonlyMap<string, string>): void {
+  provide(texts: ReadonlyMap<string, string>, parsed?: ReadonlyMap<string, LoadedDocuments>): void {
     if (texts.size === 0) return;
     for (let i = this.taken; i < this.files.length; i++) {
-      const text = texts.get(this.files[i] as string);
-      if (text !== undefined) this.known.set(i, text);
+      const file = this.files[i] as string;
+      const text = texts.get(file);
+      if (text === undefined) continue;
+      this.known.set(i, text);
+      // documents parsed from that text (a CRD file, see ScanResult.parsed) are used as they are, unless the worker
+      // has claimed the file already (it then posts the same documents)
+      const docs = parsed?.get(file);
+      if (docs && (this.gone || Atomics.compareExchange(this.claims, i, UNCLAIMED, BY_MAIN) === UNCLAIMED)) this.parsed.set(i, docs);
     }
     this.feed(this.taken);
   }

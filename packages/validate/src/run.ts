@@ -191,10 +191,12 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   const readAhead = new ReadAhead(files, { ...options.read, cwd, readStdin: stdin }, options.readAheadWorker, nativeAhead ? (options.cacheDir ?? defaultCacheDir()) : undefined);
   try {
     // the scan's kinds by file are dropped once the catalog is loaded: not held through the stream
-    let scan: ScanResult | undefined = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes: selected.maxFileBytes, text: stdin, show: selected.show });
-    // the texts the scan read are parsed without reading their files again (each file read once)
-    readAhead.provide(scan.texts);
+    let scan: ScanResult | undefined = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes: selected.maxFileBytes, text: stdin, show: selected.show, maxAliasCount: options.read?.maxAliasCount });
+    // the texts the scan read are parsed without reading their files again (each file read once), and the CRD files
+    // it parsed are not parsed again
+    readAhead.provide(scan.texts, scan.parsed);
     scan.texts.clear();
+    scan.parsed.clear();
     phase("scan");
     const overlays = await loadOverlays(options, selected);
     // a file given inside an overlay's rendered folder: the overlay's other files are context for the cross-object

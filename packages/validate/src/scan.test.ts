@@ -1,8 +1,9 @@
 // The first pass of a streaming run: which apiVersion/kind pairs and CRDs each file may hold, read from the text.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadFileText } from "./reader.ts";
 import { scanFiles } from "./scan.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "scan-"));
@@ -66,5 +67,60 @@ describe("scanFiles' kept texts", () => {
     expect([...r.texts.keys()]).toEqual([paths[0], paths[1], paths[3]]);
     expect(r.texts.get(paths[1] as string)).toBe(texts[1]);
     expect(scanFiles(paths, { maxFileBytes: 1 << 20, text: () => undefined, show: (f) => f, keepChars: 0 }).texts.size).toBe(0);
+  });
+});
+
+describe("scanFiles' parsed CRD files", () => {
+  const crd = (kind: string) =>
+    [
+      "apiVersion: apiextensions.k8s.io/v1",
+      "kind: CustomResourceDefinition",
+      `metadata: {name: ${kind.toLowerCase()}s.example.com}`,
+      "spec:",
+      "  group: example.com",
+      `  names: {kind: ${kind}, plural: ${kind.toLowerCase()}s}`,
+      "  scope: Namespaced",
+      "  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]",
+      "---",
+      "apiVersion: v1",
+      "kind: ConfigMap",
+      "metadata: {name: beside}",
+      "---",
+      "kind: [broken",
+      "",
+    ].join("\n");
+  const sub = mkdtempSync(join(dir, "parsed-"));
+  const write = (name: string, text: string) => {
+    const file = join(sub, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  const a = write("a.yaml", crd("Alpha"));
+  const plain = write("b.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: plain}\n");
+  const c = write("c.yaml", crd("Gamma"));
+  const show = (f: string) => f.slice(sub.length + 1);
+  const options = { maxFileBytes: 1 << 20, text: () => undefined, show };
+
+  it("keeps the documents of the CRD files whose text it keeps, as the reader makes them, and their types share the schemas", () => {
+    const r = scanFiles([a, plain, c], options);
+    expect([...r.parsed.keys()]).toEqual([a, c]);
+    for (const f of [a, c]) expect(r.parsed.get(f)).toEqual(loadFileText(f, { cwd: sub }).docs);
+    // the types learnt are made from the kept documents' own objects: the stream validates those very objects
+    const alpha = r.parsed.get(a)?.resources[0]?.object as { spec: { versions: { schema: { openAPIV3Schema: unknown } }[] } };
+    expect(r.crdTypes[0]?.root).toBe(alpha.spec.versions[0]?.schema.openAPIV3Schema);
+  });
+
+  it("keeps none past either budget, with another alias limit than the reader's default, or of an IAM file", () => {
+    expect([...scanFiles([a, plain, c], { ...options, keepChars: crd("Alpha").length + 60 }).parsed.keys()]).toEqual([a]);
+    expect([...scanFiles([a, plain, c], { ...options, keepParsedChars: crd("Alpha").length }).parsed.keys()]).toEqual([a]);
+    expect(scanFiles([a, plain, c], { ...options, maxAliasCount: 5 }).parsed.size).toBe(0);
+    expect(scanFiles([a, plain, c], { ...options, maxAliasCount: 100 }).parsed.size).toBe(2);
+    const iamDir = mkdtempSync(join(sub, "iam-"));
+    const iam = join(iamDir, "iam", "x.json");
+    mkdirSync(join(iamDir, "iam"));
+    writeFileSync(iam, JSON.stringify({ apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition" }));
+    const r = scanFiles([iam], { ...options, show: (f) => f.slice(iamDir.length + 1) });
+    expect(r.texts.size).toBe(1);
+    expect(r.parsed.size).toBe(0);
   });
 });

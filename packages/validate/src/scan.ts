@@ -1,8 +1,9 @@
 // The first, cheap pass of a streaming run: before any document is validated, the CRDs among the documents
 // (schema layer 2 outranks the catalog, so they must be known first) and the kinds each file may hold
-// (so the catalog reads only the files defining them) — without keeping any document.
+// (so the catalog reads only the files defining them). It keeps the texts of the first files and the documents of the
+// CRD files among them (bounded), which the stream then neither reads nor parses again.
 import { readRegularFile } from "./hostile/fs.ts";
-import { parseText } from "./reader.ts";
+import { iamKindOf, parseText } from "./reader.ts";
 import { documentSource, isCrd, typesFromCrd } from "./schema/sources.ts";
 import type { TypeSchema } from "./schema/model.ts";
 import type { LoadedDocuments } from "./types.ts";
@@ -20,6 +21,12 @@ export interface ScanResult {
    * them again (issue 19: each file read once). Files the reader must judge (binary, too large, unreadable) are never kept.
    */
   readonly texts: Map<string, string>;
+  /**
+   * The documents of the kept texts that hold a CRD, by file, as the reader would make them (the scan parses those
+   * files to learn their CRDs): the stream validates these very documents instead of parsing the text again, so a
+   * CRD document is parsed once, and its types share their schemas with the document (see schemaProblems).
+   */
+  readonly parsed: Map<string, LoadedDocuments>;
 }
 
 /**
@@ -28,6 +35,15 @@ export interface ScanResult {
  * size: the kept texts are dropped as the stream takes their files, and the first files are taken first.
  */
 export const SCAN_KEEP_CHARS = 8 * 1024 * 1024;
+
+/**
+ * Characters of text whose documents (files holding a CRD, which the scan parses) are kept for the stream, at most:
+ * the CRDs of a few operators (Karpenter's three are ~0.3 MB); past it a CRD file is parsed again by the reader.
+ */
+export const SCAN_KEEP_PARSED_CHARS = 2 * 1024 * 1024;
+
+/** parseText's alias limit when none is given (ReadOptions.maxAliasCount). */
+const DEFAULT_ALIAS_COUNT = 100;
 
 // Top-level keys of block YAML start a line; JSON has them quoted anywhere. Over-approximation is fine:
 // these only decide which catalog files are read, and a kind missed here is loaded when first met.
@@ -63,7 +79,15 @@ function topLevel(key: string, text: string): Set<string> {
 /** Reads each file once (files too large or binary are left to the reader, which reports them). */
 export function scanFiles(
   files: readonly string[],
-  options: { readonly maxFileBytes: number; readonly text: (file: string) => string | undefined; readonly show: (file: string) => string; /** @default SCAN_KEEP_CHARS */ readonly keepChars?: number },
+  options: {
+    readonly maxFileBytes: number;
+    readonly text: (file: string) => string | undefined;
+    readonly show: (file: string) => string;
+    /** @default SCAN_KEEP_CHARS */ readonly keepChars?: number;
+    /** @default SCAN_KEEP_PARSED_CHARS */ readonly keepParsedChars?: number;
+    /** The reader's alias limit (ReadOptions.maxAliasCount): documents are kept for the stream only when the scan's parse is the reader's. @default 100 */
+    readonly maxAliasCount?: number;
+  },
 ): ScanResult {
   const crdTypes: TypeSchema[] = [];
   const kindsByFile = new Map<string, { apiVersion: string; kind: string }[]>();
@@ -81,6 +105,12 @@ export function scanFiles(
     return p;
   };
   const texts = new Map<string, string>();
+  const parsed = new Map<string, LoadedDocuments>();
+  // the scan parses with parseText's defaults (the CRDs it learns never depended on the reader's options); its
+  // documents are the reader's only with the reader's default alias limit
+  const sameParse = (options.maxAliasCount ?? DEFAULT_ALIAS_COUNT) === DEFAULT_ALIAS_COUNT;
+  // documents take several times their text's memory until the stream takes their file: kept for a bounded share
+  let parsedLeft = options.keepParsedChars ?? SCAN_KEEP_PARSED_CHARS;
   // kept from the first file on, until one does not fit: the stream takes files in order, so kept texts go first
   let keepLeft = options.keepChars ?? SCAN_KEEP_CHARS;
   for (const file of files) {
@@ -93,10 +123,12 @@ export function scanFiles(
     }
     if (text === undefined || text.includes("\u0000")) continue;
     // a text without NUL is what the reader would read (the reader refuses a file with NUL bytes as binary)
+    let kept = false;
     if (file !== "-") {
       if (text.length <= keepLeft) {
         texts.set(file, text);
         keepLeft -= text.length;
+        kept = true;
       } else keepLeft = 0;
     }
     // JSON keys are quoted: a text without `"apiVersion"` has none to find
@@ -108,10 +140,17 @@ export function scanFiles(
     kindsByFile.set(file, pairs);
     if (text.includes("chart")) for (const c of all(CHART, text)) charts.add(c);
     if (kinds.has("CustomResourceDefinition")) {
-      for (const r of parseText({ file: options.show(file), text }).resources) if (isCrd(r.object)) crdTypes.push(...typesFromCrd(r.object, documentSource(r)));
+      const shown = options.show(file);
+      const docs = parseText({ file: shown, text });
+      for (const r of docs.resources) if (isCrd(r.object)) crdTypes.push(...typesFromCrd(r.object, documentSource(r)));
+      // what the reader makes of a kept text (readFile in reader.ts): an IAM file is read as JSON there, not parsed
+      if (kept && sameParse && text.length <= parsedLeft && !iamKindOf(shown)) {
+        parsed.set(file, { resources: docs.resources, unreadable: docs.unreadable, iam: [] });
+        parsedLeft -= text.length;
+      }
     }
   }
-  return { crdTypes, kindsByFile, charts, texts };
+  return { crdTypes, kindsByFile, charts, texts, parsed };
 }
 
 /** The same facts for documents already in memory (synth's render): exact kinds, the CRDs among them, charts named. */
@@ -127,5 +166,5 @@ export function scanDocuments(docs: LoadedDocuments): ScanResult {
     const json = JSON.stringify(r.object);
     if (json.includes("chart")) for (const c of all(CHART, json)) charts.add(c);
   }
-  return { crdTypes, kindsByFile, charts, texts: new Map() };
+  return { crdTypes, kindsByFile, charts, texts: new Map(), parsed: new Map() };
 }

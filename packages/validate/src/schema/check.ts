@@ -26,11 +26,24 @@ const show = (v: unknown) => (typeof v === "string" ? JSON.stringify(v) : v === 
 
 /** Problems of one schema (an openAPIV3Schema), pointers prefixed with `base`. Stops after `limit` problems. */
 export function checkSchema(root: unknown, base: string, limit = 20): SchemaProblem[] {
+  return byPointer(walkSchema(root, base, limit).found);
+}
+
+const byPointer = (problems: SchemaProblem[]): SchemaProblem[] => problems.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+
+/**
+ * checkSchema's walk: the problems in the order found, and how many had been found after each node that added some
+ * (`counts`, rising). The walk stops before the next node once `limit` problems are found, so a walk with a smaller
+ * limit finds the problems of the first nodes up to the first count at or past that limit, and nothing else.
+ */
+function walkSchema(root: unknown, base: string, limit: number): { found: SchemaProblem[]; counts: number[] } {
   const out: SchemaProblem[] = [];
+  const counts: number[] = [];
   // iterative: a hostile schema may be nested deeper than the stack
   const stack: [unknown, string][] = [[root, base]];
   const seen = new Set<object>();
   while (stack.length > 0 && out.length < limit) {
+    if (out.length > (counts.at(-1) ?? 0)) counts.push(out.length);
     const [node, at] = stack.pop() as [unknown, string];
     const bad = (key: string, message: string) => out.push({ pointer: `${at}/${pointerSegment(key)}`, message });
     if (!isObject(node)) {
@@ -100,10 +113,34 @@ export function checkSchema(root: unknown, base: string, limit = 20): SchemaProb
     }
     if (node.not !== undefined) stack.push([node.not, `${at}/not`]);
   }
-  return out.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+  if (out.length > (counts.at(-1) ?? 0)) counts.push(out.length);
+  return { found: out, counts };
 }
 
 /** Problems of every served version's schema of a CRD document (pointers from the document's root). */
+/** checkSchema's walks (default limit) by schema object and base, see schemaProblems. */
+const SCHEMA_LIMIT = 20;
+const checked = new WeakMap<object, { readonly base: string; readonly walk: ReturnType<typeof walkSchema> }>();
+
+/**
+ * checkSchema(root, base), worked out once per schema object and base: a CRD among the documents is checked as a
+ * document (checkCrdSchemas: every problem) and its types again before their first object is validated
+ * (schemaUnusable: the first problem of a walk with limit 1). When the types were made from the very objects the
+ * stream validates (the scan's parse of a CRD file is the stream's, see scan.ts), the second check is a look-up.
+ * Nothing changes parsed documents, so an object's problems stay what they were. Answers checkSchema(root, base, limit).
+ */
+export function schemaProblems(root: unknown, base: string, limit = SCHEMA_LIMIT): SchemaProblem[] {
+  if (!isObject(root) || limit > SCHEMA_LIMIT) return checkSchema(root, base, limit);
+  let known = checked.get(root);
+  if (known?.base !== base) {
+    known = { base, walk: walkSchema(root, base, SCHEMA_LIMIT) };
+    checked.set(root, known);
+  }
+  // what a walk with `limit` finds: the problems up to the first count at or past it (see walkSchema)
+  const { found, counts } = known.walk;
+  return byPointer(found.slice(0, counts.find((c) => c >= limit) ?? found.length));
+}
+
 export function checkCrdSchemas(crd: Readonly<Record<string, unknown>>): SchemaProblem[] {
   const spec = crd.spec;
   if (!isObject(spec) || !Array.isArray(spec.versions)) return [];
@@ -115,7 +152,7 @@ export function checkCrdSchemas(crd: Readonly<Record<string, unknown>>): SchemaP
       out.push({ pointer: `${base}/openAPIV3Schema`, message: "Required value: schemas are required" });
       return;
     }
-    out.push(...checkSchema(v.schema.openAPIV3Schema as SchemaNode, `${base}/openAPIV3Schema`));
+    out.push(...schemaProblems(v.schema.openAPIV3Schema as SchemaNode, `${base}/openAPIV3Schema`));
   });
   return out;
 }

@@ -1,7 +1,7 @@
 // A schema that cannot be used (its CRD would be refused by the API server, or compiling it fails): its objects
 // get one error naming the schema and the problem instead of aborting the run; the CRD document gets the problems.
 import type { Finding } from "../types.ts";
-import { checkCrdSchemas, checkSchema, SCHEMA_CHECK_VERSION, schemaFieldPath } from "./check.ts";
+import { checkCrdSchemas, SCHEMA_CHECK_VERSION, schemaFieldPath, schemaProblems } from "./check.ts";
 import type { SchemaNode, TypeSchema } from "./model.ts";
 import { isCrd } from "./sources.ts";
 
@@ -34,7 +34,7 @@ export function schemaUnusable(type: TypeSchema, cache?: DerivedCache): Finding 
   let found = problems.get(type);
   if (found === undefined) {
     const base = type.schemaPointer ?? "/openAPIV3Schema";
-    const firstProblem = () => (type.schemaMissing ? { pointer: base, message: "Required value: schemas are required" } : (checkSchema(type.root, base, 1)[0] ?? null));
+    const firstProblem = () => (type.schemaMissing ? { pointer: base, message: "Required value: schemas are required" } : (schemaProblems(type.root, base, 1)[0] ?? null));
     const first = cache ? cache.derived(`schema-check/${SCHEMA_CHECK_VERSION}`, type, firstProblem) : firstProblem();
     found = first ? unusableFinding(type, `${schemaFieldPath(first.pointer)}: ${first.message}`) : null;
     problems.set(type, found);
