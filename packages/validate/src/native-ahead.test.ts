@@ -7,6 +7,7 @@ import { cloneWithoutNulls } from "./nulls.ts";
 import { catalogLayer } from "./schema/registry.ts";
 import { MIRROR, TEST_CACHE } from "./testing.ts";
 import type { ParsedResource } from "./types.ts";
+import { ObjectValidator } from "./validate.ts";
 
 const deployment = (containers: unknown[]): ParsedResource => ({
   file: "d.yaml",
@@ -49,6 +50,24 @@ describe("native checks made ahead", () => {
     expect(usableAhead(ahead, { ...type, gvk: { ...type.gvk, version: "v1beta2" } })).toBeUndefined();
     expect(usableAhead(ahead, { ...type, flavour: "jsonschema" })).toBeUndefined();
     expect(nativeAhead({ ...deployment([]), apiVersion: "example.com/v1", kind: "Widget" }, builtins, {})).toBeUndefined();
+  });
+
+  it("say whether the object holds a null, and the main thread then validates it as it would have", async () => {
+    const layer = await catalogLayer({}, { mirror: MIRROR, cacheDir: TEST_CACHE }, [{ apiVersion: "apps/v1", kind: "Deployment" }]);
+    const type = layer.types.get("apps/v1/Deployment") as NonNullable<ReturnType<typeof layer.types.get>>;
+    const builtins = new PackedBuiltins(TEST_CACHE);
+    // a null anywhere (a nested one too) is seen; without one the object is said to be free of them
+    const withNull = deployment([{ name: "web", image: "nginx", imagePullPolicy: "Sometimes", resources: { requests: { memory: null } } }]);
+    const without = deployment([{ name: "web", image: "nginx", imagePullPolicy: "Sometimes", resources: { requests: { memory: "1x" } } }]);
+    expect(nativeAhead(withNull, builtins, {})?.nullFree).toBe(false);
+    expect(nativeAhead(without, builtins, {})?.nullFree).toBe(true);
+    const validator = new ObjectValidator();
+    for (const r of [withNull, without]) {
+      const ahead = nativeAhead(r, builtins, {});
+      const alone = validator.validate(r.object, type);
+      expect(alone.length).toBeGreaterThan(1);
+      expect(validator.validate(r.object, type, undefined, undefined, undefined, ahead)).toEqual(alone);
+    }
   });
 
   it("are not made without the packs (a cache the catalog has not filled)", () => {

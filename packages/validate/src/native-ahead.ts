@@ -20,6 +20,11 @@ export interface NativeAhead {
   readonly documentId: string;
   readonly gvk: string;
   readonly findings: Finding[];
+  /**
+   * The object holds no null property (the worker looked while dropping them): the main thread then validates
+   * it as it is, without walking it again to look (nulls.ts). About the object alone, whatever its schema.
+   */
+  readonly nullFree?: boolean;
 }
 
 /**
@@ -33,7 +38,17 @@ export class PackedBuiltins {
 
   constructor(private readonly cacheDir: string) {}
 
+  /** The plan of the versions object asked last: files come with one versions object per overlay (asked for each object). */
+  private last: { versions: CatalogVersions; plan: Map<string, string> | undefined } | undefined;
+
   private plan(versions: CatalogVersions): Map<string, string> | undefined {
+    if (this.last?.versions === versions) return this.last.plan;
+    const plan = this.planOf(versions);
+    this.last = { versions, plan };
+    return plan;
+  }
+
+  private planOf(versions: CatalogVersions): Map<string, string> | undefined {
     const key = JSON.stringify(versions);
     let plan = this.plans.get(key);
     if (plan === undefined) {
@@ -76,7 +91,8 @@ export function nativeAhead(r: ParsedResource, builtins: PackedBuiltins, version
   const type = builtins.type(versions, gvk);
   if (type?.flavour !== "builtin" || !type.documentId) return undefined;
   try {
-    return { documentId: type.documentId, gvk, findings: nativeFindings(cloneWithoutNulls(r.object) as Record<string, unknown>, type, []) };
+    const object = cloneWithoutNulls(r.object) as Record<string, unknown>;
+    return { documentId: type.documentId, gvk, findings: nativeFindings(object, type, []), nullFree: object === r.object };
   } catch {
     // whatever went wrong, the main thread meets again with its own error handling
     return undefined;

@@ -83,7 +83,8 @@ export class ObjectValidator {
     if (structural) this.cel.checkCosts(type.root, type.schemaPointer ?? "");
     let value: Record<string, unknown>;
     if (structural) value = walk(object, type.root, "", old, opts, result) as Record<string, unknown>;
-    else value = (type.flavour === "builtin" ? cloneWithoutNulls(object) : object) as Record<string, unknown>;
+    // a built-in object without nulls is validated as it is: the read-ahead worker may already know it has none
+    else value = (type.flavour === "builtin" && ahead?.nullFree !== true ? cloneWithoutNulls(object) : object) as Record<string, unknown>;
     const validator = this.compiler.validator(type);
     const findings: Finding[] = stages.schema && result.findings.length > 0 ? [...result.findings] : [];
     let blocked = false;

@@ -242,7 +242,6 @@ export class CelEvaluator {
         }
         const cost = this.costs.get(rule);
         if (cost) {
-          const what = rule.message?.trim() ? rule.message.trim() : rule.rule.trim();
           if (cost.refused) {
             findings.push({ severity: "error", path: task.path, message: `Forbidden: rule not run: ${cost.refused}`, rule: info.id });
             continue;
@@ -260,6 +259,8 @@ export class CelEvaluator {
             }
           }
           if (c > PER_CALL_LIMIT) {
+            // the rule's message, or the rule, as the server names it (worked out only for a finding)
+            const what = rule.message?.trim() ? rule.message.trim() : rule.rule.trim();
             findings.push({ severity: "error", path: task.path, message: `Invalid value: "${task.type}": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${what}`, rule: info.id });
             return findings;
           }

@@ -86,7 +86,9 @@ function interpretSuffix(s: string): { base: 2 | 10; exponent: number; format: Q
   throw new QuantityError(QUANTITY_SUFFIX_ERROR);
 }
 
-const pow10 = (n: number): bigint => 10n ** BigInt(n);
+// the small powers (scales of real quantities) are made once: every quantity of every object asks for some
+const POW10: readonly bigint[] = Array.from({ length: 64 }, (_, i) => 10n ** BigInt(i));
+const pow10 = (n: number): bigint => (n >= 0 && n < 64 ? (POW10[n] as bigint) : 10n ** BigInt(n));
 const MAX_INT64 = 9223372036854775807n;
 const NANO = 9;
 
