@@ -1,6 +1,7 @@
 // The last step of a run: acknowledged findings set aside, --strict applied, findings sorted by line, statuses and summary recounted.
 import type { Finding, Report, ResourceResult, ResourceStatus } from "./types.ts";
 import { summarize } from "./validate.ts";
+import { lazyRows, reportOfRows } from "./result-store.ts";
 
 /**
  * A finding someone looked at and accepts, with the reason (`.eks-gitops.yaml`, `validate.acknowledge`).
@@ -65,7 +66,7 @@ function statusOf(r: ResourceResult, findings: readonly Finding[]): ResourceStat
 export function applyLevels(report: Report, options: LevelOptions = {}): Report {
   const acknowledged = matcher(options.acknowledge ?? []);
   const fileKey = options.fileKey ?? ((file: string) => file);
-  const resources = report.resources.map((r) => {
+  const level = (r: ResourceResult): ResourceResult => {
     if (r.findings.length === 0) return r;
     const findings = r.findings
       .map((f): Finding => {
@@ -76,6 +77,10 @@ export function applyLevels(report: Report, options: LevelOptions = {}): Report 
       })
       .sort(compareFindings);
     return { ...r, findings, status: statusOf(r, findings) };
-  });
+  };
+  // a run's report (result-store.ts): only the results with findings change, the others stay rows
+  const lazy = lazyRows(report);
+  if (lazy) return reportOfRows(lazy.mapFound(level), { stats: report.stats, notChecked: report.notChecked });
+  const resources = report.resources.map(level);
   return { ...report, summary: summarize(resources), resources };
 }

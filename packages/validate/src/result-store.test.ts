@@ -1,9 +1,15 @@
 // The ResultStore gives back the results it was given, and finds a document's row as a Map keyed by file,
-// index and pointer did (the last one kept wins), with cross-object findings escalating as before.
+// index and pointer did (the last one kept wins), with cross-object findings escalating as before. A run's
+// report over the store (rows made objects one at a time) writes every format byte for byte as the sorted
+// array of results did.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ResultStore } from "./result-store.ts";
-import type { Finding, ResourceResult } from "./types.ts";
+import { applyLevels } from "./levels.ts";
+import { formatReport, OUTPUT_FORMATS } from "./output/format.ts";
+import { writeReport } from "./output/write.ts";
+import { lazyRows, ResultStore, reportOfRows, SortedRows, withNotChecked } from "./result-store.ts";
+import type { CrossObjectFinding, Finding, Report, ResourceResult } from "./types.ts";
+import { summarize } from "./validate.ts";
 
 const finding = (severity: Finding["severity"], path = "/spec"): Finding => ({ severity, path, message: `m ${path}`, rule: "schema:type" });
 
@@ -75,5 +81,85 @@ describe("ResultStore", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("a run's report over the store (SortedRows, reportOfRows)", () => {
+  const result = fc
+    .record({
+      file: fc.constantFrom("b.yaml", "a.yaml", "clusters/one/rendered/x.yaml", "A.yaml", "a.yaml\u0000"),
+      index: fc.nat(3),
+      apiVersion: fc.constantFrom("v1", "apps/v1"),
+      kind: fc.constantFrom("Deployment", "Secret\u001b[31m", ""),
+      name: fc.string({ maxLength: 20 }),
+      namespace: fc.constantFrom("", "shop"),
+      status: fc.constantFrom("valid", "invalid", "error", "skipped"),
+      findings: fc.array(fc.constantFrom(finding("error"), finding("warning", "/a\u2028b"), finding("info")), { maxLength: 2 }),
+    })
+    .map((r) => ({ ...r }) as ResourceResult);
+  const entry = fc.tuple(result, fc.option(fc.constantFrom("/items/0", "/items/1"), { nil: undefined }));
+  const crossFinding = fc.record({ at: fc.nat(40), path: fc.constantFrom("/spec", "/x"), severity: fc.constantFrom<Finding["severity"]>("error", "warning"), missing: fc.boolean() });
+
+  /** The store as the stream leaves it, and the plain report made the way the stream made it before (results(), sort). */
+  const build = (entries: [ResourceResult, string | undefined][], found: { at: number; path: string; severity: Finding["severity"]; missing: boolean }[]) => {
+    const store = new ResultStore();
+    for (const [r, pointer] of entries) store.add(r, pointer);
+    // cross-object findings as the checks return them: by file, index and pointer (some on no kept row)
+    const cross: CrossObjectFinding[] = found.map(({ at, path, severity, missing }) => {
+      const [r, pointer] = entries[at % entries.length] as [ResourceResult, string | undefined];
+      return { file: missing ? "nowhere.yaml" : r.file, index: r.index, ...(pointer ? { pointer } : {}), severity, path, message: `m ${path}`, rule: "hpa-target-missing" };
+    });
+    const reference = new ResultStore();
+    for (const [r, pointer] of entries) reference.add(r, pointer);
+    for (const f of cross) {
+      const row = reference.find(f.file, f.index, f.pointer);
+      if (row !== undefined) reference.addFinding(row, { severity: f.severity, path: f.path, message: f.message, rule: f.rule });
+    }
+    store.addFindings(cross, (f) => ({ severity: f.severity, path: f.path, message: f.message, rule: f.rule }));
+    const plain = reference.results().sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
+    const done = new Map(store.rowsWithFindings().map((row) => [row, store.get(row)] as const));
+    const stats = { transitionRulesSkipped: 0, celRulesEvaluated: 0 };
+    return { lazy: reportOfRows(new SortedRows(store, store.sortedRows(), done), { stats }), plain: { summary: summarize(plain), resources: plain, stats } as Report };
+  };
+
+  it("gives the results, summary and every output format of the sorted array of results, byte for byte (property)", () => {
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 30 }), fc.array(crossFinding, { maxLength: 5 }), fc.boolean(), (entries, found, verbose) => {
+        const { lazy, plain } = build(entries, found);
+        expect(lazyRows(lazy)).toBeDefined();
+        for (const format of OUTPUT_FORMATS) {
+          const written: string[] = [];
+          writeReport(lazy, format, { verbose }, (c) => written.push(c));
+          expect(written.join("")).toBe(formatReport(plain, format, { verbose }));
+          expect(formatReport(lazy, format, { verbose })).toBe(formatReport(plain, format, { verbose }));
+        }
+        expect(lazy.summary).toStrictEqual(plain.summary);
+        expect(lazy.resources).toStrictEqual(plain.resources);
+        expect(JSON.stringify(lazy)).toBe(JSON.stringify(plain));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("stays lazy through levels and notChecked, and agrees with the plain report", () => {
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 30 }), fc.array(crossFinding, { maxLength: 5 }), fc.boolean(), (entries, found, strict) => {
+        const { lazy, plain } = build(entries, found);
+        const acknowledge = [{ rule: "hpa-target-missing", reason: "known", path: "/x" }];
+        const levelled = applyLevels(withNotChecked(lazy, ["a -> b"]), { strict, acknowledge });
+        expect(lazyRows(levelled)).toBeDefined();
+        const reference = applyLevels({ ...plain, notChecked: ["a -> b"] }, { strict, acknowledge });
+        expect({ ...levelled }).toStrictEqual(reference);
+        for (const format of OUTPUT_FORMATS) expect(formatReport(levelled, format)).toBe(formatReport(reference, format));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("sorts rows by file (as `<` compares them), then index, ties in the order kept", () => {
+    const store = new ResultStore();
+    const r = (file: string, index: number, name: string): ResourceResult => ({ file, index, apiVersion: "v1", kind: "ConfigMap", name, namespace: "", status: "valid", findings: [] });
+    for (const x of [r("b", 1, "1"), r("a", 2, "2"), r("b", 0, "3"), r("a", 2, "4"), r("B", 5, "5")]) store.add(x);
+    expect([...store.sortedRows()]).toEqual([4, 1, 3, 2, 0]);
   });
 });

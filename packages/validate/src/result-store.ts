@@ -7,7 +7,7 @@
 // kind and namespace are indices into one table of strings (a file's name is kept once, however many
 // documents it holds); findings and list pointers are kept only where there are some. The results are made
 // objects again once, at the end, after the read-ahead worker and the documents are gone.
-import type { Finding, ResourceResult, ResourceStatus } from "./types.ts";
+import type { CrossObjectFinding, Finding, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
 
 const STATUSES: readonly ResourceStatus[] = ["valid", "invalid", "error", "skipped"];
 const STATUS_CODE: Readonly<Record<ResourceStatus, number>> = { valid: 0, invalid: 1, error: 2, skipped: 3 };
@@ -66,6 +66,11 @@ export class ResultStore {
     return id;
   }
 
+  /** Makes `s` the string kept for its text (a file's name as the caller holds it anyway): equal strings given later are not kept. */
+  preferString(s: string): void {
+    this.id(s, false);
+  }
+
   /** Keeps `r` (its findings as they are: the caller owns them) and returns its row. `pointer`: the list item it is, if any. */
   add(r: ResourceResult, pointer?: string): number {
     const row = this.rows++;
@@ -108,6 +113,78 @@ export class ResultStore {
     return found;
   }
 
+  /** Adds cross-object findings (in their order) to the rows they are about; a finding on no kept row is dropped. Each file's rows are walked once, not once per finding. */
+  addFindings(found: readonly CrossObjectFinding[], finding: (f: CrossObjectFinding) => Finding): void {
+    const byFile = new Map<number, CrossObjectFinding[]>();
+    for (const f of found) {
+      const id = this.ids.get(f.file);
+      if (id === undefined || this.firstOfFile[id] === undefined) continue;
+      const list = byFile.get(id);
+      if (list) list.push(f);
+      else byFile.set(id, [f]);
+    }
+    for (const [id, list] of byFile) {
+      // document and list item -> the last row kept for it, as find() answers
+      const rows = new Map<string, number>();
+      for (let row = this.firstOfFile[id] as number; row >= 0; row = this.nextOfFile[row] as number) rows.set(`${this.index[row]}\u0000${this.pointers.get(row) ?? ""}`, row);
+      for (const f of list) {
+        const row = rows.get(`${f.index}\u0000${f.pointer ?? ""}`);
+        if (row !== undefined) this.addFinding(row, finding(f));
+      }
+    }
+  }
+
+  apiVersionAt(row: number): string {
+    return this.strings[this.apiVersion[row] as number] as string;
+  }
+
+  kindAt(row: number): string {
+    return this.strings[this.kind[row] as number] as string;
+  }
+
+  nameAt(row: number): string {
+    return this.names[row] as string;
+  }
+
+  namespaceAt(row: number): string {
+    return this.strings[this.namespace[row] as number] as string;
+  }
+
+  /** The rows that have findings, ascending. */
+  rowsWithFindings(): number[] {
+    return [...this.findings.keys()].sort((a, b) => a - b);
+  }
+
+  /**
+   * The rows sorted by file, then index (ties in the order kept), as `results().sort()` by those would give
+   * them: each file's name is compared once with the others, then rows by numbers only.
+   */
+  sortedRows(): Int32Array {
+    // the files in use, without a set of 200,000 numbers: a flag per string of the table
+    const used = new Uint8Array(this.strings.length);
+    for (let row = 0; row < this.rows; row++) used[this.file[row] as number] = 1;
+    const files: number[] = [];
+    for (let id = 0; id < used.length; id++) if (used[id] === 1) files.push(id);
+    files.sort((a, b) => {
+      const x = this.strings[a] as string;
+      const y = this.strings[b] as string;
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    const rank = new Int32Array(this.strings.length);
+    files.forEach((id, i) => {
+      rank[id] = i;
+    });
+    const order = new Int32Array(this.rows);
+    for (let row = 0; row < this.rows; row++) order[row] = row;
+    const { file, index } = this;
+    return order.sort((a, b) => (rank[file[a] as number] as number) - (rank[file[b] as number] as number) || (index[a] as number) - (index[b] as number) || a - b);
+  }
+
+  /** The status of a row as kept. */
+  statusAt(row: number): ResourceStatus {
+    return STATUSES[this.status[row] as number] as ResourceStatus;
+  }
+
   get(row: number): ResourceResult {
     return {
       file: this.strings[this.file[row] as number] as string,
@@ -137,4 +214,92 @@ export class ResultStore {
     for (let row = 0; row < this.rows; row++) out[row] = this.get(row);
     return out;
   }
+}
+
+/** A report's results one at a time (the lazily made rows of a run, or any report's array). */
+export interface ResultRows {
+  readonly length: number;
+  at(i: number): ResourceResult;
+}
+
+const ROWS = Symbol("eks-gitops.result-rows");
+
+/**
+ * A run's results in report order, made objects only when asked for, one at a time: a result without
+ * findings is made from its row on each call (and is garbage once written); a result with findings is made
+ * once (located, redacted, levelled: `done`). What a report of 200,000 objects holds while it is written is
+ * then the store's columns and the results with findings, not 200,000 objects.
+ */
+export class SortedRows implements ResultRows {
+  constructor(
+    private readonly store: ResultStore,
+    /** Rows in report order. */
+    private readonly order: Int32Array,
+    /** By row: the final result of each row with findings. */
+    private readonly done: ReadonlyMap<number, ResourceResult>,
+  ) {}
+
+  get length(): number {
+    return this.order.length;
+  }
+
+  at(i: number): ResourceResult {
+    const row = this.order[i] as number;
+    return this.done.get(row) ?? this.store.get(row);
+  }
+
+  /** The same rows with `fn` applied to each result that has findings (the others are kept as they are). */
+  mapFound(fn: (r: ResourceResult) => ResourceResult): SortedRows {
+    const done = new Map<number, ResourceResult>();
+    for (const [row, r] of this.done) done.set(row, fn(r));
+    return new SortedRows(this.store, this.order, done);
+  }
+
+  summary(): Summary {
+    const counts = { valid: 0, invalid: 0, error: 0, skipped: 0 };
+    for (let i = 0; i < this.order.length; i++) {
+      const row = this.order[i] as number;
+      counts[this.done.get(row)?.status ?? this.store.statusAt(row)]++;
+    }
+    return { resources: this.order.length, ...counts };
+  }
+
+  /** Every result as an object (what `report.resources` gives, made on first use). */
+  toArray(): ResourceResult[] {
+    const out = new Array<ResourceResult>(this.order.length);
+    for (let i = 0; i < out.length; i++) out[i] = this.at(i);
+    return out;
+  }
+}
+
+/**
+ * A report over `rows`: `resources` is an array made on first read (library callers, tests), while the writers
+ * (output/) go row by row through rowsOf() and never make it. The keys are in the order of a plain report's.
+ */
+export function reportOfRows(rows: SortedRows, rest: Pick<Report, "stats" | "notChecked">): Report {
+  const report = { summary: rows.summary() } as { summary: Summary };
+  let resources: ResourceResult[] | undefined;
+  Object.defineProperty(report, "resources", { enumerable: true, configurable: true, get: () => (resources ??= rows.toArray()) });
+  Object.assign(report, { stats: rest.stats }, rest.notChecked !== undefined ? { notChecked: rest.notChecked } : {});
+  Object.defineProperty(report, ROWS, { value: rows });
+  return report as unknown as Report;
+}
+
+/** The lazily made rows of a report from reportOfRows (undefined for any other report, or a copy of one). */
+export function lazyRows(report: Report): SortedRows | undefined {
+  return (report as { [ROWS]?: SortedRows })[ROWS];
+}
+
+/** A report's results, one at a time. */
+export function rowsOf(report: Report): ResultRows {
+  const lazy = lazyRows(report);
+  if (lazy) return lazy;
+  const { resources } = report;
+  return { length: resources.length, at: (i) => resources[i] as ResourceResult };
+}
+
+/** `{...report, notChecked}`, keeping a lazy report lazy. */
+export function withNotChecked(report: Report, notChecked: readonly string[]): Report {
+  const lazy = lazyRows(report);
+  return lazy ? reportOfRows(lazy, { stats: report.stats, notChecked }) : { ...report, notChecked };
 }

@@ -23,6 +23,7 @@ import { catalogLayer, type SchemaLayer, SchemaRegistry, typesFromPaths } from "
 import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report, UnreadableDocument } from "./types.ts";
 import { ObjectValidator } from "./validate.ts";
 import { type Acknowledgement, applyLevels } from "./levels.ts";
+import { withNotChecked } from "./result-store.ts";
 
 export interface RunOptions {
   /** Repository root: default paths (every clusters/<name>/rendered) and overlay versions come from it. */
@@ -484,7 +485,7 @@ async function stream(
     readText: options.documents ? (file) => options.texts?.get(file) : (file) => (file === "-" ? stdin() : textOf(readRegularFile(resolve(cwd, file), maxFileBytes))),
   });
   // warning or error per rule, `--strict`, acknowledged findings (levels.ts)
-  return applyLevels({ ...streamed, ...(notChecked.size > 0 ? { notChecked: [...notChecked].sort() } : {}) }, {
+  return applyLevels(notChecked.size > 0 ? withNotChecked(streamed, [...notChecked].sort()) : streamed, {
     strict: options.strict,
     acknowledge: options.acknowledge,
     // asked for each finding's file only when a finding may be acknowledged (node:path's work once per such file)

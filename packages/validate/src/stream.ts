@@ -10,11 +10,11 @@ import { locateAll } from "./positions.ts";
 import { ReadAhead } from "./read-ahead.ts";
 import type { ReadOptions } from "./reader.ts";
 import { redactResults } from "./redact.ts";
-import { ownString, ResultStore } from "./result-store.ts";
+import { ownString, ResultStore, reportOfRows, SortedRows } from "./result-store.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import type { CompiledSelection } from "./selection.ts";
-import type { CrossObjectChecks, Finding, IamDocument, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, UnreadableDocument } from "./types.ts";
-import { missingSchema, type ObjectValidator, summarize, type ValidationStages, validateWithSchema, withCrdProblems } from "./validate.ts";
+import type { CrossObjectChecks, CrossObjectRows, Finding, IamDocument, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, UnreadableDocument } from "./types.ts";
+import { missingSchema, type ObjectValidator, type ValidationStages, validateWithSchema, withCrdProblems } from "./validate.ts";
 
 export interface StreamOptions {
   /** Files (already expanded and filtered) or `-`. */
@@ -174,14 +174,17 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     try {
       for (let i = 0; i < options.files.length; i++) {
         const docs = await readAhead.next();
-        yield { docs, owned: readAhead.lastFromWorker, native: readAhead.lastNative, text: readAhead.lastText };
+        yield { docs, owned: readAhead.lastFromWorker, native: readAhead.lastNative, text: readAhead.lastText, listed: options.files[i] };
       }
     } finally {
       readAhead.close();
     }
-    if (options.documents) yield { docs: options.documents, owned: false, native: undefined, text: undefined };
+    if (options.documents) yield { docs: options.documents, owned: false, native: undefined, text: undefined, listed: undefined };
   })();
-  for await (const { docs, owned, native, text } of batches) {
+  for await (const { docs, owned, native, text, listed } of batches) {
+    // a file shown as it was listed is kept as the list's string, not as a second copy of it (~70 B an object)
+    const shown = docs.resources[0]?.file ?? docs.unreadable[0]?.file;
+    if (listed !== undefined && shown === listed) results.preferString(listed);
     // facts keep strings once: copied out of the file's text (main-thread parsing) or kept as posted (worker)
     const keep = <T>(v: T): T => (owned ? detacher.adopt(v) : detacher.data(v));
     const fileResults: ResourceResult[] = [];
@@ -223,28 +226,58 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     results.add(resultOf({ file: d.file, index: 0, kind: `IAM:${d.iamKind}`, name: d.file.replace(/^.*\//, "").replace(/\.json$/, "") }, outcome.status, outcome.findings));
   }
   if (crossObject && options.crossObjectChecks) {
-    const only = options.crossObjectOnly;
+    const checks = options.crossObjectChecks;
+    const context = options.crossObjectOnly?.resources.map(compactForCrossObject) ?? [];
+    const n = facts.length;
     const unpack = (p: ReturnType<typeof packExtra> | undefined) => (p === undefined ? undefined : unpackExtra(p));
-    const seen = facts.map((row) => restoreFact({ ...results.get(row), pointer: results.pointer(row) }, unpack(factExtras.get(row))));
-    // restored: the packed copies are not needed again (at 100,000 objects, ~17 MB while the checks run)
-    factExtras.clear();
-    const all = only ? { resources: [...seen, ...only.resources.map(compactForCrossObject)], iam: [...iam, ...only.iam] } : { resources: seen, iam };
-    // a finding on a context document has no result to go to: it is dropped
-    for (const f of options.crossObjectChecks(all.resources, { ...options.crossObjectContext, iam: all.iam })) {
-      const row = results.find(f.file, f.index, f.pointer);
-      if (row === undefined) continue;
-      // an item of a list: its findings point into the document (`/items/N/...`), as resultOf() does
-      results.addFinding(row, { severity: f.severity, path: f.pointer ? `${f.pointer}${f.path}` : f.path, message: f.message, rule: f.rule, ...(f.hint ? { hint: f.hint } : {}) });
+    // the resources the checks see: the run's (rows of the store, made objects only when a check needs them), then the context's
+    let extras: Map<number, ReturnType<typeof packExtra>> | undefined;
+    const rows: CrossObjectRows = {
+      size: n + context.length,
+      apiVersion: (i) => (i < n ? results.apiVersionAt(facts[i] as number) : (context[i - n] as ParsedResource).apiVersion),
+      kind: (i) => (i < n ? results.kindAt(facts[i] as number) : (context[i - n] as ParsedResource).kind),
+      name: (i) => (i < n ? results.nameAt(facts[i] as number) : (context[i - n] as ParsedResource).name),
+      namespace: (i) => (i < n ? results.namespaceAt(facts[i] as number) : (context[i - n] as ParsedResource).namespace),
+      resource: (i) => {
+        if (i >= n) return context[i - n] as ParsedResource;
+        const row = facts[i] as number;
+        return restoreFact({ ...results.get(row), pointer: results.pointer(row) }, unpack((extras ?? factExtras).get(row)));
+      },
+    };
+    const subjects = checks.subjects?.(rows) ?? Array.from({ length: rows.size }, (_, i) => i);
+    // the packed facts of the other resources are garbage before any subject is made an object again
+    // (at 100,000 objects they are ~17 MB), and each subject's once it is made
+    const kept = new Map<number, ReturnType<typeof packExtra>>();
+    for (const i of subjects) {
+      const extra = i < n ? factExtras.get(facts[i] as number) : undefined;
+      if (extra !== undefined) kept.set(facts[i] as number, extra);
     }
+    extras = kept;
+    factExtras.clear();
+    const seen = subjects.map((i) => {
+      const r = rows.resource(i);
+      if (i < n) kept.delete(facts[i] as number);
+      return r;
+    });
+    facts.length = 0;
+    // a finding on a context document has no result to go to: it is dropped
+    // an item of a list: its findings point into the document (`/items/N/...`), as resultOf() does
+    results.addFindings(checks(seen, { ...options.crossObjectContext, iam: options.crossObjectOnly ? [...iam, ...options.crossObjectOnly.iam] : iam }), (f) => ({
+      severity: f.severity,
+      path: f.pointer ? `${f.pointer}${f.path}` : f.path,
+      message: f.message,
+      rule: f.rule,
+      ...(f.hint ? { hint: f.hint } : {}),
+    }));
   }
   // what was read is garbage now: collected (when it grew by the slack) before the report is formatted
   heap.check(16 * 1024 * 1024);
-  const located = locateAll(results.results(), options.readText).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
-  // no Secret value is ever printed, in any format
-  const resources = redactResults(secrets, located);
-  return {
-    summary: summarize(resources),
-    resources,
+  // only the results with findings become objects here (located, then redacted: no Secret value is ever printed,
+  // in any format); the others are made from their rows one at a time as the report is written (SortedRows)
+  const found = results.rowsWithFindings();
+  const final = redactResults(secrets, locateAll(found.map((row) => results.get(row)), options.readText));
+  const done = new Map(found.map((row, i) => [row, final[i] as ResourceResult]));
+  return reportOfRows(new SortedRows(results, results.sortedRows(), done), {
     stats: { transitionRulesSkipped: validator.cel.stats.transitionSkipped - transitionBefore, celRulesEvaluated: validator.cel.stats.evaluated - evaluatedBefore },
-  };
+  });
 }

@@ -137,4 +137,23 @@ export interface CrossObjectContext {
    */
   readonly notChecked?: (reference: string) => void;
 }
-export type CrossObjectChecks = (resources: readonly ParsedResource[], context: CrossObjectContext) => CrossObjectFinding[];
+/**
+ * The identities of the resources a run holds for the cross-object checks (kept as columns, see result-store.ts),
+ * and each one as a ParsedResource on request: what CrossObjectChecks.subjects reads.
+ */
+export interface CrossObjectRows {
+  readonly size: number;
+  apiVersion(i: number): string;
+  kind(i: number): string;
+  name(i: number): string;
+  namespace(i: number): string;
+  /** The i-th resource as the checks would get it. */
+  resource(i: number): ParsedResource;
+}
+export type CrossObjectChecks = ((resources: readonly ParsedResource[], context: CrossObjectContext) => CrossObjectFinding[]) & {
+  /**
+   * Which of `rows` the checks need (ascending): given only those, in the same order, they must find what they find
+   * given all of them. A run then never makes the others objects again. @default every resource
+   */
+  readonly subjects?: (rows: CrossObjectRows) => number[];
+};

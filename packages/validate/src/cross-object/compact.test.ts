@@ -1,5 +1,6 @@
 // The streaming pipeline keeps compacted resources for the cross-object checks: on every fixture folder, the
-// rendered overlays and the bench corpus, the checks must find exactly what they find on whole objects.
+// rendered overlays and the bench corpus, the checks must find exactly what they find on whole objects, and
+// exactly that again when given only the resources crossObjectSubjects picks.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,9 +8,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildCorpus } from "../bench/corpus.ts";
 import { loadDocuments } from "../reader.ts";
-import type { ParsedResource } from "../types.ts";
+import type { CrossObjectRows, LoadedDocuments, ParsedResource } from "../types.ts";
 import { compactForCrossObject, compactObject, factExtra, packExtra, restoreFact, unpackExtra } from "./compact.ts";
-import { crossObjectChecks } from "./index.ts";
+import { crossObjectChecks, crossObjectSubjects } from "./index.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/cross-object/", import.meta.url));
 const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -109,5 +110,88 @@ describe("factExtra and restoreFact", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+/** The rows of `resources` as a run's store answers them. */
+const rowsOf = (resources: readonly ParsedResource[]): CrossObjectRows => ({
+  size: resources.length,
+  apiVersion: (i) => (resources[i] as ParsedResource).apiVersion,
+  kind: (i) => (resources[i] as ParsedResource).kind,
+  name: (i) => (resources[i] as ParsedResource).name,
+  namespace: (i) => (resources[i] as ParsedResource).namespace,
+  resource: (i) => resources[i] as ParsedResource,
+});
+
+/** Findings and not-checked references of the checks given every resource, and given only the subjects. */
+const bothWays = (resources: readonly ParsedResource[], iam: LoadedDocuments["iam"]) => {
+  const run = (given: readonly ParsedResource[]) => {
+    const notChecked: string[] = [];
+    const findings = crossObjectChecks(given, { iam, notChecked: (w) => notChecked.push(w) });
+    return { findings, notChecked };
+  };
+  const subjects = crossObjectSubjects(rowsOf(resources));
+  return { all: run(resources), subjects: run(subjects.map((i) => resources[i] as ParsedResource)), picked: subjects.length };
+};
+
+describe("crossObjectSubjects", () => {
+  it("is what crossObjectChecks says it needs", () => {
+    expect(crossObjectChecks.subjects).toBe(crossObjectSubjects);
+  });
+
+  it.each([...folders, join(REPO, "clusters")])("gives the same findings as every resource: %s", (folder) => {
+    const docs = loadDocuments([folder], { cwd: folder });
+    const { all, subjects } = bothWays(docs.resources.map(compactForCrossObject), docs.iam);
+    expect(subjects).toEqual(all);
+  });
+
+  it("leaves out what no check reads (ConfigMaps, Services, workloads no HPA scales)", () => {
+    const r = (kind: string, name: string, apiVersion = "v1", spec?: unknown): ParsedResource => ({ file: `${kind}-${name}.yaml`, index: 0, apiVersion, kind, name, namespace: "shop", object: { apiVersion, kind, metadata: { name, namespace: "shop" }, ...(spec ? { spec } : {}) } });
+    const resources = [
+      r("ConfigMap", "web"),
+      r("Deployment", "web", "apps/v1", { replicas: 2 }),
+      r("Deployment", "api", "apps/v1", { replicas: 2 }),
+      r("Deployment", "web", "apps/v1", { replicas: 3 }),
+      r("HorizontalPodAutoscaler", "web", "autoscaling/v2", { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" } }),
+      r("Ingress", "old", "extensions/v1beta1"),
+    ];
+    expect(crossObjectSubjects(rowsOf(resources))).toEqual([1, 3, 4, 5]);
+  });
+
+  it("gives the same findings on generated HPAs, their targets and Karpenter objects (property)", () => {
+    const names = ["web", "api", "x"];
+    const resource = fc.record({
+      kind: fc.constantFrom("HorizontalPodAutoscaler", "Deployment", "StatefulSet", "ConfigMap", "NodePool", "EC2NodeClass", "Application", "Provisioner"),
+      apiVersion: fc.constantFrom("v1", "apps/v1", "autoscaling/v2", "autoscaling/v2beta2", "karpenter.sh/v1", "karpenter.k8s.aws/v1", "argoproj.io/v1alpha1", "karpenter.sh/v1alpha5", "constructor"),
+      name: fc.constantFrom(...names, ""),
+      namespace: fc.constantFrom("", "default", "shop"),
+      file: fc.constantFrom("a.yaml", "clusters/one/rendered/b.yaml", "clusters/two/rendered/c.yaml"),
+      replicas: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+      requests: fc.boolean(),
+      target: fc.record({ apiVersion: fc.constantFrom("apps/v1", "v1", "autoscaling/v2"), kind: fc.constantFrom("Deployment", "StatefulSet", "ConfigMap", "HorizontalPodAutoscaler"), name: fc.constantFrom(...names) }),
+      nodeClass: fc.constantFrom(...names),
+    });
+    fc.assert(
+      fc.property(fc.array(resource, { maxLength: 25 }), (generated) => {
+        const resources = generated.map((g, i): ParsedResource => {
+          const spec: Record<string, unknown> = { scaleTargetRef: g.target, template: { spec: { nodeClassRef: { group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: g.nodeClass }, containers: [{ name: "c", ...(g.requests ? { resources: { requests: { cpu: "1" } } } : {}) }] } } };
+          if (g.replicas !== undefined) spec.replicas = g.replicas;
+          const object = { apiVersion: g.apiVersion, kind: g.kind, metadata: { name: g.name, namespace: g.namespace }, spec };
+          return compactForCrossObject({ file: g.file, index: i, apiVersion: g.apiVersion, kind: g.kind, name: g.name, namespace: g.namespace, object });
+        });
+        const { all, subjects } = bothWays(resources, []);
+        expect(subjects).toEqual(all);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("gives the same findings on the bench corpus", () => {
+    const resources: ParsedResource[] = buildCorpus(2000).map((c, i) => {
+      const meta = c.object.metadata as { name?: string; namespace?: string };
+      return compactForCrossObject({ file: `c${i}.yaml`, index: 0, apiVersion: String(c.object.apiVersion), kind: String(c.object.kind), name: meta.name ?? "", namespace: meta.namespace ?? "", object: c.object });
+    });
+    const { all, subjects } = bothWays(resources, []);
+    expect(subjects).toEqual(all);
   });
 });

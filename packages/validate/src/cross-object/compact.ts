@@ -138,7 +138,11 @@ function jsonExact(value: unknown): boolean {
  * text it was parsed from), else as it is. unpackExtra() gives it back.
  */
 export function packExtra(extra: NonNullable<ReturnType<typeof factExtra>>): string | NonNullable<ReturnType<typeof factExtra>> {
-  return jsonExact(extra) ? JSON.stringify(extra) : extra;
+  if (!jsonExact(extra)) return extra;
+  // JSON.stringify's result is a tree of the pieces V8 built it from (a cons string: ~100 B more per fact than
+  // its characters, measured on 100,000 workload facts of ~170 characters); read back from UTF-8 it is one flat
+  // string. Exact: JSON.stringify writes lone surrogates as escapes, so the text is well-formed UTF-16.
+  return Buffer.from(JSON.stringify(extra), "utf8").toString("utf8");
 }
 
 export function unpackExtra(packed: string | NonNullable<ReturnType<typeof factExtra>>): NonNullable<ReturnType<typeof factExtra>> {

@@ -20,21 +20,17 @@ interface UtilizationMetric {
  */
 export function hpaChecks(resources: readonly ParsedResource[], partial = false, notChecked?: (what: string) => void): CrossObjectFinding[] {
   const out: CrossObjectFinding[] = [];
-  const key = (group: string, kind: string, namespace: string, name: string) => `${group}/${kind}/${namespace || "default"}/${name}`;
   const byKey = new Map<string, ParsedResource>();
   for (const r of resources) {
-    const k = key(groupOf(r.apiVersion), r.kind, r.namespace, r.name);
+    const k = resourceKey(r);
     if (!byKey.has(k)) byKey.set(k, r);
   }
   for (const hpa of resources) {
-    if (hpa.kind !== "HorizontalPodAutoscaler" || groupOf(hpa.apiVersion) !== "autoscaling") continue;
-    const ref = dig(hpa.object, "spec", "scaleTargetRef");
-    const kind = str(dig(ref, "kind"));
-    const name = str(dig(ref, "name"));
-    if (!kind || !name) continue; // structurally invalid: the schema check reports it
-    const group = groupOf(str(dig(ref, "apiVersion")) ?? "");
-    const namespace = hpa.namespace || "default";
-    const target = byKey.get(key(group, kind, namespace, name));
+    if (!isHpa(hpa)) continue;
+    const ref = hpaTarget(hpa);
+    if (!ref) continue; // structurally invalid: the schema check reports it
+    const { kind, name, group, namespace } = ref;
+    const target = byKey.get(ref.key);
     if (!target) {
       if (partial) {
         notChecked?.(`${describe(hpa)} -> ${kind} ${namespace}/${name}`);
@@ -91,6 +87,25 @@ export function hpaChecks(resources: readonly ParsedResource[], partial = false,
     }
   }
   return out;
+}
+
+const key = (group: string, kind: string, namespace: string, name: string) => `${group}/${kind}/${namespace || "default"}/${name}`;
+
+/** What an HPA's scaleTargetRef is matched on: API group, kind, namespace (default: "default") and name. */
+export const resourceKey = (r: Pick<ParsedResource, "apiVersion" | "kind" | "namespace" | "name">): string => key(groupOf(r.apiVersion), r.kind, r.namespace, r.name);
+
+/** Whether hpaChecks reads `r` as an HPA. */
+export const isHpa = (r: Pick<ParsedResource, "apiVersion" | "kind">): boolean => r.kind === "HorizontalPodAutoscaler" && groupOf(r.apiVersion) === "autoscaling";
+
+/** The object an HPA scales, as resourceKey() gives its key (undefined: the reference is incomplete). */
+export function hpaTarget(hpa: ParsedResource): { key: string; group: string; kind: string; namespace: string; name: string } | undefined {
+  const ref = dig(hpa.object, "spec", "scaleTargetRef");
+  const kind = str(dig(ref, "kind"));
+  const name = str(dig(ref, "name"));
+  if (!kind || !name) return undefined;
+  const group = groupOf(str(dig(ref, "apiVersion")) ?? "");
+  const namespace = hpa.namespace || "default";
+  return { key: key(group, kind, namespace, name), group, kind, namespace, name };
 }
 
 /** The Utilization metrics of an autoscaling/v2 (or v1) HPA, with the API server's default when none is given. */

@@ -111,6 +111,9 @@ const REMOVED_API_VERSIONS: Readonly<Record<string, { readonly replacement: stri
   "networking.k8s.io/v1beta1": { replacement: "networking.k8s.io/v1", removed: "Kubernetes 1.22" },
 };
 
+/** Whether deprecatedApiChecks reports `apiVersion` whatever the object holds (the same lookup as there, inherited keys included). */
+export const isRemovedApiVersion = (apiVersion: string): boolean => Boolean(REMOVED_API_VERSIONS[apiVersion]);
+
 export function deprecatedApiChecks(resources: readonly ParsedResource[]): CrossObjectFinding[] {
   const out: CrossObjectFinding[] = [];
   for (const r of resources) {

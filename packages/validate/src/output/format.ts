@@ -3,7 +3,8 @@ import { createColors } from "picocolors";
 import packageJson from "../../package.json" with { type: "json" };
 import type { Finding, Report, ResourceResult } from "../types.ts";
 import { ruleInfo } from "./rules.ts";
-import { safeResult, safeText, sanitizeReport } from "./sanitize.ts";
+import { lazyRows, type ResultRows, rowsOf } from "../result-store.ts";
+import { safeResult, safeText } from "./sanitize.ts";
 
 export const OUTPUT_FORMATS = ["text", "json", "junit", "sarif", "github"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -45,15 +46,18 @@ function levelWord(r: ResourceResult, f: Finding): string {
 }
 
 /** One line per finding: `file#index kind/ns/name path: message [rule]`. */
-export function formatText(unsafe: Report, options: FormatOptions = {}): string {
-  // names, paths and messages come from the input: no control character reaches the output raw
-  const report = sanitizeReport(unsafe);
+export function formatText(report: Report, options: FormatOptions = {}): string {
   const colors = createColors(options.color === true);
   const paint = (code: "31" | "32" | "33", s: string) => ({ "31": colors.red, "32": colors.green, "33": colors.yellow })[code](s);
   const lines: string[] = [];
-  for (const r of report.resources) {
+  // one result at a time; names, paths and messages come from the input: no control character reaches the output raw
+  const rows = rowsOf(report);
+  for (let i = 0; i < rows.length; i++) {
+    const unsafe = rows.at(i);
+    if (unsafe.findings.length === 0 && !options.verbose) continue;
+    const r = safeResult(unsafe);
     if (r.findings.length === 0) {
-      if (options.verbose) lines.push(`${where(r)} ${objectName(r)} ${r.status === "skipped" ? paint("33", "skipped") : paint("32", "valid")}`);
+      lines.push(`${where(r)} ${objectName(r)} ${r.status === "skipped" ? paint("33", "skipped") : paint("32", "valid")}`);
       continue;
     }
     for (const f of r.findings) {
@@ -97,7 +101,9 @@ export const jsonResource = (unsafe: ResourceResult) => {
 export function formatJson(report: Report): string {
   // jsonResource makes each resource safe to print: no control character reaches the output raw
   const notChecked = report.notChecked?.length ? { notChecked: report.notChecked.map(safeText) } : {};
-  return `${JSON.stringify({ summary: report.summary, resources: report.resources.map(jsonResource), ...notChecked }, null, 2)}\n`;
+  const rows = rowsOf(report);
+  const resources = Array.from({ length: rows.length }, (_, i) => jsonResource(rows.at(i)));
+  return `${JSON.stringify({ summary: report.summary, resources, ...notChecked }, null, 2)}\n`;
 }
 
 const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
@@ -108,15 +114,41 @@ export function formatJunit(report: Report): string {
 }
 
 /** formatJunit's lines, one testsuite at a time (a large report is written without one large string). */
-export function* junitLines(report: Report): Generator<string> {
-  const byFile = new Map<string, ResourceResult[]>();
-  for (const r of report.resources) {
-    const list = byFile.get(r.file);
-    if (list) list.push(r);
-    else byFile.set(r.file, [r]);
+/**
+ * A report's results by file, files in the order they first appear. A run's report (result-store.ts) is sorted
+ * by file: its files are its runs of rows, made objects one file at a time.
+ */
+function* byFile(report: Report): Generator<[string, ResourceResult[]]> {
+  const lazy = lazyRows(report);
+  if (lazy) {
+    yield* consecutive(lazy);
+    return;
   }
+  const files = new Map<string, ResourceResult[]>();
+  for (const r of report.resources) {
+    const list = files.get(r.file);
+    if (list) list.push(r);
+    else files.set(r.file, [r]);
+  }
+  yield* files;
+}
+
+function* consecutive(rows: ResultRows): Generator<[string, ResourceResult[]]> {
+  let group: ResourceResult[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows.at(i);
+    if (group.length > 0 && (group[0] as ResourceResult).file !== r.file) {
+      yield [(group[0] as ResourceResult).file, group];
+      group = [];
+    }
+    group.push(r);
+  }
+  if (group.length > 0) yield [(group[0] as ResourceResult).file, group];
+}
+
+export function* junitLines(report: Report): Generator<string> {
   let out = [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="eks-gitops validate" tests="${report.summary.resources}" failures="${report.summary.invalid}" errors="${report.summary.error}" skipped="${report.summary.skipped}">`];
-  for (const [unsafeFile, results] of byFile) {
+  for (const [unsafeFile, results] of byFile(report)) {
     // names, paths and messages come from the input: no control character reaches the output raw
     const file = safeText(unsafeFile);
     const count = (s: string) => results.filter((r) => r.status === s).length;
@@ -148,19 +180,25 @@ type SarifRule = { id: string; shortDescription: { text: string }; help: { text:
 export function sarifDocument(report: Report) {
   const rules = new Map<string, SarifRule>();
   // names, paths and messages come from the input: no control character reaches the output raw
-  const results = report.resources.map(safeResult).flatMap((r) =>
-    r.findings.filter(actionable).map((f) => {
+  const results: unknown[] = [];
+  const rows = rowsOf(report);
+  for (let i = 0; i < rows.length; i++) {
+    const unsafe = rows.at(i);
+    // a result with nothing to act on adds nothing: not made safe at all
+    if (!unsafe.findings.some(actionable)) continue;
+    const r = safeResult(unsafe);
+    for (const f of r.findings.filter(actionable)) {
       const info = ruleInfo(f.rule, f.hint);
       if (!rules.has(info.id)) rules.set(info.id, { id: info.id, shortDescription: { text: info.shortDescription }, help: { text: info.help } });
       const region = f.line !== undefined ? { region: { startLine: f.line, startColumn: f.column ?? 1 } } : {};
-      return {
+      results.push({
         ruleId: info.id,
         level: f.severity === "error" ? "error" : "warning",
         message: { text: `${objectName(r)} ${f.path || "/"}: ${f.message}${f.hint ? ` (fix: ${f.hint})` : ""}` },
         locations: [{ physicalLocation: { artifactLocation: { uri: r.file }, ...region }, logicalLocations: [{ fullyQualifiedName: `${objectName(r)}${f.path}` }] }],
-      };
-    }),
-  );
+      });
+    }
+  }
   const sorted = [...rules.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
@@ -179,11 +217,14 @@ const ghData = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").repla
 const ghProp = (s: string) => ghData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
 
 /** GitHub Actions workflow annotations (`::error file=...::message`), then the summary line. */
-export function formatGithub(unsafe: Report): string {
-  // names, paths and messages come from the input: no control character reaches the output raw
-  const report = sanitizeReport(unsafe);
+export function formatGithub(report: Report): string {
   const lines: string[] = [];
-  for (const r of report.resources) {
+  // one result at a time; names, paths and messages come from the input: no control character reaches the output raw
+  const rows = rowsOf(report);
+  for (let i = 0; i < rows.length; i++) {
+    const unsafe = rows.at(i);
+    if (!unsafe.findings.some(actionable)) continue;
+    const r = safeResult(unsafe);
     for (const f of r.findings.filter(actionable)) {
       const level = f.severity === "error" ? "error" : "warning";
       const at = f.line !== undefined ? `,line=${f.line},col=${f.column ?? 1}` : "";

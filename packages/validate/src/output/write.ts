@@ -2,6 +2,7 @@
 // large report is never one large string (on 50,000 objects the JSON text alone is 13 MB, and building it
 // in one piece took ~50 MB more at peak than the run itself).
 import type { Report } from "../types.ts";
+import { rowsOf } from "../result-store.ts";
 import { safeText } from "./sanitize.ts";
 import { type FormatOptions, formatGithub, formatText, jsonResource, junitLines, type OutputFormat, sarifDocument } from "./format.ts";
 
@@ -75,13 +76,11 @@ export function writeReport(report: Report, format: OutputFormat, options: Forma
     case "json": {
       // the resources are mapped to the contract one at a time, never all at once
       push(`{\n  "summary": ${nested(report.summary, 1)},\n  "resources": `);
-      const resources = report.resources;
+      const resources = rowsOf(report);
       if (resources.length === 0) push("[]");
       else {
         push("[\n");
-        resources.forEach((r, i) => {
-          push(`    ${nested(jsonResource(r), 2)}${i < resources.length - 1 ? ",\n" : "\n"}`);
-        });
+        for (let i = 0; i < resources.length; i++) push(`    ${nested(jsonResource(resources.at(i)), 2)}${i < resources.length - 1 ? ",\n" : "\n"}`);
         push("  ]");
       }
       if (report.notChecked?.length) push(`,\n  "notChecked": ${nested(report.notChecked.map(safeText), 1)}`);
