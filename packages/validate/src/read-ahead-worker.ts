@@ -6,12 +6,15 @@ import { type MessagePort, parentPort, receiveMessageOnPort } from "node:worker_
 import { HeapGuard } from "./heap-guard.ts";
 import { nativeAhead, PackedBuiltins } from "./native-ahead.ts";
 import { loadFileText } from "./reader.ts";
+import { SchemaCompiler } from "./schema/compile.ts";
 import { BY_WORKER, type ReadAheadMessage, type ReadAheadTexts, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED } from "./read-ahead.ts";
 
 function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
   const state = new Int32Array(work.state);
   const claims = new Int32Array(work.claims);
   const builtins = work.cacheDir ? new PackedBuiltins(work.cacheDir) : undefined;
+  // the schema stage of built-in objects: their validators loaded from the cache the main thread's compiler keeps
+  const compiler = work.cacheDir && work.schema ? new SchemaCompiler({ cacheDir: work.cacheDir }) : undefined;
   let versions: ReadAheadVersions["versions"] | undefined;
   // this isolate's garbage (every file's text and documents) piles up like the main thread's: collected as it grows
   const heap = new HeapGuard(16 * 1024 * 1024);
@@ -52,12 +55,14 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
     const v = versions?.[index];
     // the main thread already waits for this file: it gets the documents now and runs the checks itself
     const waited = Atomics.load(state, TAKEN) >= index;
-    const native = docs && builtins && v && !waited ? docs.resources.map((r) => nativeAhead(r, builtins, v) ?? null) : undefined;
+    const native = docs && builtins && v && !waited ? docs.resources.map((r) => nativeAhead(r, builtins, v, compiler) ?? null) : undefined;
     // the text goes back with the documents (the main thread locates findings in it), unless the main thread gave it
     const text = docs && known === undefined ? read?.text : undefined;
     post({ index, docs, ...(native ? { native } : {}), ...(text !== undefined ? { text } : {}) });
     if (index % 100 === 99) heap.check();
   }
+  // V8's code cache of the validators this worker loaded without one (the main thread writes its own)
+  compiler?.saveCodeCache();
 }
 
 // started before the files are known (while the CLI loads), the worker waits for its one piece of work

@@ -26,6 +26,8 @@ export interface ReadAheadWork {
   readonly window: number;
   /** Where the catalog's packs are (native-ahead.ts); without it the worker only reads. */
   readonly cacheDir?: string;
+  /** The worker also runs the schema stage of built-in objects (native-ahead.ts), with the compiled validators kept in `cacheDir`. */
+  readonly schema?: boolean;
 }
 
 /** Sent after the work: the catalog versions of each file (by index), for the native checks the worker runs ahead. */
@@ -97,6 +99,8 @@ export class ReadAhead {
     worker: Worker | undefined,
     /** The catalog cache (packs of the OpenAPI documents) for the native checks made ahead; none: the worker only reads. */
     cacheDir?: string,
+    /** With `cacheDir`: the worker runs the schema stage of built-in objects ahead too (their validators kept there). */
+    schema = false,
   ) {
     this.claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(files.length, 1)));
     if (!worker || files.length < 2) {
@@ -110,7 +114,7 @@ export class ReadAhead {
       state: this.state.buffer as SharedArrayBuffer,
       claims: this.claims.buffer as SharedArrayBuffer,
       window: READ_AHEAD_WINDOW,
-      ...(cacheDir ? { cacheDir } : {}),
+      ...(cacheDir ? { cacheDir, schema } : {}),
     };
     worker.on("message", (m: ReadAheadMessage) => {
       this.arrived.set(m.index, m.docs);
