@@ -9,6 +9,9 @@ import { loadFileText } from "./reader.ts";
 import { SchemaCompiler } from "./schema/compile.ts";
 import { BY_WORKER, type ReadAheadMessage, type ReadAheadTexts, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED } from "./read-ahead.ts";
 
+/** Files read and not yet taken, at least, for the worker to run the schema stage of a file's built-in objects too. */
+const SCHEMA_SLACK = 4;
+
 function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
   const state = new Int32Array(work.state);
   const claims = new Int32Array(work.claims);
@@ -55,7 +58,10 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
     const v = versions?.[index];
     // the main thread already waits for this file: it gets the documents now and runs the checks itself
     const waited = Atomics.load(state, TAKEN) >= index;
-    const native = docs && builtins && v && !waited ? docs.resources.map((r) => nativeAhead(r, builtins, v, compiler) ?? null) : undefined;
+    // the schema stage only while the main thread is behind (files read and not taken): once it catches up, this
+    // thread is the slower one and leaves the schema stage to it, so that neither waits for the other
+    const slack = index - Atomics.load(state, TAKEN) >= SCHEMA_SLACK;
+    const native = docs && builtins && v && !waited ? docs.resources.map((r) => nativeAhead(r, builtins, v, slack ? compiler : undefined) ?? null) : undefined;
     // the text goes back with the documents (the main thread locates findings in it), unless the main thread gave it
     const text = docs && known === undefined ? read?.text : undefined;
     post({ index, docs, ...(native ? { native } : {}), ...(text !== undefined ? { text } : {}) });

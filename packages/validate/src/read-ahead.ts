@@ -5,7 +5,9 @@
 // thread would, so every document, unreadable file and finding is the same; what it posts back is plain data
 // (structured clone keeps shared YAML aliases, -0 and own `__proto__` keys as they were). Validation stays on
 // the main thread: workers that validated too were measured slower on this 2-CPU machine, each isolate paying
-// its own warm-up (schemas, compiled validators, JIT). Anything the worker does not deliver (stdin, a file it
+// its own warm-up (schemas, compiled validators, JIT). The two stages of built-in objects that depend on the
+// object and its pinned schema alone (native checks, and the OpenAPI schema stage with validators loaded from the
+// on-disk cache) are made ahead by the worker (native-ahead.ts). Anything the worker does not deliver (stdin, a file it
 // failed on, a worker that could not start or died) is read on the main thread instead, so a run never
 // depends on the worker for its results, only for its speed.
 import type { Worker } from "node:worker_threads";
@@ -81,6 +83,8 @@ export class ReadAhead {
   lastNative: readonly (NativeAhead | null)[] | undefined;
   /** Resources whose native findings the worker made (`--timings` shows it). */
   nativeAhead = 0;
+  /** Resources whose schema findings the worker made. */
+  schemaAhead = 0;
   private readonly natives = new Map<number, readonly (NativeAhead | null)[]>();
   /** Texts the worker read, by file index, until their file is taken. */
   private readonly texts = new Map<number, string>();
@@ -167,6 +171,7 @@ export class ReadAhead {
     const docs = mine ? undefined : this.arrived.get(index);
     this.lastNative = docs ? this.natives.get(index) : undefined;
     if (this.lastNative) this.nativeAhead += this.lastNative.filter((n) => n !== null).length;
+    if (this.lastNative) this.schemaAhead += this.lastNative.filter((n) => n?.schema !== undefined).length;
     const known = this.known.get(index);
     const posted = this.texts.get(index);
     this.arrived.delete(index);
