@@ -76,23 +76,6 @@ describe("validate's read-ahead worker", () => {
     if (fifo.status === 0) expect(report.resources.some((r) => r.file.endsWith("fifo.yaml"))).toBe(true);
   });
 
-  it("reports the same with the schema stage of built-in objects made in the worker or on the main thread, in every format", () => {
-    // EKS_GITOPS_SCHEMA_AHEAD=0: the worker reads and runs the native checks only (packages/validate/src/native-ahead.ts);
-    // which objects the worker takes depends on the load, the report must not
-    for (const format of ["json", "sarif", "junit", "github", "text"]) {
-      const args = ["packages/validate/fixtures/native", "-o", format];
-      const ahead = validate(args);
-      const off = validate(args, { EKS_GITOPS_SCHEMA_AHEAD: "0" });
-      expect(ahead.status, format).toBe(1);
-      expect(ahead.status, format).toBe(off.status);
-      expect(ahead.stdout, format).toBe(off.stdout);
-    }
-    const all = validate(["packages/validate/fixtures", "-o", "json"]);
-    const allOff = validate(["packages/validate/fixtures", "-o", "json"], { EKS_GITOPS_SCHEMA_AHEAD: "0" });
-    expect(all.status).toBe(allOff.status);
-    expect(all.stdout).toBe(allOff.stdout);
-  });
-
   it("leaves stdin to the main thread", () => {
     const input = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-stdin\n";
     const args = ["validate", "-", "packages/validate/fixtures/structural", "-o", "json", "--root", ROOT];

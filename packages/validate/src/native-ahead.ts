@@ -7,35 +7,19 @@
 // found no decode error; otherwise it runs the checks itself. Measured on the 5,000-object bench: the native
 // stage is about 0.1 s of the main thread's time on a cold start (dozens of small functions run a few hundred
 // times each, never warm).
-//
-// The schema stage (OpenAPI, ajv) of a built-in object depends on the same two things only: the object without its
-// nulls and its kind's pinned schema (no defaulting, no CEL, nothing the main thread learns later from CRDs or
-// overlays: built-in kinds come from the pinned documents, validated as they are). With `schema` asked for, the
-// worker also runs the very validator the main thread would (SchemaCompiler, loaded from the same on-disk cache of
-// compiled validators) and passes its findings; the native checks then get those findings, as on the main thread.
 import { type CatalogVersions, selectReleases } from "./catalog/index.ts";
-import { nativeFindings, undecodable } from "./native/index.ts";
+import { nativeFindings } from "./native/index.ts";
 import { cloneWithoutNulls } from "./nulls.ts";
-import { valueAtPointer } from "./pointer.ts";
-import type { SchemaCompiler } from "./schema/compile.ts";
-import { findingsFromAjv } from "./schema/errors.ts";
 import { gvkKey, parseApiVersion, type TypeSchema } from "./schema/model.ts";
 import { packPath, typesFromOpenApiPack } from "./schema/openapi-pack.ts";
 import { readKindIndex } from "./schema/registry.ts";
 import type { Finding, ParsedResource } from "./types.ts";
-import { withQuoteHint } from "./yaml11.ts";
 
 /** The worker's native findings for one object, and the schema they were made with. */
 export interface NativeAhead {
   readonly documentId: string;
   readonly gvk: string;
-  /** The native stage's findings, made given the schema findings `schema` (none: given no schema finding). */
   readonly findings: Finding[];
-  /**
-   * The schema stage's findings (OpenAPI, ajv) of the object without its nulls, as ObjectValidator.validate makes
-   * them for a built-in type; absent when the worker was not asked for them (or could not make them).
-   */
-  readonly schema?: Finding[];
   /**
    * The object holds no null property (the worker looked while dropping them): the main thread then validates
    * it as it is, without walking it again to look (nulls.ts). About the object alone, whatever its schema.
@@ -101,52 +85,22 @@ export class PackedBuiltins {
   }
 }
 
-/**
- * The schema findings of a built-in object already without nulls, as ObjectValidator.validate makes them (the
- * compiled validator, the offending values looked up, findings worded, quoting hints).
- */
-export function builtinSchemaFindings(compiler: SchemaCompiler, object: Record<string, unknown>, type: TypeSchema): Finding[] {
-  const validator = compiler.validator(type);
-  if (validator(object)) return [];
-  const errors = validator.errors ?? [];
-  for (const e of errors) if (!("data" in e)) e.data = valueAtPointer(object, e.instancePath);
-  return findingsFromAjv(errors).map(withQuoteHint);
-}
-
-/**
- * The native findings of a built-in object, made as the main thread would make them, and its schema findings when
- * `compiler` is given; undefined for other kinds.
- */
-export function nativeAhead(r: ParsedResource, builtins: PackedBuiltins, versions: CatalogVersions, compiler?: SchemaCompiler): NativeAhead | undefined {
+/** The native findings of a built-in object, made as the main thread would make them; undefined for other kinds. */
+export function nativeAhead(r: ParsedResource, builtins: PackedBuiltins, versions: CatalogVersions): NativeAhead | undefined {
   const gvk = gvkKey({ ...parseApiVersion(r.apiVersion), kind: r.kind });
   const type = builtins.type(versions, gvk);
   if (type?.flavour !== "builtin" || !type.documentId) return undefined;
   try {
     const object = cloneWithoutNulls(r.object) as Record<string, unknown>;
-    const schema = compiler ? builtinSchemaFindings(compiler, object, type) : undefined;
-    const findings = nativeFindings(object, type, schema ?? []);
-    return { documentId: type.documentId, gvk, findings, nullFree: object === r.object, ...(schema ? { schema } : {}) };
+    return { documentId: type.documentId, gvk, findings: nativeFindings(object, type, []), nullFree: object === r.object };
   } catch {
     // whatever went wrong, the main thread meets again with its own error handling
     return undefined;
   }
 }
 
-/** Whether the worker made its findings with the very schema the main thread resolved the object to. */
-const sameSchema = (ahead: NativeAhead, type: TypeSchema): boolean => type.flavour === "builtin" && ahead.documentId === type.documentId && ahead.gvk === gvkKey(type.gvk);
-
-/**
- * The worker's native findings when they are the ones the main thread would make for `type` given the schema
- * findings `schemaFindings` (see the top of this file): a built-in kind's native checks depend on the schema
- * findings only through whether one of them is a decode error (nativeFindings).
- */
-export function usableAhead(ahead: NativeAhead | undefined, type: TypeSchema, schemaFindings: readonly Finding[] = []): Finding[] | undefined {
-  if (!ahead || !sameSchema(ahead, type) || undecodable(schemaFindings) !== undecodable(ahead.schema ?? [])) return undefined;
+/** The worker's findings when they are the ones the main thread would make for `type` (see the top of this file). */
+export function usableAhead(ahead: NativeAhead | undefined, type: TypeSchema): Finding[] | undefined {
+  if (!ahead || type.flavour !== "builtin" || ahead.documentId !== type.documentId || ahead.gvk !== gvkKey(type.gvk)) return undefined;
   return ahead.findings;
-}
-
-/** The worker's schema findings when they are the ones the main thread would make for `type` (a copy: callers add to it). */
-export function usableSchemaAhead(ahead: NativeAhead | undefined, type: TypeSchema): Finding[] | undefined {
-  if (!ahead?.schema || !sameSchema(ahead, type)) return undefined;
-  return [...ahead.schema];
 }

@@ -6,18 +6,12 @@ import { type MessagePort, parentPort, receiveMessageOnPort } from "node:worker_
 import { HeapGuard } from "./heap-guard.ts";
 import { nativeAhead, PackedBuiltins } from "./native-ahead.ts";
 import { loadFileText } from "./reader.ts";
-import { SchemaCompiler } from "./schema/compile.ts";
 import { BY_WORKER, type ReadAheadMessage, type ReadAheadTexts, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED } from "./read-ahead.ts";
-
-/** Files read and not yet taken, at least, for the worker to run the schema stage of a file's built-in objects too. */
-const SCHEMA_SLACK = 4;
 
 function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
   const state = new Int32Array(work.state);
   const claims = new Int32Array(work.claims);
   const builtins = work.cacheDir ? new PackedBuiltins(work.cacheDir) : undefined;
-  // the schema stage of built-in objects: their validators loaded from the cache the main thread's compiler keeps
-  const compiler = work.cacheDir && work.schema ? new SchemaCompiler({ cacheDir: work.cacheDir }) : undefined;
   let versions: ReadAheadVersions["versions"] | undefined;
   // this isolate's garbage (every file's text and documents) piles up like the main thread's: collected as it grows
   const heap = new HeapGuard(16 * 1024 * 1024);
@@ -58,17 +52,12 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
     const v = versions?.[index];
     // the main thread already waits for this file: it gets the documents now and runs the checks itself
     const waited = Atomics.load(state, TAKEN) >= index;
-    // the schema stage only while the main thread is behind (files read and not taken): once it catches up, this
-    // thread is the slower one and leaves the schema stage to it, so that neither waits for the other
-    const slack = index - Atomics.load(state, TAKEN) >= SCHEMA_SLACK;
-    const native = docs && builtins && v && !waited ? docs.resources.map((r) => nativeAhead(r, builtins, v, slack ? compiler : undefined) ?? null) : undefined;
+    const native = docs && builtins && v && !waited ? docs.resources.map((r) => nativeAhead(r, builtins, v) ?? null) : undefined;
     // the text goes back with the documents (the main thread locates findings in it), unless the main thread gave it
     const text = docs && known === undefined ? read?.text : undefined;
     post({ index, docs, ...(native ? { native } : {}), ...(text !== undefined ? { text } : {}) });
     if (index % 100 === 99) heap.check();
   }
-  // V8's code cache of the validators this worker loaded without one (the main thread writes its own)
-  compiler?.saveCodeCache();
 }
 
 // started before the files are known (while the CLI loads), the worker waits for its one piece of work

@@ -5,9 +5,7 @@
 // thread would, so every document, unreadable file and finding is the same; what it posts back is plain data
 // (structured clone keeps shared YAML aliases, -0 and own `__proto__` keys as they were). Validation stays on
 // the main thread: workers that validated too were measured slower on this 2-CPU machine, each isolate paying
-// its own warm-up (schemas, compiled validators, JIT). The two stages of built-in objects that depend on the
-// object and its pinned schema alone (native checks, and the OpenAPI schema stage with validators loaded from the
-// on-disk cache) are made ahead by the worker (native-ahead.ts). Anything the worker does not deliver (stdin, a file it
+// its own warm-up (schemas, compiled validators, JIT). Anything the worker does not deliver (stdin, a file it
 // failed on, a worker that could not start or died) is read on the main thread instead, so a run never
 // depends on the worker for its results, only for its speed.
 import type { Worker } from "node:worker_threads";
@@ -28,8 +26,6 @@ export interface ReadAheadWork {
   readonly window: number;
   /** Where the catalog's packs are (native-ahead.ts); without it the worker only reads. */
   readonly cacheDir?: string;
-  /** The worker also runs the schema stage of built-in objects (native-ahead.ts), with the compiled validators kept in `cacheDir`. */
-  readonly schema?: boolean;
 }
 
 /** Sent after the work: the catalog versions of each file (by index), for the native checks the worker runs ahead. */
@@ -83,8 +79,6 @@ export class ReadAhead {
   lastNative: readonly (NativeAhead | null)[] | undefined;
   /** Resources whose native findings the worker made (`--timings` shows it). */
   nativeAhead = 0;
-  /** Resources whose schema findings the worker made. */
-  schemaAhead = 0;
   private readonly natives = new Map<number, readonly (NativeAhead | null)[]>();
   /** Texts the worker read, by file index, until their file is taken. */
   private readonly texts = new Map<number, string>();
@@ -103,8 +97,6 @@ export class ReadAhead {
     worker: Worker | undefined,
     /** The catalog cache (packs of the OpenAPI documents) for the native checks made ahead; none: the worker only reads. */
     cacheDir?: string,
-    /** With `cacheDir`: the worker runs the schema stage of built-in objects ahead too (their validators kept there). */
-    schema = false,
   ) {
     this.claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(files.length, 1)));
     if (!worker || files.length < 2) {
@@ -118,7 +110,7 @@ export class ReadAhead {
       state: this.state.buffer as SharedArrayBuffer,
       claims: this.claims.buffer as SharedArrayBuffer,
       window: READ_AHEAD_WINDOW,
-      ...(cacheDir ? { cacheDir, schema } : {}),
+      ...(cacheDir ? { cacheDir } : {}),
     };
     worker.on("message", (m: ReadAheadMessage) => {
       this.arrived.set(m.index, m.docs);
@@ -171,7 +163,6 @@ export class ReadAhead {
     const docs = mine ? undefined : this.arrived.get(index);
     this.lastNative = docs ? this.natives.get(index) : undefined;
     if (this.lastNative) this.nativeAhead += this.lastNative.filter((n) => n !== null).length;
-    if (this.lastNative) this.schemaAhead += this.lastNative.filter((n) => n?.schema !== undefined).length;
     const known = this.known.get(index);
     const posted = this.texts.get(index);
     this.arrived.delete(index);

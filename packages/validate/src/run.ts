@@ -64,11 +64,6 @@ export interface RunOptions {
   readonly loadedOverlays?: ReadonlyMap<string, LoadedOverlay>;
   /** A worker started with startReadAheadWorker (see read-ahead.ts), handed the files to read ahead; without it every file is read on the calling thread. */
   readonly readAheadWorker?: Worker;
-  /**
-   * The read-ahead worker also runs the schema stage of built-in objects (native-ahead.ts); off, this thread does.
-   * Reports are the same either way. @default true, unless EKS_GITOPS_SCHEMA_AHEAD=0
-   */
-  readonly schemaAhead?: boolean;
 }
 
 /** Wall time of each phase of a run, in order (shown by `--timings`). */
@@ -192,9 +187,7 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   // the worker starts reading now, while the main thread scans the files and loads their schemas
   // with the pinned catalog, the worker also runs the native checks of built-in objects ahead (native-ahead.ts)
   const nativeAhead = options.catalog !== false && selection.checks.has("native");
-  // and, with the schema stage, their OpenAPI validation (its compiled validators from the same cache as this thread's)
-  const schemaAhead = nativeAhead && selection.checks.has("schema") && (options.schemaAhead ?? process.env.EKS_GITOPS_SCHEMA_AHEAD !== "0");
-  const readAhead = new ReadAhead(files, { ...options.read, cwd, readStdin: stdin }, options.readAheadWorker, nativeAhead ? (options.cacheDir ?? defaultCacheDir()) : undefined, schemaAhead);
+  const readAhead = new ReadAhead(files, { ...options.read, cwd, readStdin: stdin }, options.readAheadWorker, nativeAhead ? (options.cacheDir ?? defaultCacheDir()) : undefined);
   try {
     // the scan's kinds by file are dropped once the catalog is loaded: not held through the stream
     let scan: ScanResult | undefined = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes: selected.maxFileBytes, text: stdin, show: selected.show, maxAliasCount: options.read?.maxAliasCount });

@@ -1,8 +1,8 @@
 // ObjectValidator: one object through schema lookup, defaulting, OpenAPI validation, native checks and CEL (validate-documents.ts and stream.ts run it over many).
 import { CelEvaluator } from "./cel/evaluate.ts";
 import { type CompilerOptions, SchemaCompiler } from "./schema/compile.ts";
-import { nativeFindings, withoutSuperseded } from "./native/index.ts";
-import { type NativeAhead, usableAhead, usableSchemaAhead } from "./native-ahead.ts";
+import { nativeFindings, undecodable, withoutSuperseded } from "./native/index.ts";
+import { type NativeAhead, usableAhead } from "./native-ahead.ts";
 import { valueAtPointer } from "./pointer.ts";
 import { findingsFromAjv, isBlocking } from "./schema/errors.ts";
 import { makeDeref, type SchemaNode, type TypeSchema } from "./schema/model.ts";
@@ -85,12 +85,10 @@ export class ObjectValidator {
     if (structural) value = walk(object, type.root, "", old, opts, result) as Record<string, unknown>;
     // a built-in object without nulls is validated as it is: the read-ahead worker may already know it has none
     else value = (type.flavour === "builtin" && ahead?.nullFree !== true ? cloneWithoutNulls(object) : object) as Record<string, unknown>;
-    // a built-in object's schema findings made ahead by the read-ahead worker (native-ahead.ts): its validator is not run here
-    const schemaAhead = stages.schema ? usableSchemaAhead(ahead, type) : undefined;
-    const findings: Finding[] = schemaAhead ?? (stages.schema && result.findings.length > 0 ? [...result.findings] : []);
+    const validator = this.compiler.validator(type);
+    const findings: Finding[] = stages.schema && result.findings.length > 0 ? [...result.findings] : [];
     let blocked = false;
-    const validator = schemaAhead ? undefined : this.compiler.validator(type);
-    if (validator && (stages.schema || result.tasks.length > 0) && !validator(value)) {
+    if ((stages.schema || result.tasks.length > 0) && !validator(value)) {
       const errors = validator.errors ?? [];
       // ajv runs without `verbose` (it would embed whole schemas in the generated code): the offending value is looked up here
       for (const e of errors) if (!("data" in e)) e.data = valueAtPointer(value, e.instancePath);
@@ -98,7 +96,7 @@ export class ObjectValidator {
       if (stages.schema) findings.push(...findingsFromAjv(errors).map(withQuoteHint));
     }
     if (stages.native) {
-      const native = usableAhead(ahead, type, findings) || nativeFindings(value, type, findings);
+      const native = (!undecodable(findings) && usableAhead(ahead, type)) || nativeFindings(value, type, findings);
       // most objects have no native finding: then every schema finding stays, in place
       if (native.length > 0) findings.splice(0, findings.length, ...withoutSuperseded(findings, native), ...native);
     }
