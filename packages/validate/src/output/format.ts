@@ -37,6 +37,20 @@ export function notCheckedLine(references: readonly string[]): string {
 /** GitHub annotations and SARIF carry what someone must act on: not info, not acknowledged findings. */
 const actionable = (f: Finding) => f.severity !== "info" && f.acknowledged === undefined;
 
+/**
+ * Each actionable finding of the report with its result made safe, in report order, one row at a time. A result with
+ * nothing to act on adds nothing and is not made safe at all (the SARIF and GitHub formats).
+ */
+function* actionableFindings(report: Report): Generator<{ r: ResourceResult; f: Finding }> {
+  const rows = rowsOf(report);
+  for (let i = 0; i < rows.length; i++) {
+    const unsafe = rows.at(i);
+    if (!unsafe.findings.some(actionable)) continue;
+    const r = safeResult(unsafe);
+    for (const f of r.findings.filter(actionable)) yield { r, f };
+  }
+}
+
 /** The level word of a finding in text output (uncoloured). */
 function levelWord(r: ResourceResult, f: Finding): string {
   if (f.acknowledged !== undefined) return "acknowledged";
@@ -181,23 +195,16 @@ export function sarifDocument(report: Report) {
   const rules = new Map<string, SarifRule>();
   // names, paths and messages come from the input: no control character reaches the output raw
   const results: unknown[] = [];
-  const rows = rowsOf(report);
-  for (let i = 0; i < rows.length; i++) {
-    const unsafe = rows.at(i);
-    // a result with nothing to act on adds nothing: not made safe at all
-    if (!unsafe.findings.some(actionable)) continue;
-    const r = safeResult(unsafe);
-    for (const f of r.findings.filter(actionable)) {
-      const info = ruleInfo(f.rule, f.hint);
-      if (!rules.has(info.id)) rules.set(info.id, { id: info.id, shortDescription: { text: info.shortDescription }, help: { text: info.help } });
-      const region = f.line !== undefined ? { region: { startLine: f.line, startColumn: f.column ?? 1 } } : {};
-      results.push({
-        ruleId: info.id,
-        level: f.severity === "error" ? "error" : "warning",
-        message: { text: `${objectName(r)} ${f.path || "/"}: ${f.message}${f.hint ? ` (fix: ${f.hint})` : ""}` },
-        locations: [{ physicalLocation: { artifactLocation: { uri: r.file }, ...region }, logicalLocations: [{ fullyQualifiedName: `${objectName(r)}${f.path}` }] }],
-      });
-    }
+  for (const { r, f } of actionableFindings(report)) {
+    const info = ruleInfo(f.rule, f.hint);
+    if (!rules.has(info.id)) rules.set(info.id, { id: info.id, shortDescription: { text: info.shortDescription }, help: { text: info.help } });
+    const region = f.line !== undefined ? { region: { startLine: f.line, startColumn: f.column ?? 1 } } : {};
+    results.push({
+      ruleId: info.id,
+      level: f.severity === "error" ? "error" : "warning",
+      message: { text: `${objectName(r)} ${f.path || "/"}: ${f.message}${f.hint ? ` (fix: ${f.hint})` : ""}` },
+      locations: [{ physicalLocation: { artifactLocation: { uri: r.file }, ...region }, logicalLocations: [{ fullyQualifiedName: `${objectName(r)}${f.path}` }] }],
+    });
   }
   const sorted = [...rules.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
@@ -220,17 +227,11 @@ const ghProp = (s: string) => ghData(s).replace(/:/g, "%3A").replace(/,/g, "%2C"
 export function formatGithub(report: Report): string {
   const lines: string[] = [];
   // one result at a time; names, paths and messages come from the input: no control character reaches the output raw
-  const rows = rowsOf(report);
-  for (let i = 0; i < rows.length; i++) {
-    const unsafe = rows.at(i);
-    if (!unsafe.findings.some(actionable)) continue;
-    const r = safeResult(unsafe);
-    for (const f of r.findings.filter(actionable)) {
-      const level = f.severity === "error" ? "error" : "warning";
-      const at = f.line !== undefined ? `,line=${f.line},col=${f.column ?? 1}` : "";
-      // the title names the rule by its stable id: a CEL rule's text would make a title of the whole rule
-      lines.push(`::${level} file=${ghProp(r.file)}${at},title=${ghProp(`${objectName(r)} ${ruleInfo(f.rule).id}`)}::${ghData(`${f.path || "/"}: ${f.message}${f.hint ? ` (fix: ${f.hint})` : ""}`)}`);
-    }
+  for (const { r, f } of actionableFindings(report)) {
+    const level = f.severity === "error" ? "error" : "warning";
+    const at = f.line !== undefined ? `,line=${f.line},col=${f.column ?? 1}` : "";
+    // the title names the rule by its stable id: a CEL rule's text would make a title of the whole rule
+    lines.push(`::${level} file=${ghProp(r.file)}${at},title=${ghProp(`${objectName(r)} ${ruleInfo(f.rule).id}`)}::${ghData(`${f.path || "/"}: ${f.message}${f.hint ? ` (fix: ${f.hint})` : ""}`)}`);
   }
   lines.push(summaryLine(report));
   return `${lines.join("\n")}\n`;
