@@ -65,6 +65,22 @@ describe("startReadAheadWorker", { timeout: 60_000 }, () => {
     }
   });
 
+  it("ignores a cache file damaged inside V8's data, which V8 itself accepts (no checksum in release builds)", async () => {
+    const cache = workerCodeCache(bundle);
+    rmSync(cache, { force: true });
+    const first = startReadAheadWorker(bundle);
+    if (!first) throw new Error("no worker");
+    expect((await ask(first, 1)).saved).toBe(true);
+    const damaged = Buffer.from(readFileSync(cache));
+    // one bit of the serialized code, past V8's own header (magic, version, source and flag hashes, lengths)
+    damaged.writeUInt8((damaged.at(-40) as number) ^ 0x01, damaged.length - 40);
+    writeFileSync(cache, damaged);
+    const worker = startReadAheadWorker(bundle);
+    if (!worker) throw new Error("no worker");
+    expect(await ask(worker, 5)).toEqual({ doubled: 10, file: "read-ahead-worker.cjs", saved: true });
+    expect(readFileSync(cache).equals(damaged)).toBe(false);
+  });
+
   it("starts nothing for a missing bundle", () => {
     expect(startReadAheadWorker(join(dir, "missing.cjs"))).toBeUndefined();
   });

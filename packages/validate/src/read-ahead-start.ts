@@ -12,9 +12,10 @@ export const SAVE_CODE_CACHE = "eks-gitops.save-worker-code-cache";
 // The worker's bundle is run the way bin/bundle.js runs the CLI's: as a CommonJS function compiled by vm.Script
 // with V8's code cache, instead of by Node's module loader, which compiles it anew in every run (measured: ~45 ms
 // of the worker's CPU at each start, the whole of loading its bundle). The cache is V8's own format, checked by V8
-// against the source and its flags (a foreign, stale or damaged file is rejected, `cachedDataRejected`, never
-// run); it is written once the worker has read its files (every function it compiled is then in it), to a
-// temporary file renamed into place, so a concurrent run never reads half of one.
+// against the source and its flags (a foreign or stale file is rejected, `cachedDataRejected`, never run; a
+// damaged one by the SHA-256 stored before it, as V8 checks no checksum in release builds); it is written once
+// the worker has read its files (every function it compiled is then in it), to a temporary file renamed into
+// place, so a concurrent run never reads half of one.
 const LOADER = `"use strict";
 const { readFileSync, writeFileSync, renameSync, rmSync } = require("node:fs");
 const { dirname } = require("node:path");
@@ -22,15 +23,23 @@ const { createRequire } = require("node:module");
 const { Script } = require("node:vm");
 const { workerData } = require("node:worker_threads");
 const { file, cacheFile, saveKey } = workerData;
+const { createHash } = require("node:crypto");
+const digest = (b) => createHash("sha256").update(b).digest();
+// the file is the SHA-256 of V8's data, then the data: V8 verifies no checksum of a code cache in a release build
+// (a damaged one whose header still matches would be run), so a file whose data does not match its hash is ignored
 let cachedData;
-try { cachedData = readFileSync(cacheFile); } catch { cachedData = undefined; }
+try {
+  const stored = readFileSync(cacheFile);
+  const data = stored.subarray(32);
+  cachedData = stored.length > 32 && digest(data).equals(stored.subarray(0, 32)) ? data : undefined;
+} catch { cachedData = undefined; }
 const bytes = readFileSync(file);
 const source = bytes.toString(require("node:buffer").isAscii(bytes) ? "latin1" : "utf8");
 const script = new Script("(function (exports, require, module, __filename, __dirname) {" + source + "\\n})", { filename: file, cachedData });
 if (cachedData === undefined || script.cachedDataRejected) {
   globalThis[Symbol.for(saveKey)] = () => {
     const tmp = cacheFile + "." + process.pid + "." + require("node:worker_threads").threadId + ".tmp";
-    try { writeFileSync(tmp, script.createCachedData()); renameSync(tmp, cacheFile); }
+    try { const data = script.createCachedData(); writeFileSync(tmp, Buffer.concat([digest(data), data])); renameSync(tmp, cacheFile); }
     catch { try { rmSync(tmp, { force: true }); } catch {} }
   };
 }

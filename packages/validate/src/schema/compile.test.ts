@@ -39,6 +39,29 @@ describe("SchemaCompiler disk cache", () => {
     expect(second.validate({ ...bad, spec: { id: "abc", at: "2026-01-01T00:00:00Z", n: 1 } }, type)).toEqual([]);
   }, 60_000);
 
+  it("never uses a V8 code cache damaged inside its data (V8 verifies no checksum of one in release builds)", () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "validators-"));
+    const type = registry.lookup("example.com/v1", "Thing");
+    if (!type) throw new Error("schema missing");
+    const bad = { apiVersion: "example.com/v1", kind: "Thing", metadata: { name: "t" }, spec: { id: "a1", at: "noon", n: 4, x: 1 } };
+    const first = new ObjectValidator({ cacheDir });
+    const expected = first.validate(bad, type);
+    first.compiler.saveCodeCache();
+    const folder = join(cacheDir, "validators");
+    const v8Files = readdirSync(folder).filter((f) => f.endsWith(".v8"));
+    expect(v8Files).toHaveLength(1);
+    const v8File = join(folder, v8Files[0] as string);
+    const damaged = Buffer.from(readFileSync(v8File));
+    // one bit of the serialized code, past V8's own header (which V8 does check)
+    damaged.writeUInt8((damaged.at(-40) as number) ^ 0x01, damaged.length - 40);
+    writeFileSync(v8File, damaged);
+    const second = new ObjectValidator({ cacheDir });
+    expect(second.validate(bad, type)).toEqual(expected);
+    // not used: the run saves a good cache in its place
+    second.compiler.saveCodeCache();
+    expect(readFileSync(v8File).equals(damaged)).toBe(false);
+  }, 60_000);
+
   it("loads one validator for kinds whose schemas are the same (a CRD set repeating one schema)", () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "validators-"));
     const spec = { type: "object", properties: { n: { type: "integer", maximum: 3 } } };

@@ -98,6 +98,20 @@ export function verifiedCode(bytes: Buffer, key: string): string | undefined {
   return bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
 }
 
+/**
+ * A V8 code cache file is the SHA-256 of V8's data, then the data. V8 checks a cache against its version, flags and
+ * the source's length, but verifies no checksum of the data in a release build: a damaged file that still passes
+ * those checks would be deserialized and its bytecode run. One whose data does not match its hash is not used.
+ */
+const withCodeCacheHash = (data: Buffer): Buffer => Buffer.concat([createHash("sha256").update(data).digest(), data]);
+
+/** The V8 data of a code cache file written by withCodeCacheHash, if it is intact, else undefined. */
+export function verifiedCodeCache(stored: Buffer): Buffer | undefined {
+  if (stored.length <= 32) return undefined;
+  const data = stored.subarray(32);
+  return createHash("sha256").update(data).digest().equals(stored.subarray(0, 32)) ? data : undefined;
+}
+
 export class SchemaCompiler {
   private readonly ajv: Ajv;
   private readonly cacheDir: string | undefined;
@@ -231,7 +245,7 @@ export class SchemaCompiler {
     const v8File = join(this.cacheDir as string, `${key}.${V8_TAG}.v8`);
     let cachedData: Buffer | undefined;
     try {
-      cachedData = readFileSync(v8File);
+      cachedData = verifiedCodeCache(readFileSync(v8File));
     } catch {
       cachedData = undefined;
     }
@@ -255,7 +269,7 @@ export class SchemaCompiler {
   saveCodeCache(): void {
     for (const [file, script] of this.uncachedScripts) {
       try {
-        writeFileSync(`${file}.${process.pid}.tmp`, script.createCachedData());
+        writeFileSync(`${file}.${process.pid}.tmp`, withCodeCacheHash(script.createCachedData()));
         renameSync(`${file}.${process.pid}.tmp`, file);
       } catch {
         // a read-only cache only costs speed
