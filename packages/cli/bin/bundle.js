@@ -209,6 +209,8 @@ export async function bundledEntry() {
   }
 }
 
+const sha256 = (data) => createHash("sha256").update(data).digest();
+
 /** Why the last bundledEntry() could not build a bundle (its first line), if it could not. */
 export let bundleFailure;
 
@@ -219,9 +221,13 @@ export let bundleFailure;
 export async function runBundle(file, argv) {
   const command = /^[a-z]+$/.test(argv[0] ?? "") ? argv[0] : "none";
   const cacheFile = `${file}.${command}.v8`;
+  // the file is the SHA-256 of V8's data, then the data: V8 checks a code cache's version, flags and source length
+  // but no checksum of its data in a release build, so a damaged file whose header still matches would be run
   let cachedData;
   try {
-    cachedData = readFileSync(cacheFile);
+    const stored = readFileSync(cacheFile);
+    const data = stored.subarray(32);
+    cachedData = stored.length > 32 && sha256(data).equals(stored.subarray(0, 32)) ? data : undefined;
   } catch {
     cachedData = undefined;
   }
@@ -239,7 +245,8 @@ export async function runBundle(file, argv) {
   const exitCode = await module.exports.main(argv);
   if (cachedData === undefined || script.cachedDataRejected) {
     try {
-      writeFileSync(`${cacheFile}.${process.pid}.tmp`, script.createCachedData());
+      const data = script.createCachedData();
+      writeFileSync(`${cacheFile}.${process.pid}.tmp`, Buffer.concat([sha256(data), data]));
       renameSync(`${cacheFile}.${process.pid}.tmp`, cacheFile);
     } catch {
       // a read-only or replaced bundle folder only costs speed

@@ -1,6 +1,7 @@
 // The launcher (bin/eks-gitops.js) and its build cache (bin/bundle.js): built once, reused while the
 // sources are unchanged, rebuilt when one changes, and the bundle behaves like the sources.
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -51,6 +52,21 @@ describe("eks-gitops launcher", () => {
     expect(run(["validate", "clusters/eksworkshop/rendered/iam"]).status).toBe(0);
     expect(statSync(cache).mtimeMs).toBe(written);
     expect(existsSync(join(bundleDir, "bin.cjs.synth.v8"))).toBe(false);
+  });
+
+  it("never runs a damaged code cache: a flipped bit inside V8's data fails the stored SHA-256, and the file is rewritten", () => {
+    const cache = join(dir, manifest().dir, "bin.cjs.validate.v8");
+    const args = ["validate", "clusters/eksworkshop/rendered/iam", "--output", "json"];
+    const good = run(args);
+    expect(good.status).toBe(0);
+    const flipped = Buffer.from(readFileSync(cache));
+    // V8 checks its header (version, flags, source length) but no checksum of the data after it in a release build
+    flipped[Math.floor(flipped.length / 2)]! ^= 1;
+    writeFileSync(cache, flipped);
+    expect(run(args)).toEqual(good);
+    const after = readFileSync(cache);
+    expect(after.equals(flipped)).toBe(false);
+    expect(createHash("sha256").update(after.subarray(32)).digest().equals(after.subarray(0, 32))).toBe(true);
   });
 
   it("gives the same report whatever the read-ahead worker's code cache holds: none, its own, or a damaged file", () => {
