@@ -107,7 +107,7 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage | ReadAheadScanned)
     const v = versions?.[index];
     // the main thread already waits for this file: it gets the documents now and runs the checks itself
     const waited = Atomics.load(state, TAKEN) >= index;
-    const native = docs && builtins && v && !waited ? docs.resources.map((r) => nativeAhead(r, builtins, v) ?? null) : undefined;
+    const native = docs && builtins && v && !waited ? docs.resources.map((r) => nativeAhead(r, builtins, v, work.facts) ?? null) : undefined;
     // the text goes back with the documents (the main thread locates findings in it), unless the main thread gave it
     const text = docs && known === undefined ? read?.text : undefined;
     post({ index, docs, ...(native ? { native } : {}), ...(text !== undefined ? { text } : {}) });

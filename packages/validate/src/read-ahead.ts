@@ -32,6 +32,8 @@ export interface ReadAheadWork {
   readonly waitMs: number;
   /** Where the catalog's packs are (native-ahead.ts); without it the worker only reads. */
   readonly cacheDir?: string;
+  /** With the native checks: also make the cross-object facts of the objects checked (NativeAhead.fact). */
+  readonly facts?: boolean;
   /**
    * The scan shared with the main thread (scanFilesShared in scan.ts): the worker scans from the first file on,
    * each file it claims first in `claims` (Int32Array, one slot per file), keeping the texts of the first files,
@@ -138,6 +140,8 @@ export class ReadAhead implements ScanPartner {
       readonly scan?: { readonly maxFileBytes: number; readonly keepChars: number };
       /** See ReadAheadWork.waitMs. */
       readonly waitMs?: number;
+      /** See ReadAheadWork.facts. */
+      readonly facts?: boolean;
     } = {},
   ) {
     const { scan } = options;
@@ -158,6 +162,7 @@ export class ReadAhead implements ScanPartner {
       window: READ_AHEAD_WINDOW,
       batch: READ_AHEAD_BATCH,
       waitMs: options.waitMs ?? 1000,
+      ...(options.facts ? { facts: true } : {}),
       ...(cacheDir ? { cacheDir } : {}),
       ...(scan && this.scanClaims ? { scan: { claims: this.scanClaims.buffer as SharedArrayBuffer, maxFileBytes: scan.maxFileBytes, keepChars: scan.keepChars } } : {}),
     };

@@ -204,7 +204,11 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     { ...options.read, cwd, readStdin: stdin },
     options.readAheadWorker,
     nativeAhead ? (options.cacheDir ?? defaultCacheDir()) : undefined,
-    options.documents ? {} : { scan: { maxFileBytes: selected.maxFileBytes, keepChars: SCAN_KEEP_CHARS } },
+    {
+      ...(options.documents ? {} : { scan: { maxFileBytes: selected.maxFileBytes, keepChars: SCAN_KEEP_CHARS } }),
+      // the cross-object facts of built-in objects are made with their native checks (stream.ts takes them)
+      facts: selection.checks.has("cross-object"),
+    },
   );
   try {
     // the overlays first: their catalog versions let the worker run the native checks from its first file on
