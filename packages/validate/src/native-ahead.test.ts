@@ -1,9 +1,12 @@
 // The native checks the read-ahead worker makes ahead (native-ahead.ts) are those the main thread would make, and
 // are only taken for the very schema the worker used.
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { factExtra, packExtra } from "./cross-object/compact.ts";
 import { nativeFindings } from "./native/index.ts";
 import { nativeAhead, PackedBuiltins, usableAhead } from "./native-ahead.ts";
 import { cloneWithoutNulls } from "./nulls.ts";
+import { loadDocuments } from "./reader.ts";
 import { catalogLayer } from "./schema/registry.ts";
 import { MIRROR, TEST_CACHE } from "./testing.ts";
 import type { ParsedResource } from "./types.ts";
@@ -72,5 +75,40 @@ describe("native checks made ahead", () => {
 
   it("are not made without the packs (a cache the catalog has not filled)", () => {
     expect(new PackedBuiltins("/nonexistent-cache").type({}, "apps/v1/Deployment")).toBeUndefined();
+  });
+
+  it("make each built-in object's cross-object fact as the main thread packs it, on every fixture and hostile values", async () => {
+    const docs = loadDocuments([join(import.meta.dirname, "../fixtures"), join(import.meta.dirname, "../corpus/real-world")], { cwd: import.meta.dirname });
+    const objects = [
+      ...docs.resources,
+      // values JSON cannot carry exactly: the fact is left to the main thread
+      { ...deployment([{ name: "web", image: "nginx" }]), object: { ...deployment([]).object, spec: { replicas: -0 } } },
+      { ...deployment([]), name: "other", object: { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "other", labels: { a: "b" } }, spec: { replicas: 3 } } },
+    ];
+    const kinds = [...new Map(objects.map((r) => [`${r.apiVersion}/${r.kind}`, { apiVersion: r.apiVersion, kind: r.kind }])).values()];
+    await catalogLayer({}, { mirror: MIRROR, cacheDir: TEST_CACHE }, kinds);
+    const builtins = new PackedBuiltins(TEST_CACHE);
+    let made = 0;
+    let none = 0;
+    let left = 0;
+    for (const r of objects) {
+      const ahead = nativeAhead(r, builtins, {}, true);
+      if (!ahead) continue;
+      const extra = factExtra(r);
+      const packed = extra === undefined ? false : packExtra(extra);
+      if (typeof packed === "object") {
+        expect(ahead.fact, `${r.file} ${r.kind}`).toBeUndefined();
+        left++;
+      } else {
+        expect(ahead.fact, `${r.file} ${r.kind}`).toBe(packed);
+        if (packed === false) none++;
+        else made++;
+      }
+      // not asked: not made
+      expect(nativeAhead(r, builtins, {})?.fact).toBeUndefined();
+    }
+    expect(made).toBeGreaterThan(50);
+    expect(none).toBeGreaterThan(50);
+    expect(left).toBeGreaterThanOrEqual(1);
   });
 });

@@ -8,6 +8,7 @@
 // stage is about 0.1 s of the main thread's time on a cold start (dozens of small functions run a few hundred
 // times each, never warm).
 import { type CatalogVersions, selectReleases } from "./catalog/index.ts";
+import { factExtra, packExtra } from "./cross-object/compact.ts";
 import { nativeFindings } from "./native/index.ts";
 import { cloneWithoutNulls } from "./nulls.ts";
 import { gvkKey, parseApiVersion, type TypeSchema } from "./schema/model.ts";
@@ -25,6 +26,12 @@ export interface NativeAhead {
    * it as it is, without walking it again to look (nulls.ts). About the object alone, whatever its schema.
    */
   readonly nullFree?: boolean;
+  /**
+   * The resource's cross-object fact (factExtra, packed by packExtra), made here as the main thread would make it
+   * (a built-in object is never changed by its validation): false when it has none beyond its identity; absent
+   * when the main thread makes it (not asked for, or a fact that does not pack as a string).
+   */
+  readonly fact?: string | false;
 }
 
 /**
@@ -86,13 +93,17 @@ export class PackedBuiltins {
 }
 
 /** The native findings of a built-in object, made as the main thread would make them; undefined for other kinds. */
-export function nativeAhead(r: ParsedResource, builtins: PackedBuiltins, versions: CatalogVersions): NativeAhead | undefined {
+export function nativeAhead(r: ParsedResource, builtins: PackedBuiltins, versions: CatalogVersions, facts = false): NativeAhead | undefined {
   const gvk = gvkKey({ ...parseApiVersion(r.apiVersion), kind: r.kind });
   const type = builtins.type(versions, gvk);
   if (type?.flavour !== "builtin" || !type.documentId) return undefined;
   try {
     const object = cloneWithoutNulls(r.object) as Record<string, unknown>;
-    return { documentId: type.documentId, gvk, findings: nativeFindings(object, type, []), nullFree: object === r.object };
+    const ahead = { documentId: type.documentId, gvk, findings: nativeFindings(object, type, []), nullFree: object === r.object };
+    if (!facts) return ahead;
+    const extra = factExtra(r);
+    const packed = extra === undefined ? false : packExtra(extra);
+    return typeof packed === "object" ? ahead : { ...ahead, fact: packed };
   } catch {
     // whatever went wrong, the main thread meets again with its own error handling
     return undefined;

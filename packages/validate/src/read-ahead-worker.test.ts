@@ -2,13 +2,15 @@
 // and posts each file's documents, which ReadAhead hands out as loadDocuments() on the calling thread would.
 // No race decides the outcome: the main thread asks for its first file only once the worker has posted a whole
 // window, so those files come from the worker on any machine, however busy.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
-import { READ_AHEAD_WINDOW, ReadAhead } from "./read-ahead.ts";
+import { READ_AHEAD_BATCH, READ_AHEAD_WINDOW, ReadAhead } from "./read-ahead.ts";
 import { loadDocuments } from "./reader.ts";
+import { scanFiles, scanFilesShared } from "./scan.ts";
+import { textFacts } from "./scan-text.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "read-ahead-worker-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,6 +79,94 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
     }
     // a text it was given is not posted back: the main thread has it
     expect(posted.every((m) => m.text === undefined)).toBe(true);
+    ahead.close();
+    await worker.terminate();
+  });
+
+  it("reads on, woken once a batch of its window is taken, without missing a wake-up", async () => {
+    // the worker never looks again by itself (waitMs: an hour): a wake-up missed would leave the next file unposted,
+    // and this test waiting for it until vitest's timeout
+    const many = Array.from({ length: READ_AHEAD_WINDOW + 3 * READ_AHEAD_BATCH + 1 }, (_, i) => {
+      const file = join(dir, `w${String(i).padStart(3, "0")}.yaml`);
+      writeFileSync(file, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: w${i}\n`);
+      return file;
+    });
+    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
+    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
+    const posted = new Set<number>();
+    let waiting: { index: number; resolve: () => void } | undefined;
+    worker.on("message", (m: { index: number }) => {
+      posted.add(m.index);
+      if (waiting?.index === m.index) waiting.resolve();
+    });
+    const ahead = new ReadAhead(many, read, worker, undefined, { waitMs: 3_600_000 });
+    for (let i = 0; i < many.length; i++) {
+      // each file is taken only once the worker has posted it: the main thread never reads one itself
+      if (!posted.has(i)) await new Promise<void>((resolve) => (waiting = { index: i, resolve }));
+      await ahead.next();
+      expect(ahead.lastFromWorker, `file ${i}`).toBe(true);
+    }
+    expect(ahead.fromWorker).toBe(many.length);
+    ahead.close();
+    await worker.terminate();
+  });
+
+  it("scans the files with the main thread, and parses the texts it scanned without reading them again", async () => {
+    const crd =
+      "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: ws.example.com}\nspec:\n  group: example.com\n  names: {kind: W, plural: ws}\n  scope: Namespaced\n  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]\n";
+    const sub = join(dir, "scan");
+    mkdirSync(sub);
+    // a window of files, then the files this test changes once the worker has scanned them (it reads no file past
+    // its window before the main thread takes one): the CRD file among them
+    const count = READ_AHEAD_WINDOW + 6;
+    const crdAt = READ_AHEAD_WINDOW + 2;
+    const texts = Array.from({ length: count }, (_, i) => (i === crdAt ? crd : `apiVersion: v${i}\nkind: K${i}\nmetadata:\n  name: s${i}\n`));
+    const paths = texts.map((t, i) => {
+      const file = join(sub, `s${String(i).padStart(2, "0")}.yaml`);
+      writeFileSync(file, t);
+      return file;
+    });
+    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
+    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
+    // the worker scans every file when the main thread claims none before the worker's scan has ended
+    const scanned: [number, unknown][] = [];
+    const posted = new Set<number>();
+    let waiting: { index: number; resolve: () => void } | undefined;
+    const scanEnded = new Promise<number>((resolve, reject) => {
+      worker.on("message", (m: { scanned?: [number, unknown][]; end?: number; index?: number }) => {
+        if (m.scanned) scanned.push(...m.scanned);
+        if (m.end !== undefined) resolve(m.end);
+        if (m.index !== undefined) posted.add(m.index);
+        if (m.index !== undefined && waiting?.index === m.index) waiting.resolve();
+      });
+      worker.once("error", reject);
+    });
+    const until = async (i: number) => {
+      if (!posted.has(i)) await new Promise<void>((resolve) => (waiting = { index: i, resolve }));
+    };
+    const ahead = new ReadAhead(paths, { cwd: sub }, worker, undefined, { scan: { maxFileBytes: 1 << 20, keepChars: 1 << 20 } });
+    expect(await scanEnded).toBe(count);
+    expect(scanned).toEqual(texts.map((t, i) => [i, textFacts(t)]));
+    const options = { maxFileBytes: 1 << 20, text: () => undefined, show: (f: string) => f.slice(sub.length + 1) };
+    const partner = ahead.scanPartner();
+    expect(partner).toBeDefined();
+    const shared = await scanFilesShared(paths, options, partner as NonNullable<typeof partner>);
+    const alone = scanFiles(paths, options);
+    expect([...shared.kindsByFile]).toEqual([...alone.kindsByFile]);
+    expect(shared.crdTypes).toEqual(alone.crdTypes);
+    ahead.provide(shared.texts, shared.parsed);
+    await until(READ_AHEAD_WINDOW - 1);
+    // changed on disk now: what the worker hands out past its window can only come from the texts it scanned
+    for (let i = READ_AHEAD_WINDOW; i < count; i++) writeFileSync(paths[i] as string, "changed: [\n");
+    for (const [i, t] of texts.entries()) {
+      // the CRD file's documents are the ones the scan made (parsed once, given by provide()); the others the worker's
+      if (i !== crdAt) await until(i);
+      const docs = await ahead.next();
+      expect(docs.unreadable, `file ${i}`).toEqual([]);
+      expect(docs.resources.length, `file ${i}`).toBe(1);
+      expect(ahead.lastText).toBe(t);
+      expect(ahead.lastFromWorker, `file ${i}`).toBe(i !== crdAt);
+    }
     ahead.close();
     await worker.terminate();
   });

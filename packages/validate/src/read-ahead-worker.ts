@@ -6,21 +6,66 @@ import { type MessagePort, parentPort, receiveMessageOnPort } from "node:worker_
 import { HeapGuard } from "./heap-guard.ts";
 import { nativeAhead, PackedBuiltins } from "./native-ahead.ts";
 import { loadFileText } from "./reader.ts";
-import { BY_WORKER, type ReadAheadMessage, type ReadAheadTexts, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED } from "./read-ahead.ts";
+import { scanRead, textFacts } from "./scan-text.ts";
+import { BY_WORKER, type ReadAheadMessage, type ReadAheadScanned, type ReadAheadTexts, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED, WAKE_AT } from "./read-ahead.ts";
 import { SAVE_CODE_CACHE } from "./read-ahead-start.ts";
 
 /** Files posted before the worker writes its code cache (see the loader in read-ahead-start.ts). */
 const SAVE_AFTER_FILES = 64;
 
-function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
+/** Facts of scanned files posted at a time during a shared scan (one message each, not one a file). */
+const SCAN_POST_FILES = 256;
+
+/**
+ * The worker's half of a shared scan (scanFilesShared in scan.ts): from the first file on, each file it claims
+ * before the main thread (which scans from the last one), until it meets one the main thread has claimed, or stdin
+ * (the main thread's). Returns the texts it keeps, by index: those of the first files, `keepChars` in all, parsed
+ * later without reading the files again (kept from the first file on until one does not fit, as scanFiles keeps them).
+ */
+function scanFront(work: ReadAheadWork, post: (m: ReadAheadScanned) => void): Map<number, string> {
+  const kept = new Map<number, string>();
+  if (!work.scan) return kept;
+  const claims = new Int32Array(work.scan.claims);
+  let keepLeft = work.scan.keepChars;
+  let batch: [number, ReturnType<typeof textFacts> | null][] = [];
+  let index = 0;
+  for (; index < work.files.length; index++) {
+    const file = work.files[index] as string;
+    if (file === "-" || Atomics.compareExchange(claims, index, UNCLAIMED, BY_WORKER) !== UNCLAIMED) break;
+    let text: string | undefined;
+    try {
+      text = scanRead(file, work.scan.maxFileBytes);
+    } catch {
+      // whatever went wrong is the main thread's to meet again (the reader reports it)
+      text = undefined;
+    }
+    batch.push([index, text === undefined ? null : textFacts(text)]);
+    if (text !== undefined) {
+      if (text.length <= keepLeft) {
+        kept.set(index, text);
+        keepLeft -= text.length;
+      } else keepLeft = 0;
+    }
+    if (batch.length === SCAN_POST_FILES) {
+      post({ scanned: batch });
+      batch = [];
+    }
+  }
+  post({ scanned: batch, end: index });
+  return kept;
+}
+
+function run(work: ReadAheadWork, post: (m: ReadAheadMessage | ReadAheadScanned) => void): void {
   const state = new Int32Array(work.state);
   const claims = new Int32Array(work.claims);
   const builtins = work.cacheDir ? new PackedBuiltins(work.cacheDir) : undefined;
   let versions: ReadAheadVersions["versions"] | undefined;
   // this isolate's garbage (every file's text and documents) piles up like the main thread's: collected as it grows
   const heap = new HeapGuard(16 * 1024 * 1024);
-  // texts the scan read (by file index): parsed without reading the file again, dropped once the file is passed
+  // texts the main thread's scan read (by file index): parsed without reading the file again, dropped once the
+  // file is passed; and those this worker's own half of the scan read (their text goes back with the documents)
   const given = new Map<number, string>();
+  const scanned = scanFront(work, post);
   const receive = (at: number) => {
     for (let m = receiveMessageOnPort(port as MessagePort); m; m = receiveMessageOnPort(port as MessagePort)) {
       const message = m.message as ReadAheadVersions | ReadAheadTexts;
@@ -29,23 +74,29 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
     }
   };
   for (let index = 0; index < work.files.length; index++) {
-    // wait while `window` files are read and not yet taken (the main thread notifies on each take and on stop)
+    // wait while `window` files are read and not yet taken, until `batch` of them are (the main thread notifies
+    // when TAKEN reaches WAKE_AT, and on stop); WAKE_AT is set before TAKEN is read for the wait, see ReadAhead.take
     for (;;) {
       if (Atomics.load(state, STOP) !== 0) return;
+      if (index - Atomics.load(state, TAKEN) < work.window) break;
+      const wakeAt = index - work.window + work.batch;
+      Atomics.store(state, WAKE_AT, wakeAt);
       const taken = Atomics.load(state, TAKEN);
-      if (index - taken < work.window) break;
-      Atomics.wait(state, TAKEN, taken, 1000);
+      if (taken >= wakeAt) continue;
+      Atomics.wait(state, TAKEN, taken, work.waitMs);
     }
     const file = work.files[index] as string;
     receive(index);
     const known = given.get(index);
     given.delete(index);
+    const own = scanned.get(index);
+    scanned.delete(index);
     // stdin belongs to the main thread, and so does a file the main thread claimed (it wanted it before the
     // worker got to it)
     if (file === "-" || Atomics.compareExchange(claims, index, UNCLAIMED, BY_WORKER) !== UNCLAIMED) continue;
     let read: ReturnType<typeof loadFileText> | undefined;
     try {
-      read = loadFileText(file, work.read, known);
+      read = loadFileText(file, work.read, known ?? own);
     } catch {
       // whatever went wrong is the main thread's to meet again, with its own error handling
       read = undefined;
@@ -56,7 +107,7 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
     const v = versions?.[index];
     // the main thread already waits for this file: it gets the documents now and runs the checks itself
     const waited = Atomics.load(state, TAKEN) >= index;
-    const native = docs && builtins && v && !waited ? docs.resources.map((r) => nativeAhead(r, builtins, v) ?? null) : undefined;
+    const native = docs && builtins && v && !waited ? docs.resources.map((r) => nativeAhead(r, builtins, v, work.facts) ?? null) : undefined;
     // the text goes back with the documents (the main thread locates findings in it), unless the main thread gave it
     const text = docs && known === undefined ? read?.text : undefined;
     post({ index, docs, ...(native ? { native } : {}), ...(text !== undefined ? { text } : {}) });
@@ -74,7 +125,7 @@ port?.once("message", (work: ReadAheadWork) => {
   const saveAt = Math.min(SAVE_AFTER_FILES, Math.ceil(work.files.length / 2)) - 1;
   run(work, (m) => {
     port.postMessage(m);
-    if (save && m.index >= saveAt) {
+    if (save && "index" in m && m.index >= saveAt) {
       save();
       save = undefined;
     }

@@ -12,6 +12,8 @@ import type { Worker } from "node:worker_threads";
 import { loadFileText, type ReadOptions } from "./reader.ts";
 import type { CatalogVersions } from "./catalog/index.ts";
 import type { NativeAhead } from "./native-ahead.ts";
+import type { ScanPartner } from "./scan.ts";
+import type { TextFacts } from "./scan-text.ts";
 import type { LoadedDocuments } from "./types.ts";
 
 /** What the worker is given (its first message). */
@@ -24,8 +26,27 @@ export interface ReadAheadWork {
   readonly claims: SharedArrayBuffer;
   /** Files read but not yet taken, at most. */
   readonly window: number;
+  /** Once waiting at its window, the worker is woken when this many files are free in it (see READ_AHEAD_BATCH). */
+  readonly batch: number;
+  /** The longest the worker sleeps at its window before it looks again, though nobody woke it: a safety net only. */
+  readonly waitMs: number;
   /** Where the catalog's packs are (native-ahead.ts); without it the worker only reads. */
   readonly cacheDir?: string;
+  /** With the native checks: also make the cross-object facts of the objects checked (NativeAhead.fact). */
+  readonly facts?: boolean;
+  /**
+   * The scan shared with the main thread (scanFilesShared in scan.ts): the worker scans from the first file on,
+   * each file it claims first in `claims` (Int32Array, one slot per file), keeping the texts of the first files,
+   * `keepChars` in all, to parse them without reading them again; the main thread scans from the last file.
+   */
+  readonly scan?: { readonly claims: SharedArrayBuffer; readonly maxFileBytes: number; readonly keepChars: number };
+}
+
+/** Posted during a shared scan: the facts of the files the worker scanned (null: the reader's to judge); `end` with the last. */
+export interface ReadAheadScanned {
+  readonly scanned: readonly (readonly [number, TextFacts | null])[];
+  /** The first file the worker did not scan (the main thread had claimed it): its scan is over. */
+  readonly end?: number;
 }
 
 /** Sent after the work: the catalog versions of each file (by index), for the native checks the worker runs ahead. */
@@ -48,24 +69,36 @@ export interface ReadAheadMessage {
   readonly text?: string;
 }
 
-/** Slots of the shared state: files the main thread has taken, and its request to stop. */
+/**
+ * Slots of the shared state: files the main thread has taken; its request to stop; the count of files taken at
+ * which the worker, waiting at its window, wants to be woken (NEVER: it is not waiting).
+ */
 export const TAKEN = 0;
 export const STOP = 1;
+export const WAKE_AT = 2;
+export const NEVER = 0x7fffffff;
 /** Claims of a file: nobody yet, the worker (it will post it), the main thread (the worker skips it). */
 export const UNCLAIMED = 0;
 export const BY_WORKER = 1;
 export const BY_MAIN = 2;
 
 /** Files read ahead of the main thread at most: enough to never wait, few enough that memory stays flat. */
-export const READ_AHEAD_WINDOW = 8;
+export const READ_AHEAD_WINDOW = 16;
+
+/**
+ * Files the main thread takes before it wakes a worker waiting at its window, which then reads that many in one go.
+ * One wake-up a file (a futex call on each side, and a thread switch) cost the main thread ~60-80 us a file under
+ * load (`Atomics.notify` was the largest self time of ReadAhead.next in a CPU profile of 5,000 JSON files).
+ */
+export const READ_AHEAD_BATCH = 8;
 
 /**
  * The documents of each file in order, read ahead by `worker` (startReadAheadWorker of the bundled
  * read-ahead-worker.ts); `next()` falls back to reading on the calling thread whenever the worker has nothing.
  */
-export class ReadAhead {
+export class ReadAhead implements ScanPartner {
   private readonly worker: Worker | undefined;
-  private readonly state = new Int32Array(new SharedArrayBuffer(8));
+  private readonly state = new Int32Array(new SharedArrayBuffer(12));
   private readonly claims: Int32Array;
   private readonly arrived = new Map<number, LoadedDocuments | undefined>();
   private waiter: (() => void) | undefined;
@@ -90,6 +123,11 @@ export class ReadAhead {
   private fed = 0;
   /** The text of the last file (undefined when it could not be read as text): its findings are located in it. */
   lastText: string | undefined;
+  /** Claims of the shared scan, one slot a file (undefined: no shared scan, see scanPartner()). */
+  private readonly scanClaims: Int32Array | undefined;
+  /** The facts of the files the worker scanned, by index, and where its scan ended (see ReadAheadScanned). */
+  private scanFacts = new Map<number, TextFacts | null>();
+  private scanEnd: number | undefined;
 
   constructor(
     private readonly files: readonly string[],
@@ -97,22 +135,44 @@ export class ReadAhead {
     worker: Worker | undefined,
     /** The catalog cache (packs of the OpenAPI documents) for the native checks made ahead; none: the worker only reads. */
     cacheDir?: string,
+    options: {
+      /** Share the scan (scanPartner()): the scan's file size limit and the characters of text the worker keeps from it. */
+      readonly scan?: { readonly maxFileBytes: number; readonly keepChars: number };
+      /** See ReadAheadWork.waitMs. */
+      readonly waitMs?: number;
+      /** See ReadAheadWork.facts. */
+      readonly facts?: boolean;
+    } = {},
   ) {
+    const { scan } = options;
     this.claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(files.length, 1)));
+    Atomics.store(this.state, WAKE_AT, NEVER);
     if (!worker || files.length < 2) {
       void worker?.terminate();
       this.gone = true;
+      this.scanClaims = undefined;
       return;
     }
+    this.scanClaims = scan ? new Int32Array(new SharedArrayBuffer(4 * files.length)) : undefined;
     const work: ReadAheadWork = {
       files,
       read: { maxFileBytes: read.maxFileBytes, maxAliasCount: read.maxAliasCount, cwd: read.cwd },
       state: this.state.buffer as SharedArrayBuffer,
       claims: this.claims.buffer as SharedArrayBuffer,
       window: READ_AHEAD_WINDOW,
+      batch: READ_AHEAD_BATCH,
+      waitMs: options.waitMs ?? 1000,
+      ...(options.facts ? { facts: true } : {}),
       ...(cacheDir ? { cacheDir } : {}),
+      ...(scan && this.scanClaims ? { scan: { claims: this.scanClaims.buffer as SharedArrayBuffer, maxFileBytes: scan.maxFileBytes, keepChars: scan.keepChars } } : {}),
     };
-    worker.on("message", (m: ReadAheadMessage) => {
+    worker.on("message", (m: ReadAheadMessage | ReadAheadScanned) => {
+      if ("scanned" in m) {
+        for (const [i, facts] of m.scanned) this.scanFacts.set(i, facts);
+        if (m.end !== undefined) this.scanEnd = m.end;
+        this.wake();
+        return;
+      }
       this.arrived.set(m.index, m.docs);
       if (m.native) this.natives.set(m.index, m.native);
       if (m.text !== undefined) this.texts.set(m.index, m.text);
@@ -151,8 +211,7 @@ export class ReadAhead {
       this.lastNative = undefined;
       this.lastFromWorker = false;
       this.feed(index + 1);
-      Atomics.store(this.state, TAKEN, index + 1);
-      Atomics.notify(this.state, TAKEN);
+      this.take(index + 1);
       return parsed;
     }
     // a file the worker has not started is read here at once (at the start, while the worker is still loading;
@@ -171,8 +230,7 @@ export class ReadAhead {
     this.known.delete(index);
     // the texts of the worker's next files are in its queue before it may go on to them (posted before TAKEN moves)
     this.feed(index + 1);
-    Atomics.store(this.state, TAKEN, index + 1);
-    Atomics.notify(this.state, TAKEN);
+    this.take(index + 1);
     if (docs) this.fromWorker++;
     this.lastFromWorker = docs !== undefined;
     if (docs) {
@@ -182,6 +240,35 @@ export class ReadAhead {
     const read = loadFileText(file, this.read, known);
     this.lastText = read.text;
     return read.docs;
+  }
+
+  /** This worker as the other half of a shared scan (scanFilesShared), when it was asked for one and runs. */
+  scanPartner(): ScanPartner | undefined {
+    return this.scanClaims && !this.gone ? this : undefined;
+  }
+
+  claimScan(index: number): boolean {
+    return this.gone || this.scanClaims === undefined || Atomics.compareExchange(this.scanClaims, index, UNCLAIMED, BY_MAIN) === UNCLAIMED;
+  }
+
+  async scanned(): Promise<ReadonlyMap<number, TextFacts | null>> {
+    while (this.scanEnd === undefined && !this.gone) await new Promise<void>((resolve) => (this.waiter = resolve));
+    // handed over: this object lives through the run, the facts only until the scan is put together
+    const facts = this.scanFacts;
+    this.scanFacts = new Map();
+    return facts;
+  }
+
+  /**
+   * Records that `taken` files are taken, and wakes the worker only when it waits for that count (once per batch,
+   * not per file). The worker announces WAKE_AT before it checks TAKEN and waits on TAKEN's value: whichever
+   * order the two threads' steps fall in, a worker never sleeps past the count it asked for (Atomics.wait returns
+   * at once when TAKEN moved since the worker read it).
+   */
+  private take(taken: number): void {
+    Atomics.store(this.state, TAKEN, taken);
+    const wakeAt = Atomics.load(this.state, WAKE_AT);
+    if (taken >= wakeAt && Atomics.compareExchange(this.state, WAKE_AT, wakeAt, NEVER) === wakeAt) Atomics.notify(this.state, TAKEN);
   }
 
   /**

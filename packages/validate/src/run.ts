@@ -13,7 +13,7 @@ import { isNormalAbsolute, shownPath } from "./shown-path.ts";
 import { missingRenderedOutput } from "./missing-output.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";
 import { CONFIG_FILE } from "./config-file.ts";
-import { type ScanResult, scanDocuments, scanFiles } from "./scan.ts";
+import { SCAN_KEEP_CHARS, type ScanResult, scanDocuments, scanFiles, scanFilesShared } from "./scan.ts";
 import { CHECKS, type CompiledSelection, compileSelection, fileFilter, type Selection, SelectionError } from "./selection.ts";
 import type { Worker } from "node:worker_threads";
 import { validateFiles } from "./stream.ts";
@@ -196,16 +196,22 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
   // the worker starts reading now, while the main thread scans the files and loads their schemas
   // with the pinned catalog, the worker also runs the native checks of built-in objects ahead (native-ahead.ts)
   const nativeAhead = options.catalog !== false && selection.checks.has("native");
-  const readAhead = new ReadAhead(files, { ...options.read, cwd, readStdin: stdin }, options.readAheadWorker, nativeAhead ? (options.cacheDir ?? defaultCacheDir()) : undefined);
+  // the worker also takes the first half of the scan (scanFilesShared), from the first file on, while this thread
+  // loads the overlays and then scans from the last file
+  const scanOptions = { maxFileBytes: selected.maxFileBytes, text: stdin, show: selected.show, maxAliasCount: options.read?.maxAliasCount };
+  const readAhead = new ReadAhead(
+    files,
+    { ...options.read, cwd, readStdin: stdin },
+    options.readAheadWorker,
+    nativeAhead ? (options.cacheDir ?? defaultCacheDir()) : undefined,
+    {
+      ...(options.documents ? {} : { scan: { maxFileBytes: selected.maxFileBytes, keepChars: SCAN_KEEP_CHARS } }),
+      // the cross-object facts of built-in objects are made with their native checks (stream.ts takes them)
+      facts: selection.checks.has("cross-object"),
+    },
+  );
   try {
-    // the scan's kinds by file are dropped once the catalog is loaded: not held through the stream
-    let scan: ScanResult | undefined = options.documents ? scanDocuments(options.documents) : scanFiles(files, { maxFileBytes: selected.maxFileBytes, text: stdin, show: selected.show, maxAliasCount: options.read?.maxAliasCount });
-    // the texts the scan read are parsed without reading their files again (each file read once), and the CRD files
-    // it parsed are not parsed again
-    readAhead.provide(scan.texts, scan.parsed);
-    scan.texts.clear();
-    scan.parsed.clear();
-    phase("scan");
+    // the overlays first: their catalog versions let the worker run the native checks from its first file on
     const overlays = await loadOverlays(options, selected);
     // a file given inside an overlay's rendered folder: the overlay's other files are context for the cross-object
     // checks (an HPA's target, a NodePool's EC2NodeClass), never reported on themselves
@@ -213,8 +219,21 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
       selection.checks.has("cross-object") && options.paths?.length
         ? overlayContext(selected.root, files, Object.keys(overlays.facts), { ...options.read, cwd, maxFileBytes: selected.maxFileBytes })
         : undefined;
-    phase("overlays");
     if (nativeAhead) readAhead.nativeVersions(files.map((f) => (f === "-" ? null : overlays.versionsOf(selected.show(f)).versions)));
+    phase("overlays");
+    // the scan's kinds by file are dropped once the catalog is loaded: not held through the stream
+    const partner = options.documents ? undefined : readAhead.scanPartner();
+    let scan: ScanResult | undefined = options.documents
+      ? scanDocuments(options.documents)
+      : partner
+        ? await scanFilesShared(files, scanOptions, partner)
+        : scanFiles(files, scanOptions);
+    // the texts the scan read are parsed without reading their files again (each file read once), and the CRD files
+    // it parsed are not parsed again
+    readAhead.provide(scan.texts, scan.parsed);
+    scan.texts.clear();
+    scan.parsed.clear();
+    phase("scan");
     const catalog = await loadCatalog(options, selected, scan, overlays);
     scan = undefined;
     // no stage after the catalog shows a path through it: its memo (a string and an entry a file) is dropped too

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadFileText } from "./reader.ts";
-import { scanFiles } from "./scan.ts";
+import { type ScanPartner, scanFiles, scanFilesShared } from "./scan.ts";
+import { scanRead, type TextFacts, textFacts } from "./scan-text.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "scan-"));
 function scan(name: string, text: string) {
@@ -122,5 +123,81 @@ describe("scanFiles' parsed CRD files", () => {
     const r = scanFiles([iam], { ...options, show: (f) => f.slice(iamDir.length + 1) });
     expect(r.texts.size).toBe(1);
     expect(r.parsed.size).toBe(0);
+  });
+});
+
+describe("scanFilesShared", () => {
+  // files of every kind the scan meets: block and JSON kinds, CRDs (two, so their order shows), charts, a binary
+  // file, an empty one, a missing one
+  const sub = mkdtempSync(join(dir, "shared-"));
+  const crdText = (kind: string) =>
+    `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: ${kind.toLowerCase()}s.example.com}\nspec:\n  group: example.com\n  names: {kind: ${kind}, plural: ${kind.toLowerCase()}s}\n  scope: Namespaced\n  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]\n`;
+  const texts: (string | Buffer | undefined)[] = [
+    "apiVersion: v1\nkind: Service\n",
+    crdText("Alpha"),
+    '{"apiVersion": "apps/v1", "kind": "Deployment"}',
+    Buffer.from([0x61, 0x00, 0x62]),
+    "apiVersion: argoproj.io/v1alpha1\nkind: Application\nspec: {source: {chart: karpenter}}\n",
+    "",
+    undefined,
+    crdText("Beta"),
+    "apiVersion: policy/v1\nkind: PodDisruptionBudget\n",
+  ];
+  const files = texts.map((t, i) => {
+    const file = join(sub, `f${i}.yaml`);
+    if (t !== undefined) writeFileSync(file, t);
+    return file;
+  });
+  const options = { maxFileBytes: 1 << 20, text: () => undefined, show: (f: string) => f.slice(sub.length + 1) };
+  const facts = (i: number): TextFacts | null => {
+    const text = scanRead(files[i] as string, options.maxFileBytes);
+    return text === undefined ? null : textFacts(text);
+  };
+  /** A partner that scanned files below `meet` (this thread claims the rest), reporting only those `reported` keeps. */
+  const partner = (meet: number, reported: (i: number) => boolean = () => true): ScanPartner & { claimed: number[] } => {
+    const claimed: number[] = [];
+    return {
+      claimed,
+      claimScan: (i) => {
+        if (i < meet) return false;
+        claimed.push(i);
+        return true;
+      },
+      scanned: async () => new Map(Array.from({ length: meet }, (_, i) => i).filter(reported).map((i) => [i, facts(i)] as const)),
+    };
+  };
+  const summary = (r: ReturnType<typeof scanFiles>) => ({
+    kinds: [...r.kindsByFile].map(([f, ps]) => [f, ps.map((p) => `${p.apiVersion} ${p.kind}`)]),
+    crds: r.crdTypes,
+    charts: [...r.charts],
+  });
+  const expected = summary(scanFiles(files, options));
+
+  it("learns what scanFiles learns, in file order, wherever the two threads meet", async () => {
+    expect(expected.crds.map((t) => t.gvk.kind)).toEqual(["Alpha", "Beta"]);
+    for (let meet = 0; meet <= files.length; meet++) {
+      const p = partner(meet);
+      const r = await scanFilesShared(files, options, p);
+      expect(summary(r), `meeting at ${meet}`).toEqual(expected);
+      // this thread scanned from the last file down to the meeting point
+      expect(p.claimed).toEqual(Array.from({ length: files.length - meet }, (_, k) => files.length - 1 - k));
+    }
+  });
+
+  it("scans itself the files a worker claimed but never reported (it failed)", async () => {
+    for (const meet of [3, files.length]) {
+      const r = await scanFilesShared(files, options, partner(meet, (i) => i % 2 === 0));
+      expect(summary(r)).toEqual(expected);
+    }
+  });
+
+  it("keeps the documents of the CRD files it parsed with their texts, and no other text", async () => {
+    const r = await scanFilesShared(files, options, partner(4));
+    expect([...r.parsed.keys()]).toEqual([files[1], files[7]]);
+    expect([...r.texts.keys()]).toEqual([files[1], files[7]]);
+    expect(r.texts.get(files[7] as string)).toBe(crdText("Beta"));
+    expect(r.parsed.get(files[1] as string)).toEqual(loadFileText(files[1] as string, { cwd: sub }).docs);
+    const none = await scanFilesShared(files, { ...options, keepParsedChars: 0 }, partner(4));
+    expect(none.parsed.size + none.texts.size).toBe(0);
   });
 });

@@ -2,12 +2,12 @@
 // (schema layer 2 outranks the catalog, so they must be known first) and the kinds each file may hold
 // (so the catalog reads only the files defining them). It keeps the texts of the first files and the documents of the
 // CRD files among them (bounded), which the stream then neither reads nor parses again.
-import { readRegularFile } from "./hostile/fs.ts";
 import { iamKindOf, parseText } from "./reader.ts";
 import { documentSource, isCrd, typesFromCrd } from "./schema/sources.ts";
 import type { TypeSchema } from "./schema/model.ts";
 import type { LoadedDocuments } from "./types.ts";
 import { ownString } from "./result-store.ts";
+import { allMatches, CHART, scanRead, type TextFacts, textFacts } from "./scan-text.ts";
 
 export interface ScanResult {
   /** Types of the CRDs among the documents, in file order. */
@@ -45,112 +45,155 @@ export const SCAN_KEEP_PARSED_CHARS = 2 * 1024 * 1024;
 /** parseText's alias limit when none is given (ReadOptions.maxAliasCount). */
 const DEFAULT_ALIAS_COUNT = 100;
 
-// Top-level keys of block YAML start a line; JSON has them quoted anywhere. Over-approximation is fine:
-// these only decide which catalog files are read, and a kind missed here is loaded when first met.
-const JSON_API = /"apiVersion"\s*:\s*"([^"]+)"/g;
-const JSON_KIND = /"kind"\s*:\s*"([^"]+)"/g;
-const CHART = /\bchart["']?[ \t]*:[ \t]*["']?([\w.-]+)/g;
-
-function all(re: RegExp, text: string): Set<string> {
-  const out = new Set<string>();
-  for (const m of text.matchAll(re)) out.add(m[1] as string);
-  return out;
+export interface ScanOptions {
+  readonly maxFileBytes: number;
+  readonly text: (file: string) => string | undefined;
+  readonly show: (file: string) => string;
+  /** @default SCAN_KEEP_CHARS */ readonly keepChars?: number;
+  /** @default SCAN_KEEP_PARSED_CHARS */ readonly keepParsedChars?: number;
+  /** The reader's alias limit (ReadOptions.maxAliasCount): documents are kept for the stream only when the scan's parse is the reader's. @default 100 */
+  readonly maxAliasCount?: number;
 }
 
-// The values of `key:` at line starts (`apiVersion: apps/v1`, `kind: "Service"`). indexOf finds the candidate
-// lines (several times faster over a multi-megabyte text than a multiline regex trying every line) and a
-// sticky regex reads each value.
-const YAML_VALUE = /[ \t]*["']?([^"'\s#,}]+)/y;
-function topLevel(key: string, text: string): Set<string> {
-  const out = new Set<string>();
-  const needle = `\n${key}:`;
-  const read = (at: number) => {
-    YAML_VALUE.lastIndex = at;
-    const m = YAML_VALUE.exec(text);
-    if (m) out.add(m[1] as string);
-  };
-  if (text.startsWith(`${key}:`)) read(key.length + 1);
-  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) read(i + needle.length);
-  // a lone CR ends a line in YAML too
-  if (text.includes("\r")) for (let i = text.indexOf(`\r${key}:`); i >= 0; i = text.indexOf(`\r${key}:`, i + 1)) read(i + needle.length);
-  return out;
+/**
+ * The read-ahead worker's half of a shared scan (ReadAhead.scanPartner): it scans from the first file on while
+ * this thread scans from the last one, each file by whichever thread claims it first.
+ */
+export interface ScanPartner {
+  /** Claims file `index` for this thread's scan: false when the worker has claimed it. */
+  claimScan(index: number): boolean;
+  /**
+   * The facts of the files the worker scanned, by index (null: a file the reader must judge), once the worker has
+   * met a file this thread claimed (or has gone: files it claimed but did not report are then absent).
+   */
+  scanned(): Promise<ReadonlyMap<number, TextFacts | null>>;
+}
+
+/** The scan's result, put together file by file in file order, whichever thread read each file. */
+class ScanAssembly {
+  readonly crdTypes: TypeSchema[] = [];
+  readonly kindsByFile = new Map<string, { apiVersion: string; kind: string }[]>();
+  readonly charts = new Set<string>();
+  readonly texts = new Map<string, string>();
+  readonly parsed = new Map<string, LoadedDocuments>();
+  // each pair once, its strings copied: a match is a slice of the file's text, and V8 keeps a whole text alive
+  // while any slice of it lives (kept for every file, they held ~0.5 KB of text a file until the catalog was read)
+  private readonly pairs = new Map<string, { apiVersion: string; kind: string }>();
+  // the scan parses with parseText's defaults (the CRDs it learns never depended on the reader's options); its
+  // documents are the reader's only with the reader's default alias limit
+  private readonly sameParse: boolean;
+  // documents take several times their text's memory until the stream takes their file: kept for a bounded share
+  private parsedLeft: number;
+
+  constructor(
+    private readonly options: ScanOptions,
+    /** scanFiles' rule: documents are kept only with a text kept (the first files'); else with their own text. */
+    private readonly keptTextsOnly: boolean,
+  ) {
+    this.sameParse = (options.maxAliasCount ?? DEFAULT_ALIAS_COUNT) === DEFAULT_ALIAS_COUNT;
+    this.parsedLeft = options.keepParsedChars ?? SCAN_KEEP_PARSED_CHARS;
+  }
+
+  private pair(apiVersion: string, kind: string) {
+    const key = `${apiVersion}\u0000${kind}`;
+    let p = this.pairs.get(key);
+    if (!p) {
+      p = { apiVersion: ownString(apiVersion), kind: ownString(kind) };
+      this.pairs.set(key, p);
+    }
+    return p;
+  }
+
+  /**
+   * One file's facts, in file order. `text`: its text when the caller has it (`kept`: the stream takes it from
+   * `texts`); a CRD file's is otherwise read again here, to be parsed for its types.
+   */
+  add(file: string, facts: TextFacts, text: string | undefined, kept: boolean): void {
+    const pairs: { apiVersion: string; kind: string }[] = [];
+    for (let i = 0; i < facts.pairs.length; i += 2) pairs.push(this.pair(facts.pairs[i] as string, facts.pairs[i + 1] as string));
+    this.kindsByFile.set(file, pairs);
+    for (const c of facts.charts) this.charts.add(c);
+    if (!facts.crd) return;
+    const crdText = text ?? (file === "-" ? this.options.text(file) : scanRead(file, this.options.maxFileBytes));
+    // changed or gone since the worker read it: the reader reports what it finds, and a CRD read only then is a
+    // kind the catalog loads when first met
+    if (crdText === undefined) return;
+    const shown = this.options.show(file);
+    const docs = parseText({ file: shown, text: crdText });
+    for (const r of docs.resources) if (isCrd(r.object)) this.crdTypes.push(...typesFromCrd(r.object, documentSource(r)));
+    // what the reader makes of a kept text (readFile in reader.ts): an IAM file is read as JSON there, not parsed.
+    // The documents of a text not kept are kept with their text (the stream locates findings in it), in the same budget.
+    if (file !== "-" && this.sameParse && crdText.length <= this.parsedLeft && !iamKindOf(shown) && (kept || !this.keptTextsOnly)) {
+      this.parsed.set(file, { resources: docs.resources, unreadable: docs.unreadable, iam: [] });
+      if (!kept) this.texts.set(file, crdText);
+      this.parsedLeft -= crdText.length;
+    }
+  }
+
+  result(): ScanResult {
+    return { crdTypes: this.crdTypes, kindsByFile: this.kindsByFile, charts: this.charts, texts: this.texts, parsed: this.parsed };
+  }
 }
 
 /** Reads each file once (files too large or binary are left to the reader, which reports them). */
-export function scanFiles(
-  files: readonly string[],
-  options: {
-    readonly maxFileBytes: number;
-    readonly text: (file: string) => string | undefined;
-    readonly show: (file: string) => string;
-    /** @default SCAN_KEEP_CHARS */ readonly keepChars?: number;
-    /** @default SCAN_KEEP_PARSED_CHARS */ readonly keepParsedChars?: number;
-    /** The reader's alias limit (ReadOptions.maxAliasCount): documents are kept for the stream only when the scan's parse is the reader's. @default 100 */
-    readonly maxAliasCount?: number;
-  },
-): ScanResult {
-  const crdTypes: TypeSchema[] = [];
-  const kindsByFile = new Map<string, { apiVersion: string; kind: string }[]>();
-  const charts = new Set<string>();
-  // each pair once, its strings copied: a match is a slice of the file's text, and V8 keeps a whole text alive
-  // while any slice of it lives (kept for every file, they held ~0.5 KB of text a file until the catalog was read)
-  const pairs = new Map<string, { apiVersion: string; kind: string }>();
-  const pair = (apiVersion: string, kind: string) => {
-    const key = `${apiVersion}\u0000${kind}`;
-    let p = pairs.get(key);
-    if (!p) {
-      p = { apiVersion: ownString(apiVersion), kind: ownString(kind) };
-      pairs.set(key, p);
-    }
-    return p;
-  };
-  const texts = new Map<string, string>();
-  const parsed = new Map<string, LoadedDocuments>();
-  // the scan parses with parseText's defaults (the CRDs it learns never depended on the reader's options); its
-  // documents are the reader's only with the reader's default alias limit
-  const sameParse = (options.maxAliasCount ?? DEFAULT_ALIAS_COUNT) === DEFAULT_ALIAS_COUNT;
-  // documents take several times their text's memory until the stream takes their file: kept for a bounded share
-  let parsedLeft = options.keepParsedChars ?? SCAN_KEEP_PARSED_CHARS;
+export function scanFiles(files: readonly string[], options: ScanOptions): ScanResult {
+  const assembly = new ScanAssembly(options, true);
   // kept from the first file on, until one does not fit: the stream takes files in order, so kept texts go first
   let keepLeft = options.keepChars ?? SCAN_KEEP_CHARS;
   for (const file of files) {
-    let text: string | undefined;
-    if (file === "-") text = options.text(file);
-    else {
-      // the hardened read (regular files only, never waiting on a FIFO, within the size limit); the reader reports problems
-      const bytes = readRegularFile(file, options.maxFileBytes);
-      text = Buffer.isBuffer(bytes) ? bytes.toString("utf8") : undefined;
-    }
+    const text = file === "-" ? options.text(file) : scanRead(file, options.maxFileBytes);
     if (text === undefined || text.includes("\u0000")) continue;
-    // a text without NUL is what the reader would read (the reader refuses a file with NUL bytes as binary)
     let kept = false;
     if (file !== "-") {
       if (text.length <= keepLeft) {
-        texts.set(file, text);
+        assembly.texts.set(file, text);
         keepLeft -= text.length;
         kept = true;
       } else keepLeft = 0;
     }
-    // JSON keys are quoted: a text without `"apiVersion"` has none to find
-    const json = text.includes('"apiVersion"') || text.includes('"kind"');
-    const apis = new Set([...topLevel("apiVersion", text), ...(json ? all(JSON_API, text) : [])]);
-    const kinds = new Set([...topLevel("kind", text), ...(json ? all(JSON_KIND, text) : [])]);
-    const pairs: { apiVersion: string; kind: string }[] = [];
-    for (const apiVersion of apis) for (const kind of kinds) pairs.push(pair(apiVersion, kind));
-    kindsByFile.set(file, pairs);
-    if (text.includes("chart")) for (const c of all(CHART, text)) charts.add(c);
-    if (kinds.has("CustomResourceDefinition")) {
-      const shown = options.show(file);
-      const docs = parseText({ file: shown, text });
-      for (const r of docs.resources) if (isCrd(r.object)) crdTypes.push(...typesFromCrd(r.object, documentSource(r)));
-      // what the reader makes of a kept text (readFile in reader.ts): an IAM file is read as JSON there, not parsed
-      if (kept && sameParse && text.length <= parsedLeft && !iamKindOf(shown)) {
-        parsed.set(file, { resources: docs.resources, unreadable: docs.unreadable, iam: [] });
-        parsedLeft -= text.length;
-      }
-    }
+    assembly.add(file, textFacts(text), text, kept);
   }
-  return { crdTypes, kindsByFile, charts, texts, parsed };
+  return assembly.result();
+}
+
+/**
+ * scanFiles shared with the read-ahead worker: the worker scans from the first file on (and keeps the texts of
+ * the first files to parse them itself), this thread from the last one, until they meet; the facts are then put
+ * together in file order. The same result as scanFiles, except for the texts kept: here only those of the CRD files
+ * whose documents are kept. The scan was ~15% of the main thread's CPU on 5,000 one-object files, while the
+ * worker waited at its window.
+ */
+export async function scanFilesShared(files: readonly string[], options: ScanOptions, partner: ScanPartner): Promise<ScanResult> {
+  const mine = new Map<number, { facts: TextFacts; text: string | undefined }>();
+  let first = files.length;
+  for (let i = files.length - 1; i >= 0 && partner.claimScan(i); i--) {
+    first = i;
+    const file = files[i] as string;
+    const text = file === "-" ? options.text(file) : scanRead(file, options.maxFileBytes);
+    if (text === undefined || text.includes("\u0000")) continue;
+    const facts = textFacts(text);
+    // only a CRD file's text is kept: its documents are made from it below
+    mine.set(i, { facts, text: facts.crd ? text : undefined });
+  }
+  const theirs = first > 0 ? await partner.scanned() : new Map<number, TextFacts | null>();
+  const assembly = new ScanAssembly(options, false);
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i] as string;
+    if (i >= first) {
+      const m = mine.get(i);
+      if (m) assembly.add(file, m.facts, m.text, false);
+      continue;
+    }
+    let facts = theirs.get(i);
+    let text: string | undefined;
+    // a file the worker did not report (it stopped or failed): read here
+    if (facts === undefined) {
+      text = file === "-" ? options.text(file) : scanRead(file, options.maxFileBytes);
+      facts = text === undefined || text.includes("\u0000") ? null : textFacts(text);
+    }
+    if (facts) assembly.add(file, facts, text, false);
+  }
+  return assembly.result();
 }
 
 /** The same facts for documents already in memory (synth's render): exact kinds, the CRDs among them, charts named. */
@@ -164,7 +207,7 @@ export function scanDocuments(docs: LoadedDocuments): ScanResult {
     kindsByFile.set(r.file, kinds);
     if (isCrd(r.object)) crdTypes.push(...typesFromCrd(r.object, documentSource(r)));
     const json = JSON.stringify(r.object);
-    if (json.includes("chart")) for (const c of all(CHART, json)) charts.add(c);
+    if (json.includes("chart")) for (const c of allMatches(CHART, json)) charts.add(c);
   }
   return { crdTypes, kindsByFile, charts, texts: new Map(), parsed: new Map() };
 }

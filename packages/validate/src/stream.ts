@@ -188,12 +188,15 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     // facts keep strings once: copied out of the file's text (main-thread parsing) or kept as posted (worker)
     const keep = <T>(v: T): T => (owned ? detacher.adopt(v) : detacher.data(v));
     const fileResults: ResourceResult[] = [];
-    const fileFacts: { readonly at: number; readonly extra: ReturnType<typeof factExtra> }[] = [];
+    const fileFacts: { readonly at: number; readonly extra: ReturnType<typeof factExtra>; readonly packed?: string | false }[] = [];
     for (const [i, r] of docs.resources.entries()) {
-      const pending = validateOne(r, options, native?.[i] ?? undefined);
+      const ahead = native?.[i] ?? undefined;
+      const pending = validateOne(r, options, ahead);
       const result = pending instanceof Promise ? await pending : pending;
       fileResults.push(result);
-      if (crossObject && result.status !== "skipped" && !result.findings.some((f) => f.rule.startsWith("reject:"))) fileFacts.push({ at: i, extra: factExtra(r) });
+      // the fact the worker made of this very object (built-in objects: validation never changes them), else made here
+      if (crossObject && result.status !== "skipped" && !result.findings.some((f) => f.rule.startsWith("reject:")))
+        fileFacts.push(ahead?.fact !== undefined ? { at: i, extra: undefined, packed: ahead.fact } : { at: i, extra: factExtra(r) });
       const secret = secretFacts(r, detacher);
       if (secret) secrets.push(secret);
     }
@@ -206,8 +209,12 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     // located in the text the file was read from (one read per file); a file not read as text is asked for again
     const fileText = text === undefined ? options.readText : () => text;
     for (const [j, located] of locateAll(fileResults, fileText).entries()) results.add(detacher.result(located), pointers[j]);
-    for (const { at, extra } of fileFacts) {
+    for (const { at, extra, packed: made } of fileFacts) {
       facts.push(first + at);
+      if (made !== undefined) {
+        if (made !== false) factExtras.set(first + at, made);
+        continue;
+      }
       if (!extra) continue;
       const packed = packExtra(extra);
       factExtras.set(first + at, typeof packed === "string" ? packed : keep(packed));
