@@ -37,14 +37,23 @@ function readProc(file: string): string | undefined {
 
 const bootId = () => readProc("/proc/sys/kernel/random/boot_id")?.trim();
 
-/** This process as an owner. */
+let self: Omit<Owner, "command"> | undefined;
+
+/** This process as an owner. Its process-wide part is read once (a synth takes a lock per overlay it writes). */
 export function currentOwner(command: string): Owner {
+  self ??= readSelf();
+  const { started, ...rest } = self;
+  // the key order of before (pid, start, boot, host, command, started): the lock file's text is unchanged
+  return { ...rest, command, ...(started !== undefined ? { started } : {}) };
+}
+
+function readSelf(): Omit<Owner, "command"> {
   const start = processStart(process.pid);
   const boot = bootId();
   // boot time (btime of /proc/stat) + start ticks / USER_HZ (100 on Linux) for the human-readable time
   const btime = Number(/^btime (\d+)$/m.exec(readProc("/proc/stat") ?? "")?.[1]);
   const started = new Date(start !== undefined && Number.isFinite(btime) ? btime * 1000 + Number(start) * 10 : Date.now() - performance.now()).toISOString();
-  return { pid: process.pid, ...(start !== undefined ? { start } : {}), ...(boot ? { boot } : {}), host: hostname(), command, started: `${started.slice(0, 19)}Z` };
+  return { pid: process.pid, ...(start !== undefined ? { start } : {}), ...(boot ? { boot } : {}), host: hostname(), started: `${started.slice(0, 19)}Z` };
 }
 
 export function formatOwner(owner: Owner): string {

@@ -49,9 +49,13 @@ export function asWriteError(dir: string, err: unknown): unknown {
 /** Test-only fault injection: `EKS_GITOPS_TEST_KILL_AT=<step>` kills this process with SIGKILL when the swap reaches <step>. */
 export const KILL_AT_ENV = "EKS_GITOPS_TEST_KILL_AT";
 
+// read once: it is set only in the environment of a process a test spawns, and a lookup per written file showed in
+// synth's profile (process.env is a getenv(3) copy each time)
+const killAt = process.env[KILL_AT_ENV];
+
 /** Steps of a swap, in order, for {@link KILL_AT_ENV}: `locked`, `wrote-file-N` (N from 1), `written`, `moved-old`, `moved-new`, `removed-old`. */
 export function reached(step: string): void {
-  if (process.env[KILL_AT_ENV] !== step) return;
+  if (killAt !== step) return;
   process.kill(process.pid, "SIGKILL");
   // SIGKILL to oneself is delivered at once; never go on past the step even if it were not
   for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
@@ -199,6 +203,22 @@ export function removeFolder(path: string): Error | undefined {
   } catch (err) {
     return err as Error;
   }
+}
+
+/**
+ * Whether anything of a swap lies beside `dir`: a `<dir>.tmp-PID`, `<dir>.old-PID` or a `<dir>.lock` (held, stale,
+ * or a process's private `.lock.PID`). Without any, {@link recoverSwap} has nothing to do, so its lock need not be
+ * taken; a writer that starts after this look takes the lock itself.
+ */
+export function hasLeftovers(dir: string): boolean {
+  const name = basename(dir);
+  let entries: string[];
+  try {
+    entries = readdirSync(dirname(dir));
+  } catch {
+    return true; // let the locked recovery report what is wrong with the folder
+  }
+  return entries.some((e) => e.startsWith(`${name}.`) && (e.startsWith(`${name}.lock`) || LEFTOVER.exec(e)?.[1] === name));
 }
 
 /**

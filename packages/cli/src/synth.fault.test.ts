@@ -112,6 +112,40 @@ describe("synth under SIGKILL", () => {
     ]);
   });
 
+  it("the previous trees are removed only once every overlay is swapped: killed at the first removal, both overlays hold the new output", async () => {
+    // two overlays, both stale; synth writes them in name order (aws-cn, then eksworkshop)
+    const two = join(work, "two");
+    mkdirSync(join(two, "clusters"), { recursive: true });
+    writeFileSync(join(two, "pnpm-workspace.yaml"), "packages: []\n");
+    writeFileSync(join(two, "clusters/package.json"), '{ "type": "module" }\n');
+    symlinkSync(join(REPO, "clusters/node_modules"), join(two, "clusters/node_modules"));
+    const names = ["aws-cn", "eksworkshop"];
+    const wanted = new Map<string, Map<string, string>>();
+    for (const name of names) {
+      cpSync(join(REPO, "clusters", name), join(two, "clusters", name), { recursive: true });
+      const dir = join(two, "clusters", name, "rendered");
+      wanted.set(name, readTree(dir));
+      writeFileSync(join(dir, [...wanted.get(name)!.keys()][0]!), "edited\n");
+    }
+    const child = spawnSync(process.execPath, [CLI, "synth", "--root", two], { cwd: two, env: { ...process.env, [KILL_AT_ENV]: "removed-old" }, encoding: "utf8" });
+    expect({ signal: child.signal, stderr: child.stderr }).toEqual({ signal: "SIGKILL", stderr: "" });
+    // the first overlay's previous tree is removed, the second's still there (and its lock held): the second
+    // overlay was written before the first removal
+    for (const name of names) expect(readTree(join(two, "clusters", name, "rendered"))).toEqual(wanted.get(name));
+    expect(readdirSync(join(two, "clusters/aws-cn")).filter((e) => e.startsWith("rendered")).sort()).toEqual(["rendered", "rendered.lock"]);
+    expect(readdirSync(join(two, "clusters/eksworkshop")).filter((e) => e.startsWith("rendered")).sort()).toEqual(["rendered", "rendered.lock", `rendered.old-${child.pid}`]);
+    const lines: string[] = [];
+    expect(await synth({ root: two, out: (l) => lines.push(l) })).toBe(0);
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^recovered clusters/aws-cn: took over rendered.lock: eks-gitops synth \\(process ${child.pid} on .*\\) no longer runs$`)),
+      expect.stringMatching(new RegExp(`^recovered clusters/eksworkshop: took over rendered.lock: eks-gitops synth \\(process ${child.pid} on .*\\) no longer runs$`)),
+      `recovered clusters/eksworkshop: removed rendered.old-${child.pid}, left by an interrupted synth (process ${child.pid})`,
+      `wrote   clusters/aws-cn/rendered: ${wanted.get("aws-cn")!.size} files (0 changed, 0 added, 0 removed)`,
+      `wrote   clusters/eksworkshop/rendered: ${wanted.get("eksworkshop")!.size} files (0 changed, 0 added, 0 removed)`,
+    ]);
+    for (const name of names) expect(readdirSync(join(two, "clusters", name)).filter((e) => e.startsWith("rendered"))).toEqual(["rendered"]);
+  });
+
   it("real synth processes killed at random steps of the write: a re-run always restores the committed tree", async () => {
     const steps = ["locked", ...Array.from({ length: committed.size }, (_, i) => `wrote-file-${i + 1}`), "written", "moved-old", "moved-new", "removed-old"];
     for (let trial = 0; trial < 2; trial++) {

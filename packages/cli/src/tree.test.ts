@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { compareTrees, readTree, recoverRendered, replaceTree } from "./tree.ts";
+import { hasLeftovers } from "./swap.ts";
+import { compareTrees, readTree, recoverRendered, removePrevious, replaceTree } from "./tree.ts";
 
 let base: string;
 beforeEach(() => {
@@ -29,6 +30,71 @@ describe("replaceTree", () => {
     expect(() => replaceTree(dir, new Map([["a", "file"], ["a/b.yaml", "nested"]]))).toThrow();
     expect([...readTree(dir)]).toEqual([["keep.yaml", "previous"]]);
     expect(readdirSync(base)).toEqual(["rendered"]);
+  });
+});
+
+describe("replaceTree of a folder that has output already", () => {
+  const inode = (p: string) => statSync(p).ino;
+
+  it.skipIf(process.platform === "win32")("keeps each unchanged file as a link to the previous one (no new file made) and writes the changed ones", () => {
+    const dir = join(base, "rendered");
+    replaceTree(dir, new Map([["a/same.yaml", "same\n"], ["a/changed.yaml", "old\n"], ["b/longer.json", "{}\n"]]));
+    const before = { same: inode(join(dir, "a/same.yaml")), changed: inode(join(dir, "a/changed.yaml")), longer: inode(join(dir, "b/longer.json")) };
+    replaceTree(dir, new Map([["a/same.yaml", "same\n"], ["a/changed.yaml", "new\n"], ["b/longer.json", '{ "a": 1 }\n']]));
+    expect([...readTree(dir)]).toEqual([["a/changed.yaml", "new\n"], ["a/same.yaml", "same\n"], ["b/longer.json", '{ "a": 1 }\n']]);
+    expect(inode(join(dir, "a/same.yaml"))).toBe(before.same);
+    expect(inode(join(dir, "a/changed.yaml"))).not.toBe(before.changed);
+    expect(inode(join(dir, "b/longer.json"))).not.toBe(before.longer);
+    // the previous tree is gone: the kept file has one link again
+    expect(statSync(join(dir, "a/same.yaml")).nlink).toBe(1);
+    expect(readdirSync(base)).toEqual(["rendered"]);
+  });
+
+  it.skipIf(process.platform === "win32")("writes an unchanged file anew when the previous one differs in permissions or has another link", () => {
+    const dir = join(base, "rendered");
+    replaceTree(dir, new Map([["read-only.yaml", "x\n"], ["linked.yaml", "y\n"], ["plain.yaml", "z\n"]]));
+    const fresh = statSync(join(dir, "plain.yaml")).mode;
+    chmodSync(join(dir, "read-only.yaml"), 0o444);
+    const elsewhere = join(base, "elsewhere.yaml");
+    linkSync(join(dir, "linked.yaml"), elsewhere);
+    const before = { readOnly: inode(join(dir, "read-only.yaml")), linked: inode(join(dir, "linked.yaml")) };
+    replaceTree(dir, new Map([["read-only.yaml", "x\n"], ["linked.yaml", "y\n"], ["plain.yaml", "z\n"]]));
+    expect(inode(join(dir, "read-only.yaml"))).not.toBe(before.readOnly);
+    expect(statSync(join(dir, "read-only.yaml")).mode).toBe(fresh);
+    expect(inode(join(dir, "linked.yaml"))).not.toBe(before.linked);
+    expect(inode(elsewhere)).toBe(before.linked);
+  });
+
+  it("with keepPrevious, leaves the previous output for removePrevious (the caller holds the lock)", () => {
+    const dir = join(base, "rendered");
+    replaceTree(dir, new Map([["a.yaml", "previous\n"]]));
+    expect(() => replaceTree(dir, new Map([["a.yaml", "next\n"]]), { keepPrevious: true })).toThrow("keepPrevious needs the caller to hold the lock");
+    const old = replaceTree(dir, new Map([["a.yaml", "next\n"]]), { locked: true, keepPrevious: true });
+    expect(old).toBe(`${dir}.old-${process.pid}`);
+    expect([...readTree(dir)]).toEqual([["a.yaml", "next\n"]]);
+    expect([...readTree(old!)]).toEqual([["a.yaml", "previous\n"]]);
+    removePrevious(old!);
+    expect(existsSync(old!)).toBe(false);
+    expect(readdirSync(base)).toEqual(["rendered"]);
+  });
+});
+
+describe("hasLeftovers (whether synth's recovery has anything to do)", () => {
+  it("is true only for what a swap or a lock leaves beside the folder", () => {
+    const dir = join(base, "rendered");
+    mkdirSync(dir);
+    writeFileSync(join(base, "cluster.ts"), "");
+    writeFileSync(join(base, "rendered.txt"), "");
+    mkdirSync(join(base, "rendered-x.tmp-12"));
+    expect(hasLeftovers(dir)).toBe(false);
+    for (const leftover of ["rendered.lock", "rendered.lock.42", "rendered.lock.stale-42", "rendered.tmp-12", "rendered.old-12"]) {
+      writeFileSync(join(base, leftover), "");
+      expect({ leftover, found: hasLeftovers(dir) }).toEqual({ leftover, found: true });
+      rmSync(join(base, leftover));
+    }
+    rmSync(dir, { recursive: true });
+    expect(hasLeftovers(dir)).toBe(false);
+    expect(hasLeftovers(join(base, "missing/rendered"))).toBe(true);
   });
 });
 

@@ -14,8 +14,9 @@ import { colorEnabled } from "../color.ts";
 import { progressLine, schemaDownloadProgress } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
 import { type SynthValidateOptions, validateBeforeWrite } from "../synth-validate.ts";
-import { asWriteError, lockRenderedWaiting } from "../swap.ts";
-import { compareTrees, isEmptyDifference, readTree, recoverRendered, replaceTree } from "../tree.ts";
+import { onInterrupt } from "../interrupt.ts";
+import { asWriteError, hasLeftovers, lockRenderedWaiting } from "../swap.ts";
+import { compareTrees, isEmptyDifference, readTree, recoverRendered, removePrevious, replaceTree } from "../tree.ts";
 
 export const synthUsage = `Usage: eks-gitops synth [--cluster NAME]... [--check] [--no-validate] [--output FORMAT] [--mirror DIR|URL] [--timings] [--root DIR]
 
@@ -88,6 +89,8 @@ export async function synth(options: SynthOptions): Promise<number> {
   // what a killed synth left (see ../swap.ts) is finished or rolled back before the output is read
   if (!options.check) {
     for (const r of rendered) {
+      // nothing beside rendered/ (the usual case): nothing to recover, and no lock taken and released for it
+      if (!hasLeftovers(r.dir)) continue;
       const notes: string[] = [];
       const release = await lockForWriting(r.dir, (l) => notes.push(l), options.err);
       try {
@@ -121,36 +124,58 @@ export async function synth(options: SynthOptions): Promise<number> {
   }
 
   let stale = 0;
-  for (const { config, tree, dir } of rendered) {
-    const diff = compareTrees(readTree(dir), tree);
-    const where = `${CLUSTERS_DIR}/${config.name}/${RENDERED_DIR}`;
-    if (options.check) {
-      if (isEmptyDifference(diff)) {
-        out(`ok      ${where} (${plural(tree.size, "file", "files")} up to date)`);
+  // The previous trees are removed once every overlay is swapped, each under its lock held until then (see
+  // keepPrevious in ../tree.ts: a removal before the next overlay's files are made slows making them).
+  const previous: { old: string; release: () => void; forget: () => void }[] = [];
+  try {
+    for (const { config, tree, dir } of rendered) {
+      const diff = compareTrees(readTree(dir), tree);
+      const where = `${CLUSTERS_DIR}/${config.name}/${RENDERED_DIR}`;
+      if (options.check) {
+        if (isEmptyDifference(diff)) {
+          out(`ok      ${where} (${plural(tree.size, "file", "files")} up to date)`);
+          continue;
+        }
+        stale++;
+        const n = diff.changed.length + diff.added.length + diff.removed.length;
+        out(`stale   ${where}: ${plural(n, "file differs", "files differ")} (${diff.changed.length} changed, ${diff.added.length} missing, ${diff.removed.length} extra)`);
+        const committed = readTree(dir);
+        for (const p of diff.changed) {
+          out(`  [~] ${where}/${p}`);
+          out(unifiedDiff(`${where}/${p}`, committed.get(p) ?? "", tree.get(p) ?? "", options.diffColor === true));
+        }
+        for (const p of diff.added) out(`  [+] ${where}/${p}`);
+        for (const p of diff.removed) out(`  [-] ${where}/${p}`);
+        out(`  fix: ${SYNTH_COMMAND} --cluster ${config.name}`);
         continue;
       }
-      stale++;
-      const n = diff.changed.length + diff.added.length + diff.removed.length;
-      out(`stale   ${where}: ${plural(n, "file differs", "files differ")} (${diff.changed.length} changed, ${diff.added.length} missing, ${diff.removed.length} extra)`);
-      const committed = readTree(dir);
-      for (const p of diff.changed) {
-        out(`  [~] ${where}/${p}`);
-        out(unifiedDiff(`${where}/${p}`, committed.get(p) ?? "", tree.get(p) ?? "", options.diffColor === true));
+      if (!isEmptyDifference(diff)) {
+        const release = await lockForWriting(dir, (l) => out(`recovered ${where}: ${l}`), options.err);
+        let old: string;
+        try {
+          old = replaceTree(dir, tree, { locked: true, keepPrevious: true }) as string;
+        } catch (err) {
+          release();
+          throw err;
+        }
+        // interrupted before the end (a signal is handled while the next lock is awaited): nothing left beside rendered/
+        const forget = onInterrupt(() => {
+          removePrevious(old, () => {});
+          return undefined;
+        });
+        previous.push({ old, release, forget });
       }
-      for (const p of diff.added) out(`  [+] ${where}/${p}`);
-      for (const p of diff.removed) out(`  [-] ${where}/${p}`);
-      out(`  fix: ${SYNTH_COMMAND} --cluster ${config.name}`);
-      continue;
+      out(`wrote   ${where}: ${plural(tree.size, "file", "files")} (${diff.changed.length} changed, ${diff.added.length} added, ${diff.removed.length} removed)`);
     }
-    if (!isEmptyDifference(diff)) {
-      const release = await lockForWriting(dir, (l) => out(`recovered ${where}: ${l}`), options.err);
+  } finally {
+    for (const p of previous) {
       try {
-        replaceTree(dir, tree, { locked: true });
+        removePrevious(p.old);
       } finally {
-        release();
+        p.forget();
+        p.release();
       }
     }
-    out(`wrote   ${where}: ${plural(tree.size, "file", "files")} (${diff.changed.length} changed, ${diff.added.length} added, ${diff.removed.length} removed)`);
   }
   if (options.validate === false || options.check) report();
   if (options.check && stale > 0) {
