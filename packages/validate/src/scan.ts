@@ -69,6 +69,12 @@ export interface ScanPartner {
   scanned(): Promise<ReadonlyMap<number, TextFacts | null>>;
 }
 
+/** A file's text as the scan reads it (stdin from the run's copy), or undefined for one the reader must judge. */
+function readForScan(file: string, options: ScanOptions): string | undefined {
+  const text = file === "-" ? options.text(file) : scanRead(file, options.maxFileBytes);
+  return text === undefined || text.includes("\u0000") ? undefined : text;
+}
+
 /** The scan's result, put together file by file in file order, whichever thread read each file. */
 class ScanAssembly {
   readonly crdTypes: TypeSchema[] = [];
@@ -114,7 +120,7 @@ class ScanAssembly {
     this.kindsByFile.set(file, pairs);
     for (const c of facts.charts) this.charts.add(c);
     if (!facts.crd) return;
-    const crdText = text ?? (file === "-" ? this.options.text(file) : scanRead(file, this.options.maxFileBytes));
+    const crdText = text ?? readForScan(file, this.options);
     // changed or gone since the worker read it: the reader reports what it finds, and a CRD read only then is a
     // kind the catalog loads when first met
     if (crdText === undefined) return;
@@ -141,8 +147,8 @@ export function scanFiles(files: readonly string[], options: ScanOptions): ScanR
   // kept from the first file on, until one does not fit: the stream takes files in order, so kept texts go first
   let keepLeft = options.keepChars ?? SCAN_KEEP_CHARS;
   for (const file of files) {
-    const text = file === "-" ? options.text(file) : scanRead(file, options.maxFileBytes);
-    if (text === undefined || text.includes("\u0000")) continue;
+    const text = readForScan(file, options);
+    if (text === undefined) continue;
     let kept = false;
     if (file !== "-") {
       if (text.length <= keepLeft) {
@@ -169,8 +175,8 @@ export async function scanFilesShared(files: readonly string[], options: ScanOpt
   for (let i = files.length - 1; i >= 0 && partner.claimScan(i); i--) {
     first = i;
     const file = files[i] as string;
-    const text = file === "-" ? options.text(file) : scanRead(file, options.maxFileBytes);
-    if (text === undefined || text.includes("\u0000")) continue;
+    const text = readForScan(file, options);
+    if (text === undefined) continue;
     const facts = textFacts(text);
     // only a CRD file's text is kept: its documents are made from it below
     mine.set(i, { facts, text: facts.crd ? text : undefined });
@@ -188,8 +194,8 @@ export async function scanFilesShared(files: readonly string[], options: ScanOpt
     let text: string | undefined;
     // a file the worker did not report (it stopped or failed): read here
     if (facts === undefined) {
-      text = file === "-" ? options.text(file) : scanRead(file, options.maxFileBytes);
-      facts = text === undefined || text.includes("\u0000") ? null : textFacts(text);
+      text = readForScan(file, options);
+      facts = text === undefined ? null : textFacts(text);
     }
     if (facts) assembly.add(file, facts, text, false);
   }
