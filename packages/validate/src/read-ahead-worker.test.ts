@@ -80,4 +80,42 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
     ahead.close();
     await worker.terminate();
   });
+
+  it("is given the files' names a few at a time, never the whole list, and reads every file", async () => {
+    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
+    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
+    // what the main thread posts it: the work (its first names) and then the next names as the files are taken
+    const sent: unknown[] = [];
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (m: unknown) => {
+      sent.push(m);
+      post(m);
+    };
+    const windowPosted = new Promise<void>((resolve, reject) => {
+      let n = 0;
+      worker.on("message", () => {
+        if (++n === READ_AHEAD_WINDOW) resolve();
+      });
+      worker.once("error", reject);
+    });
+    // chunks of 2 names: the worker, a window of 8 ahead, has names for 4 files at a time (2 chunks)
+    const ahead = new ReadAhead(files, read, worker, undefined, 2);
+    const got = [];
+    for (let i = 0; i < files.length; i++) {
+      got.push(await ahead.next());
+      // after the first file, wait for the worker's window: the later files then come from it
+      if (i === 0) await windowPosted;
+    }
+    ahead.close();
+    await worker.terminate();
+    expect(got).toEqual(files.map((f) => loadDocuments([f], read)));
+    const work = sent[0] as { files: string[]; total: number };
+    expect(work.files).toEqual(files.slice(0, 4));
+    expect(work.total).toBe(files.length);
+    const names = sent.filter((m): m is { from: number; names: string[] } => typeof m === "object" && m !== null && "names" in m);
+    expect(names.flatMap((m) => m.names)).toEqual(files.slice(4));
+    expect(names.every((m) => m.names.length <= 2)).toBe(true);
+    // files past the first four came from the worker too: it had their names when it reached them
+    expect(ahead.fromWorker).toBeGreaterThan(4);
+  });
 });

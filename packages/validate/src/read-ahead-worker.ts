@@ -6,7 +6,7 @@ import { type MessagePort, parentPort, receiveMessageOnPort } from "node:worker_
 import { HeapGuard } from "./heap-guard.ts";
 import { nativeAhead, PackedBuiltins } from "./native-ahead.ts";
 import { loadFileText } from "./reader.ts";
-import { BY_WORKER, type ReadAheadMessage, type ReadAheadTexts, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED } from "./read-ahead.ts";
+import { BY_WORKER, type ReadAheadFiles, type ReadAheadMessage, type ReadAheadTexts, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED } from "./read-ahead.ts";
 import { SAVE_CODE_CACHE } from "./read-ahead-start.ts";
 
 /** Files posted before the worker writes its code cache (see the loader in read-ahead-start.ts). */
@@ -21,14 +21,27 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
   const heap = new HeapGuard(16 * 1024 * 1024);
   // texts the scan read (by file index): parsed without reading the file again, dropped once the file is passed
   const given = new Map<number, string>();
+  // the names of the files from `namesFrom` on: the main thread posts the next ones before the worker needs them
+  let names = work.files;
+  let namesFrom = 0;
+  const more: ReadAheadFiles[] = [];
   const receive = (at: number) => {
     for (let m = receiveMessageOnPort(port as MessagePort); m; m = receiveMessageOnPort(port as MessagePort)) {
-      const message = m.message as ReadAheadVersions | ReadAheadTexts;
+      const message = m.message as ReadAheadVersions | ReadAheadTexts | ReadAheadFiles;
       if ("versions" in message) versions = message.versions;
+      else if ("names" in message) more.push(message);
       else for (const [i, text] of message.texts) if (i >= at) given.set(i, text);
     }
   };
-  for (let index = 0; index < work.files.length; index++) {
+  const nameOf = (index: number): string | undefined => {
+    while (index >= namesFrom + names.length && more.length > 0) {
+      const next = more.shift() as ReadAheadFiles;
+      names = next.names;
+      namesFrom = next.from;
+    }
+    return names[index - namesFrom];
+  };
+  for (let index = 0; index < work.total; index++) {
     // wait while `window` files are read and not yet taken (the main thread notifies on each take and on stop)
     for (;;) {
       if (Atomics.load(state, STOP) !== 0) return;
@@ -36,8 +49,15 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage) => void): void {
       if (index - taken < work.window) break;
       Atomics.wait(state, TAKEN, taken, 1000);
     }
-    const file = work.files[index] as string;
     receive(index);
+    let file = nameOf(index);
+    // its name not here yet (the main thread posts it before it takes the file before this one): wait a little
+    while (file === undefined) {
+      if (Atomics.load(state, STOP) !== 0) return;
+      Atomics.wait(state, TAKEN, Atomics.load(state, TAKEN), 5);
+      receive(index);
+      file = nameOf(index);
+    }
     const known = given.get(index);
     given.delete(index);
     // stdin belongs to the main thread, and so does a file the main thread claimed (it wanted it before the
@@ -71,7 +91,7 @@ port?.once("message", (work: ReadAheadWork) => {
   // functions that reading (and the native checks) need are compiled, after the first files (half of a short
   // run's); not at the end, where the main thread, done with the last file, may already be stopping this worker
   let save = (globalThis as Record<symbol, unknown>)[Symbol.for(SAVE_CODE_CACHE)] as (() => void) | undefined;
-  const saveAt = Math.min(SAVE_AFTER_FILES, Math.ceil(work.files.length / 2)) - 1;
+  const saveAt = Math.min(SAVE_AFTER_FILES, Math.ceil(work.total / 2)) - 1;
   run(work, (m) => {
     port.postMessage(m);
     if (save && m.index >= saveAt) {

@@ -24,6 +24,7 @@ import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report, Unread
 import { ObjectValidator } from "./validate.ts";
 import { type Acknowledgement, applyLevels } from "./levels.ts";
 import { withNotChecked } from "./result-store.ts";
+import type { SpillBudget } from "./spill.ts";
 
 export interface RunOptions {
   /** Repository root: default paths (every clusters/<name>/rendered) and overlay versions come from it. */
@@ -64,6 +65,8 @@ export interface RunOptions {
   readonly loadedOverlays?: ReadonlyMap<string, LoadedOverlay>;
   /** A worker started with startReadAheadWorker (see read-ahead.ts), handed the files to read ahead; without it every file is read on the calling thread. */
   readonly readAheadWorker?: Worker;
+  /** Rows kept in memory before the rest of a run's names and cross-object facts go to a temporary file (see spill.ts); the report is the same either way. @default 10,000 rows, 1 MiB buffered */
+  readonly spill?: SpillBudget;
 }
 
 /** Wall time of each phase of a run, in order (shown by `--timings`). */
@@ -481,6 +484,7 @@ async function stream(
     crossObjectContext: { overlays: overlays.facts, notChecked: (what: string) => notChecked.add(what), ...(catalog.chartValues ? { chartValues: catalog.chartValues } : {}) },
     validator,
     readAhead,
+    ...(options.spill ? { spill: options.spill } : {}),
     // in-memory documents are located in their own text, never in a file of the same name on disk
     readText: options.documents ? (file) => options.texts?.get(file) : (file) => (file === "-" ? stdin() : textOf(readRegularFile(resolve(cwd, file), maxFileBytes))),
   });

@@ -1,0 +1,155 @@
+// Spilling (spill.ts): strings written past the budget read back as they were, the file leaves nothing on disk, a
+// run under its budget never touches the disk, and a run forced to spill everything (a budget of 0 rows and a
+// write buffer of a few bytes, so every string is read back from the file) reports byte for byte what the
+// in-memory run reports, in every format, on the fixtures, the real-world corpus and generated sets with hostile
+// names.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { shapeFiles } from "./bench/world.ts";
+import { formatReport, OUTPUT_FORMATS } from "./output/format.ts";
+import { writeReport } from "./output/write.ts";
+import { lazyRows } from "./result-store.ts";
+import { type RunOptions, runValidation } from "./run.ts";
+import { SpillColumn, SpillFile } from "./spill.ts";
+import { MIRROR, TEST_CACHE } from "./testing.ts";
+import type { Report } from "./types.ts";
+
+const HOSTILE = ["", "a", "\u0000", "\u001b[31mred", "line\u2028sep\u2029", "\ud800", "x\udfffy", "\ud83d\ude00", "__proto__", "-0", "é".repeat(40)];
+
+describe("SpillFile and SpillColumn", () => {
+  it("give back every string (lone surrogates, NUL, U+2028, long ones) in order and out of order", () => {
+    fc.assert(
+      fc.property(fc.array(fc.option(fc.oneof(fc.string({ unit: "binary", maxLength: 30 }), fc.constantFrom(...HOSTILE), fc.string({ minLength: 40, maxLength: 200 })), { nil: undefined }), { maxLength: 60 }), fc.nat(5), fc.integer({ min: 2, max: 64 }), (strings, budget, bufferBytes) => {
+        let file: SpillFile | undefined;
+        const column = new SpillColumn(() => (file ??= new SpillFile(bufferBytes)), budget);
+        for (const s of strings) column.push(s);
+        expect(column.size).toBe(strings.length);
+        for (let i = 0; i < strings.length; i++) expect(column.at(i)).toBe(strings[i]);
+        for (let i = strings.length - 1; i >= 0; i--) expect(column.at(i)).toBe(strings[i]);
+        file?.close();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reads strings longer than its read block and its write buffer", () => {
+    const file = new SpillFile(16);
+    const column = new SpillColumn(() => file, 0);
+    const long = ["x".repeat(70_000), "\ud800".repeat(40_000), "short", "y".repeat(33_000)];
+    for (const s of long) column.push(s);
+    expect(long.map((_, i) => column.at(i))).toEqual(long);
+    expect(file.onDisk).toBe(true);
+    file.close();
+  });
+
+  it("leaves no file behind, and opens none until its buffer is full", () => {
+    const dir = mkdtempSync(join(tmpdir(), "spill-tmp-"));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = dir;
+    try {
+      const file = new SpillFile(64);
+      file.append("in the buffer");
+      expect(file.onDisk).toBe(false);
+      const at = file.append("z".repeat(100));
+      expect(file.onDisk).toBe(true);
+      // the file's name (and its folder) are removed as soon as it is open: only the descriptor holds it
+      expect(readdirSync(dir)).toEqual([]);
+      expect(file.read(at, 200)).toBe("z".repeat(100));
+      file.close();
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+const VALIDATE = resolve(import.meta.dirname, "..");
+const FIXTURES = join(VALIDATE, "fixtures");
+const work = mkdtempSync(join(tmpdir(), "spill-runs-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Every format (and `-v` text), written row by row and formatted whole, with the summary: what the CLI prints and its exit code follow from them. */
+function outputs(report: Report): string[] {
+  const out = [JSON.stringify(report.summary)];
+  for (const format of OUTPUT_FORMATS) {
+    for (const verbose of [false, true]) {
+      const written: string[] = [];
+      writeReport(report, format, { verbose }, (c) => written.push(c));
+      out.push(written.join(""), formatReport(report, format, { verbose }));
+    }
+  }
+  return out;
+}
+
+async function both(root: string, paths: string[], extra: Partial<RunOptions> = {}): Promise<{ memory: string[]; spilled: string[]; onDisk: boolean }> {
+  const base = { root, paths, mirror: MIRROR, cacheDir: TEST_CACHE, read: { cwd: root }, ...extra } satisfies RunOptions;
+  const memory = await runValidation(base);
+  expect(lazyRows(memory.report)?.onDisk ?? false, "a run under its budget never writes to the disk").toBe(false);
+  const spilled = await runValidation({ ...base, spill: { after: 0, bufferBytes: 8 } });
+  return { memory: outputs(memory.report), spilled: outputs(spilled.report), onDisk: lazyRows(spilled.report)?.onDisk ?? false };
+}
+
+describe("a run that spills reports what the in-memory run reports", { timeout: 600_000 }, () => {
+  const folders = [
+    ...readdirSync(join(FIXTURES, "cross-object")).map((f) => join(FIXTURES, "cross-object", f)),
+    join(FIXTURES, "karpenter"),
+    join(FIXTURES, "structural"),
+    join(FIXTURES, "defaulting"),
+    join(VALIDATE, "corpus", "real-world"),
+  ];
+  it.each(folders.map((f) => [f.slice(VALIDATE.length + 1), f]))("%s", async (_, folder) => {
+    const { memory, spilled, onDisk } = await both(folder, [folder]);
+    expect(onDisk).toBe(true);
+    expect(spilled).toEqual(memory);
+  });
+
+  it("the native fixtures, strict and with acknowledged findings", async () => {
+    const folder = join(FIXTURES, "native");
+    const { memory, spilled, onDisk } = await both(folder, [folder], { strict: true, acknowledge: [{ rule: "hpa-target-missing", reason: "known" }] });
+    expect(onDisk).toBe(true);
+    expect(spilled).toEqual(memory);
+  });
+
+  it.each(["block", "list", "json", "crd-heavy"] as const)("generated %s corpus (HPAs and their targets, lists)", async (shape) => {
+    const dir = join(work, shape);
+    for (const [name, text] of shapeFiles(shape, 400, 7)) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    const { memory, spilled, onDisk } = await both(dir, [dir]);
+    expect(onDisk).toBe(true);
+    expect(spilled).toEqual(memory);
+  });
+
+  it("hostile names, pointers and facts (control characters, U+2028, lone surrogates, -0, __proto__)", async () => {
+    const dir = join(work, "hostile");
+    mkdirSync(dir, { recursive: true });
+    HOSTILE.forEach((name, i) => {
+      const target = `web${name}`;
+      // JSON text: lone surrogates and NUL survive into names only through escapes
+      writeFileSync(
+        join(dir, `d${i}\u2028.json`),
+        JSON.stringify({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: target, namespace: "shop" }, spec: { replicas: i % 2 === 0 ? 1 : 2, selector: { matchLabels: { a: "b" } }, template: { metadata: { labels: { a: "b" } }, spec: { containers: [{ name: `c${name}`, image: "x", resources: i % 3 === 0 ? {} : { requests: { cpu: "1" } } }] } } } }),
+      );
+      writeFileSync(
+        join(dir, `h${i}.json`),
+        JSON.stringify({ apiVersion: "autoscaling/v2", kind: "HorizontalPodAutoscaler", metadata: { name: `h${name}`, namespace: "shop" }, spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: i % 4 === 0 ? "gone" : target }, minReplicas: 1, maxReplicas: 3 } }),
+      );
+      writeFileSync(join(dir, `l${i}.yaml`), `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: ${JSON.stringify(`cm${name}`)}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: "cm2"}, data: {__proto__: "x"}}\n`);
+    });
+    // -0 and a __proto__ key in what the cross-object checks keep of a workload: kept as objects, not JSON text
+    writeFileSync(join(dir, "z-odd.yaml"), "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: odd, namespace: shop}\nspec:\n  replicas: -0\n  template:\n    spec:\n      containers: [{name: c, image: x, __proto__: {a: 1}}]\n");
+    writeFileSync(join(dir, "z-odd-hpa.yaml"), "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: odd, namespace: shop}\nspec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: odd}, maxReplicas: 2}\n");
+    const { memory, spilled, onDisk } = await both(dir, [dir]);
+    expect(onDisk).toBe(true);
+    expect(spilled).toEqual(memory);
+    // the set holds what it is meant to: cross-object findings on hostile names, list items
+    expect(memory[1]).toContain("hpa-target-");
+    expect(memory[1]).toContain("/items/1");
+  });
+});
