@@ -12,6 +12,7 @@ import type { Worker } from "node:worker_threads";
 import { loadFileText, type ReadOptions } from "./reader.ts";
 import type { CatalogVersions } from "./catalog/index.ts";
 import type { NativeAhead } from "./native-ahead.ts";
+import type { FileList } from "./spill.ts";
 import type { LoadedDocuments } from "./types.ts";
 
 /** What the worker is given (its first message). */
@@ -68,6 +69,8 @@ export const UNCLAIMED = 0;
 export const BY_WORKER = 1;
 export const BY_MAIN = 2;
 
+const slice = (list: FileList, from: number, to: number): string[] => Array.from({ length: to - from }, (_, i) => list.at(from + i) as string);
+
 /** Files read ahead of the main thread at most: enough to never wait, few enough that memory stays flat. */
 export const READ_AHEAD_WINDOW = 8;
 
@@ -109,7 +112,7 @@ export class ReadAhead {
   private named = 0;
 
   constructor(
-    private readonly files: readonly string[],
+    private files: FileList,
     private readonly read: ReadOptions & { readonly cwd: string },
     worker: Worker | undefined,
     /** The catalog cache (packs of the OpenAPI documents) for the native checks made ahead; none: the worker only reads. */
@@ -125,7 +128,7 @@ export class ReadAhead {
     }
     this.named = Math.min(files.length, 2 * namesChunk);
     const work: ReadAheadWork = {
-      files: files.slice(0, this.named),
+      files: slice(files, 0, this.named),
       total: files.length,
       read: { maxFileBytes: read.maxFileBytes, maxAliasCount: read.maxAliasCount, cwd: read.cwd },
       state: this.state.buffer as SharedArrayBuffer,
@@ -171,7 +174,7 @@ export class ReadAhead {
     while (this.named < want) {
       const from = this.named;
       this.named = Math.min(this.files.length, from + this.namesChunk);
-      this.worker?.postMessage({ from, names: this.files.slice(from, this.named) } satisfies ReadAheadFiles);
+      this.worker?.postMessage({ from, names: slice(this.files, from, this.named) } satisfies ReadAheadFiles);
     }
   }
 
@@ -179,7 +182,7 @@ export class ReadAhead {
   async next(): Promise<LoadedDocuments> {
     const index = this.taken++;
     this.name(index + 1);
-    const file = this.files[index] as string;
+    const file = this.files.at(index) as string;
     const parsed = this.parsed.get(index);
     if (parsed) {
       // claimed for this thread when it was provided: the worker skips it
@@ -230,7 +233,7 @@ export class ReadAhead {
   provide(texts: ReadonlyMap<string, string>, parsed?: ReadonlyMap<string, LoadedDocuments>): void {
     if (texts.size === 0) return;
     for (let i = this.taken; i < this.files.length; i++) {
-      const file = this.files[i] as string;
+      const file = this.files.at(i) as string;
       const text = texts.get(file);
       if (text === undefined) continue;
       this.known.set(i, text);
@@ -266,6 +269,12 @@ export class ReadAhead {
    */
   nativeVersions(versions: readonly (CatalogVersions | null)[]): void {
     if (!this.gone) this.worker?.postMessage({ versions } satisfies ReadAheadVersions);
+  }
+
+  /** Reads the same files from `list` from now on (a spilled copy: see spill.ts), so that the caller can drop its array. */
+  useFiles(list: FileList): void {
+    if (list.length !== this.files.length) throw new Error("useFiles: another list of files");
+    this.files = list;
   }
 
   /** Stops the worker (files not taken are never read). */

@@ -7,15 +7,10 @@
 // kind and namespace are indices into one table of strings (a file's name is kept once, however many
 // documents it holds); findings and list pointers are kept only where there are some. The results are made
 // objects again once, at the end, after the read-ahead worker and the documents are gone.
-import { type SpillBudget, SpillColumn, SpillFile } from "./spill.ts";
+import { SPILL_AFTER, type SpillBudget, SparseSpillColumn, SpillColumn, SpillFile } from "./spill.ts";
 import type { CrossObjectFinding, Finding, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
 
-/**
- * Rows whose name and list pointer are kept in memory; those of later rows go to a temporary file (spill.ts),
- * as do the cross-object facts past as many (stream.ts). ~0.3 KB a row in memory at most: a repository's run
- * never spills; a run of 50,000 objects keeps its first 10,000 in memory and the rest on disk.
- */
-export const SPILL_AFTER = 10_000;
+export { SPILL_AFTER };
 
 const STATUSES: readonly ResourceStatus[] = ["valid", "invalid", "error", "skipped"];
 const STATUS_CODE: Readonly<Record<ResourceStatus, number>> = { valid: 0, invalid: 1, error: 2, skipped: 3 };
@@ -55,7 +50,7 @@ export class ResultStore {
   readonly spillAfter: number;
   /** By row: its name, and the list item it is (undefined: none); in memory up to the budget, then in the spill. */
   private readonly names: SpillColumn;
-  private readonly pointers: SpillColumn;
+  private readonly pointers: SparseSpillColumn;
   /** apiVersions, kinds and namespaces, each kept once. */
   private readonly strings: string[] = [];
   private readonly ids = new Map<string, number>();
@@ -83,7 +78,7 @@ export class ResultStore {
     this.spillAfter = budget.after ?? SPILL_AFTER;
     this.names = new SpillColumn(this.spill, this.spillAfter);
     this.fileNames = new SpillColumn(this.spill, this.spillAfter);
-    this.pointers = new SpillColumn(this.spill, this.spillAfter);
+    this.pointers = new SparseSpillColumn(this.spill, this.spillAfter);
   }
 
   /** Closes the spill (a report of this store can then not be read any more); a store collected unclosed closes it then. */
@@ -190,7 +185,7 @@ export class ResultStore {
     else this.nextOfFile[last] = row;
     this.lastOfFile[file] = row;
     if (r.findings.length > 0) this.findings.set(row, r.findings);
-    this.pointers.push(pointer && row < this.spillAfter ? ownString(pointer) : pointer || undefined);
+    if (pointer) this.pointers.set(row, ownString(pointer));
     return row;
   }
 
@@ -199,7 +194,7 @@ export class ResultStore {
     let found: number | undefined;
     for (const id of this.fileIdsOf(new Set([file])).get(file) ?? []) {
       for (let row = this.firstOfFile[id] as number; row >= 0; row = this.nextOfFile[row] as number) {
-        if (this.index[row] === index && (this.pointers.at(row) ?? "") === (pointer ?? "") && (found === undefined || row > found)) found = row;
+        if (this.index[row] === index && (this.pointers.get(row) ?? "") === (pointer ?? "") && (found === undefined || row > found)) found = row;
       }
     }
     return found;
@@ -220,7 +215,7 @@ export class ResultStore {
       const rows = new Map<string, number>();
       for (const id of ids.get(file) ?? []) {
         for (let row = this.firstOfFile[id] as number; row >= 0; row = this.nextOfFile[row] as number) {
-          const key = `${this.index[row]}\u0000${this.pointers.at(row) ?? ""}`;
+          const key = `${this.index[row]}\u0000${this.pointers.get(row) ?? ""}`;
           if (!((rows.get(key) ?? -1) > row)) rows.set(key, row);
         }
       }
@@ -301,7 +296,7 @@ export class ResultStore {
   }
 
   pointer(row: number): string | undefined {
-    return this.pointers.at(row);
+    return this.pointers.get(row);
   }
 
   /** Adds a finding to a row; an error makes a valid result invalid. */

@@ -13,7 +13,7 @@ import { formatReport, OUTPUT_FORMATS } from "./output/format.ts";
 import { writeReport } from "./output/write.ts";
 import { lazyRows } from "./result-store.ts";
 import { type RunOptions, runValidation } from "./run.ts";
-import { SpillColumn, SpillFile } from "./spill.ts";
+import { listArray, SparseSpillColumn, SpillColumn, SpillFile, spilledList } from "./spill.ts";
 import { MIRROR, TEST_CACHE } from "./testing.ts";
 import type { Report } from "./types.ts";
 
@@ -32,6 +32,24 @@ describe("SpillFile and SpillColumn", () => {
         file?.close();
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("keeps strings of some indices only (SparseSpillColumn), and a list of files (spilledList)", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.nat(200)), fc.array(fc.constantFrom(...HOSTILE), { minLength: 201, maxLength: 201 }), fc.nat(4), (indices, values, budget) => {
+        let file: SpillFile | undefined;
+        const sparse = new SparseSpillColumn(() => (file ??= new SpillFile(8)), budget);
+        const sorted = [...indices].sort((a, b) => a - b);
+        for (const i of sorted) sparse.set(i, values[i] as string);
+        for (let i = 0; i <= 200; i++) expect(sparse.get(i)).toBe(sorted.includes(i) ? values[i] : undefined);
+        const list = spilledList(values, { after: budget, bufferBytes: 8 });
+        expect(list).not.toBe(values);
+        expect(listArray(list)).toEqual(values);
+        expect(spilledList(values.slice(0, budget), { after: budget })).toEqual(values.slice(0, budget));
+        file?.close();
+      }),
+      { numRuns: 100 },
     );
   });
 

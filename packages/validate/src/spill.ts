@@ -39,6 +39,13 @@ function release(held: { fd: number | undefined; path: string | undefined }): vo
 }
 
 /** One temporary append-only file of UTF-16 strings; made on the first append (a run that never spills never touches the disk). */
+/**
+ * Rows whose strings are kept in memory; those of later rows (their names, list pointers, files' names, and the
+ * cross-object facts past as many) go to a temporary file. ~0.3 KB a row in memory at most: a repository's run
+ * never spills; a run of 50,000 objects keeps its first 10,000 in memory and the rest on disk.
+ */
+export const SPILL_AFTER = 10_000;
+
 /** How much a run keeps in memory before it spills (RunOptions.spill): the report is the same either way. */
 export interface SpillBudget {
   /** Rows (and cross-object facts) whose strings stay in memory. @default SPILL_AFTER (result-store.ts) */
@@ -155,6 +162,65 @@ export class SpillFile {
     release(this.held);
     this.used = 0;
   }
+}
+
+/**
+ * Strings of some indices only, given in ascending order of index (a list item's pointer, by row): a SpillColumn
+ * of those and a sorted array of their indices, so that rows without one cost nothing.
+ */
+export class SparseSpillColumn {
+  private at_ = new Int32Array(0);
+  private readonly values: SpillColumn;
+
+  constructor(file: () => SpillFile, budget: number) {
+    this.values = new SpillColumn(file, budget);
+  }
+
+  set(index: number, s: string): void {
+    const i = this.values.size;
+    this.at_ = grown(this.at_, i);
+    this.at_[i] = index;
+    this.values.push(s);
+  }
+
+  get(index: number): string | undefined {
+    let lo = 0;
+    let hi = this.values.size - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.at_[mid] as number;
+      if (at === index) return this.values.at(mid);
+      if (at < index) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+}
+
+/** A list of files read by index (an array, or spilledList()'s). */
+export interface FileList {
+  readonly length: number;
+  at(i: number): string | undefined;
+}
+
+/**
+ * `items` as a FileList that keeps the first `budget.after` in memory and the rest in a temporary file of its own
+ * (`items` itself when they are no more): a run's list of 200,000 paths is ~20 MB of heap otherwise, held by the
+ * stream until its last file.
+ */
+export function spilledList(items: readonly string[], budget: SpillBudget = {}): FileList {
+  const after = budget.after ?? SPILL_AFTER;
+  if (items.length <= after) return items;
+  let file: SpillFile | undefined;
+  const column = new SpillColumn(() => (file ??= new SpillFile(budget.bufferBytes)), after);
+  for (const item of items) column.push(item);
+  return { length: column.size, at: (i) => column.at(i) };
+}
+
+/** The items of a FileList as an array. */
+export function listArray(list: FileList): string[] {
+  if (Array.isArray(list)) return list;
+  return Array.from({ length: list.length }, (_, i) => list.at(i) as string);
 }
 
 function grown<T extends Float64Array | Int32Array>(a: T, size: number): T {

@@ -13,13 +13,13 @@ import { redactResults } from "./redact.ts";
 import { ownString, ResultStore, reportOfRows, SortedRows } from "./result-store.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import type { CompiledSelection } from "./selection.ts";
-import { type SpillBudget, SpillColumn } from "./spill.ts";
+import { type FileList, type SpillBudget, SpillColumn } from "./spill.ts";
 import type { CrossObjectChecks, CrossObjectRows, Finding, IamDocument, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, UnreadableDocument } from "./types.ts";
 import { missingSchema, type ObjectValidator, type ValidationStages, validateWithSchema, withCrdProblems } from "./validate.ts";
 
 export interface StreamOptions {
   /** Files (already expanded and filtered) or `-`. */
-  readonly files: readonly string[];
+  readonly files: FileList;
   /** Documents already in memory (synth's render), validated after the files. */
   readonly documents?: LoadedDocuments;
   /** Problems found before reading (paths that cannot be read, overlays without rendered output): one error each. */
@@ -216,7 +216,7 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     try {
       for (let i = 0; i < options.files.length; i++) {
         const docs = await readAhead.next();
-        yield { docs, owned: readAhead.lastFromWorker, native: readAhead.lastNative, text: readAhead.lastText, listed: options.files[i] };
+        yield { docs, owned: readAhead.lastFromWorker, native: readAhead.lastNative, text: readAhead.lastText, listed: options.files.at(i) };
       }
     } finally {
       readAhead.close();
