@@ -15,7 +15,8 @@ import { lazyRows } from "./result-store.ts";
 import { type RunOptions, runValidation } from "./run.ts";
 import { listArray, SparseSpillColumn, SpillColumn, SpillFile, spilledList } from "./spill.ts";
 import { MIRROR, TEST_CACHE } from "./testing.ts";
-import type { Report } from "./types.ts";
+import { type CrossObjectOptions, crossObjectChecks } from "./cross-object/index.ts";
+import type { ParsedResource, Report } from "./types.ts";
 
 const HOSTILE = ["", "a", "\u0000", "\u001b[31mred", "line\u2028sep\u2029", "\ud800", "x\udfffy", "\ud83d\ude00", "__proto__", "-0", "é".repeat(40)];
 
@@ -142,6 +143,33 @@ describe("a run that spills reports what the in-memory run reports", { timeout: 
     const { memory, spilled, onDisk } = await both(dir, [dir]);
     expect(onDisk).toBe(true);
     expect(spilled).toEqual(memory);
+  });
+
+  it("hands the cross-object checks the subjects past the budget lazily: no object held, the same object when read", async () => {
+    const dir = join(work, "lazy");
+    for (const [name, text] of shapeFiles("block", 400, 7)) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    const seen = (lazy: boolean[], objects: unknown[]) =>
+      Object.assign((resources: readonly ParsedResource[], context: CrossObjectOptions) => {
+        for (const r of resources) {
+          lazy.push(Object.getOwnPropertyDescriptor(r, "object") === undefined);
+          objects.push(JSON.stringify(r.object));
+        }
+        return crossObjectChecks(resources, context);
+      }, { subjects: crossObjectChecks.subjects });
+    const base = { root: dir, paths: [dir], mirror: MIRROR, cacheDir: TEST_CACHE, read: { cwd: dir } } satisfies RunOptions;
+    const inMemory: [boolean[], unknown[]] = [[], []];
+    const spilled: [boolean[], unknown[]] = [[], []];
+    await runValidation({ ...base, crossObjectChecks: seen(inMemory[0], inMemory[1]) });
+    await runValidation({ ...base, crossObjectChecks: seen(spilled[0], spilled[1]), spill: { after: 5, bufferBytes: 8 } });
+    expect(inMemory[0].length).toBeGreaterThan(20);
+    expect(inMemory[0].every((l) => !l)).toBe(true);
+    // the first 5 facts are made objects (the budget); every one after is restored each time it is read
+    expect(spilled[0].length).toBe(inMemory[0].length);
+    expect(spilled[0].filter((l) => !l).length).toBeLessThanOrEqual(5);
+    expect(spilled[1]).toEqual(inMemory[1]);
   });
 
   it("hostile names, pointers and facts (control characters, U+2028, lone surrogates, -0, __proto__)", async () => {
