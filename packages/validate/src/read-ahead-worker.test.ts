@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
-import { READ_AHEAD_BATCH, READ_AHEAD_WINDOW, ReadAhead } from "./read-ahead.ts";
+import { READ_AHEAD_BATCH, READ_AHEAD_WINDOW, ReadAhead, UNCLAIMED } from "./read-ahead.ts";
 import { loadDocuments } from "./reader.ts";
 import { scanFiles, scanFilesShared } from "./scan.ts";
 import { textFacts } from "./scan-text.ts";
@@ -166,6 +166,108 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       expect(docs.resources.length, `file ${i}`).toBe(1);
       expect(ahead.lastText).toBe(t);
       expect(ahead.lastFromWorker, `file ${i}`).toBe(i !== crdAt);
+    }
+    ahead.close();
+    await worker.terminate();
+  });
+
+  it("is given the files' names a few at a time, never the whole list, and reads every file", async () => {
+    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
+    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
+    // what the main thread posts it: the work (its first names) and then the next names as the files are taken
+    const sent: unknown[] = [];
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (m: unknown) => {
+      sent.push(m);
+      post(m);
+    };
+    const windowPosted = new Promise<void>((resolve, reject) => {
+      let n = 0;
+      worker.on("message", () => {
+        if (++n === READ_AHEAD_WINDOW) resolve();
+      });
+      worker.once("error", reject);
+    });
+    // chunks of 2 names: the worker, a window ahead, is given 4 names first (2 chunks), then 2 at a time
+    const ahead = new ReadAhead(files, read, worker, undefined, { namesChunk: 2 });
+    const got = [];
+    for (let i = 0; i < files.length; i++) {
+      got.push(await ahead.next());
+      // after the first file, wait for the worker's window: the later files then come from it
+      if (i === 0) await windowPosted;
+    }
+    ahead.close();
+    await worker.terminate();
+    expect(got).toEqual(files.map((f) => loadDocuments([f], read)));
+    const work = sent[0] as { files: string[]; total: number };
+    expect(work.files).toEqual(files.slice(0, 4));
+    expect(work.total).toBe(files.length);
+    const names = sent.filter((m): m is { from: number; names: string[] } => typeof m === "object" && m !== null && "names" in m);
+    expect(names.flatMap((m) => m.names)).toEqual(files.slice(4));
+    expect(names.every((m) => m.names.length <= 2)).toBe(true);
+    // files past the first four came from the worker too: it had their names when it reached them
+    expect(ahead.fromWorker).toBeGreaterThan(4);
+  });
+
+  it("scans only files whose names it has: the main thread posts the next ones as it nears their end, up to its own claims", async () => {
+    const sub = join(dir, "scan-names");
+    mkdirSync(sub);
+    const count = 12;
+    const texts = Array.from({ length: count }, (_, i) => `apiVersion: v${i}\nkind: K${i}\nmetadata:\n  name: n${i}\n`);
+    const paths = texts.map((t, i) => {
+      const file = join(sub, `n${String(i).padStart(2, "0")}.yaml`);
+      writeFileSync(file, t);
+      return file;
+    });
+    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
+    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
+    const sent: unknown[] = [];
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (m: unknown) => {
+      sent.push(m);
+      post(m);
+    };
+    const scanned: [number, unknown][] = [];
+    const scanEnded = new Promise<number>((resolve, reject) => {
+      worker.on("message", (m: { scanned?: [number, unknown][]; end?: number }) => {
+        if (m.scanned) scanned.push(...m.scanned);
+        if (m.end !== undefined) resolve(m.end);
+      });
+      worker.once("error", reject);
+    });
+    // chunks of 2 names: the worker is given the first 4, then 2 at a time
+    const ahead = new ReadAhead(paths, { cwd: sub }, worker, undefined, { scan: { maxFileBytes: 1 << 20, keepChars: 1 << 20 }, namesChunk: 2 });
+    const work = sent[0] as { files: string[]; scan: { claims: SharedArrayBuffer } };
+    expect(work.files).toEqual(paths.slice(0, 4));
+    const claims = new Int32Array(work.scan.claims);
+    const scanNames = () => sent.filter((m): m is { from: number; names: string[]; scan?: true } => typeof m === "object" && m !== null && "names" in m && "scan" in m);
+    // no race decides the meeting point: before each file the main thread claims, the worker has scanned every file it
+    // has a name for (it then waits for the next names, which claimScan posts)
+    const partner = ahead.scanPartner() as NonNullable<ReturnType<typeof ahead.scanPartner>>;
+    const paced = {
+      claimScan(i: number) {
+        const named = Math.min(i + 1, Math.max(4, ...scanNames().map((m) => m.from + m.names.length)));
+        while (Atomics.load(claims, named - 1) === UNCLAIMED) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+        return partner.claimScan(i);
+      },
+      scanned: () => partner.scanned(),
+    };
+    const options = { maxFileBytes: 1 << 20, text: () => undefined, show: (f: string) => f.slice(sub.length + 1) };
+    const shared = await scanFilesShared(paths, options, paced);
+    // main claimed 11, 10, 9 (posting 4-5, 6-7, then 8 alone: 9 is its own), and met the worker at 8
+    expect(await scanEnded).toBe(9);
+    expect(scanned).toEqual(texts.slice(0, 9).map((t, i) => [i, textFacts(t)]));
+    expect(scanNames().map((m) => [m.from, m.names])).toEqual([
+      [4, paths.slice(4, 6)],
+      [6, paths.slice(6, 8)],
+      [8, paths.slice(8, 9)],
+    ]);
+    expect([...shared.kindsByFile]).toEqual([...scanFiles(paths, options).kindsByFile]);
+    // its reads then start again from the first file, with the names given for them
+    for (const [i, t] of texts.entries()) {
+      const docs = await ahead.next();
+      expect(docs.resources.map((r) => r.name), `file ${i}`).toEqual([`n${i}`]);
+      expect(ahead.lastText).toBe(t);
     }
     ahead.close();
     await worker.terminate();

@@ -6,8 +6,8 @@ import { type MessagePort, parentPort, receiveMessageOnPort } from "node:worker_
 import { HeapGuard } from "./heap-guard.ts";
 import { nativeAhead, PackedBuiltins } from "./native-ahead.ts";
 import { loadFileText } from "./reader.ts";
-import { scanRead, textFacts } from "./scan-text.ts";
-import { BY_WORKER, type ReadAheadMessage, type ReadAheadScanned, type ReadAheadTexts, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED, WAKE_AT } from "./read-ahead.ts";
+import { KeptTexts, scanRead, textFacts } from "./scan-text.ts";
+import { BY_WORKER, type ReadAheadFiles, type ReadAheadMessage, type ReadAheadScanned, type ReadAheadTexts, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED, WAKE_AT } from "./read-ahead.ts";
 import { SAVE_CODE_CACHE } from "./read-ahead-start.ts";
 
 /** Files posted before the worker writes its code cache (see the loader in read-ahead-start.ts). */
@@ -17,20 +17,81 @@ const SAVE_AFTER_FILES = 64;
 const SCAN_POST_FILES = 256;
 
 /**
+ * The names of the files a chunk at a time (ReadAheadFiles, from the first ones in the work on): a chunk is dropped
+ * once the worker is past it, so that it never holds the whole list.
+ */
+class FileNames {
+  private from = 0;
+  private readonly more: ReadAheadFiles[] = [];
+
+  constructor(private names: readonly string[]) {}
+
+  add(chunk: ReadAheadFiles): void {
+    this.more.push(chunk);
+  }
+
+  /** The name of file `index` (asked for in increasing order), undefined when it has not come yet. */
+  at(index: number): string | undefined {
+    while (index >= this.from + this.names.length && this.more.length > 0) {
+      const next = this.more.shift() as ReadAheadFiles;
+      this.names = next.names;
+      this.from = next.from;
+    }
+    return this.names[index - this.from];
+  }
+}
+
+/** What the main thread posts after the work, taken from the port whenever the worker looks. */
+class Inbox {
+  versions: ReadAheadVersions["versions"] | undefined;
+  /** Texts the main thread's scan read (by file index): parsed without reading the file again, dropped once the file is passed. */
+  readonly given = new Map<number, string>();
+  /** Names for the worker's reads; and for its half of a shared scan, until that ends (see ReadAhead.claimScan). */
+  readonly names: FileNames;
+  scanNames: FileNames | undefined;
+
+  constructor(work: ReadAheadWork) {
+    this.names = new FileNames(work.files);
+    this.scanNames = work.scan ? new FileNames(work.files) : undefined;
+  }
+
+  /** Takes what was posted; texts of files before `at` are dropped. */
+  receive(at: number): void {
+    for (let m = receiveMessageOnPort(port as MessagePort); m; m = receiveMessageOnPort(port as MessagePort)) {
+      const message = m.message as ReadAheadVersions | ReadAheadTexts | ReadAheadFiles;
+      if ("versions" in message) this.versions = message.versions;
+      else if ("names" in message) (message.scan ? this.scanNames : this.names)?.add(message);
+      else for (const [i, text] of message.texts) if (i >= at) this.given.set(i, text);
+    }
+  }
+}
+
+/**
  * The worker's half of a shared scan (scanFilesShared in scan.ts): from the first file on, each file it claims
  * before the main thread (which scans from the last one), until it meets one the main thread has claimed, or stdin
- * (the main thread's). Returns the texts it keeps, by index: those of the first files, `keepChars` in all, parsed
- * later without reading the files again (kept from the first file on until one does not fit, as scanFiles keeps them).
+ * (the main thread's). It scans only files whose names it has: the main thread posts the next ones as this scan
+ * nears the end of those it has, or claims the file itself. Returns the texts it keeps, by index (KeptTexts),
+ * parsed later without reading the files again.
  */
-function scanFront(work: ReadAheadWork, post: (m: ReadAheadScanned) => void): Map<number, string> {
+function scanFront(work: ReadAheadWork, inbox: Inbox, post: (m: ReadAheadScanned) => void): Map<number, string> {
   const kept = new Map<number, string>();
-  if (!work.scan) return kept;
+  const names = inbox.scanNames;
+  if (!work.scan || !names) return kept;
+  const state = new Int32Array(work.state);
   const claims = new Int32Array(work.scan.claims);
-  let keepLeft = work.scan.keepChars;
+  const keep = new KeptTexts(work.scan.keepChars);
   let batch: [number, ReturnType<typeof textFacts> | null][] = [];
   let index = 0;
-  for (; index < work.files.length; index++) {
-    const file = work.files[index] as string;
+  scan: for (; index < work.total; index++) {
+    let file = names.at(index);
+    while (file === undefined) {
+      inbox.receive(0);
+      file = names.at(index);
+      if (file !== undefined) break;
+      // not posted yet: the main thread posts it, or claims the file (its scan then ends here)
+      if (Atomics.load(claims, index) !== UNCLAIMED || Atomics.load(state, STOP) !== 0) break scan;
+      Atomics.wait(state, TAKEN, Atomics.load(state, TAKEN), 1);
+    }
     if (file === "-" || Atomics.compareExchange(claims, index, UNCLAIMED, BY_WORKER) !== UNCLAIMED) break;
     let text: string | undefined;
     try {
@@ -40,17 +101,13 @@ function scanFront(work: ReadAheadWork, post: (m: ReadAheadScanned) => void): Ma
       text = undefined;
     }
     batch.push([index, text === undefined ? null : textFacts(text)]);
-    if (text !== undefined) {
-      if (text.length <= keepLeft) {
-        kept.set(index, text);
-        keepLeft -= text.length;
-      } else keepLeft = 0;
-    }
+    if (text !== undefined && keep.take(text)) kept.set(index, text);
     if (batch.length === SCAN_POST_FILES) {
       post({ scanned: batch });
       batch = [];
     }
   }
+  inbox.scanNames = undefined;
   post({ scanned: batch, end: index });
   return kept;
 }
@@ -59,21 +116,12 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage | ReadAheadScanned)
   const state = new Int32Array(work.state);
   const claims = new Int32Array(work.claims);
   const builtins = work.cacheDir ? new PackedBuiltins(work.cacheDir) : undefined;
-  let versions: ReadAheadVersions["versions"] | undefined;
   // this isolate's garbage (every file's text and documents) piles up like the main thread's: collected as it grows
   const heap = new HeapGuard(16 * 1024 * 1024);
-  // texts the main thread's scan read (by file index): parsed without reading the file again, dropped once the
-  // file is passed; and those this worker's own half of the scan read (their text goes back with the documents)
-  const given = new Map<number, string>();
-  const scanned = scanFront(work, post);
-  const receive = (at: number) => {
-    for (let m = receiveMessageOnPort(port as MessagePort); m; m = receiveMessageOnPort(port as MessagePort)) {
-      const message = m.message as ReadAheadVersions | ReadAheadTexts;
-      if ("versions" in message) versions = message.versions;
-      else for (const [i, text] of message.texts) if (i >= at) given.set(i, text);
-    }
-  };
-  for (let index = 0; index < work.files.length; index++) {
+  const inbox = new Inbox(work);
+  // the texts this worker's own half of the scan kept (their text goes back with the documents)
+  const scanned = scanFront(work, inbox, post);
+  for (let index = 0; index < work.total; index++) {
     // wait while `window` files are read and not yet taken, until `batch` of them are (the main thread notifies
     // when TAKEN reaches WAKE_AT, and on stop); WAKE_AT is set before TAKEN is read for the wait, see ReadAhead.take
     for (;;) {
@@ -85,10 +133,17 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage | ReadAheadScanned)
       if (taken >= wakeAt) continue;
       Atomics.wait(state, TAKEN, taken, work.waitMs);
     }
-    const file = work.files[index] as string;
-    receive(index);
-    const known = given.get(index);
-    given.delete(index);
+    inbox.receive(index);
+    let file = inbox.names.at(index);
+    // its name not here yet (the main thread posts it before it takes the file before this one): wait a little
+    while (file === undefined) {
+      if (Atomics.load(state, STOP) !== 0) return;
+      Atomics.wait(state, TAKEN, Atomics.load(state, TAKEN), 5);
+      inbox.receive(index);
+      file = inbox.names.at(index);
+    }
+    const known = inbox.given.get(index);
+    inbox.given.delete(index);
     const own = scanned.get(index);
     scanned.delete(index);
     // stdin belongs to the main thread, and so does a file the main thread claimed (it wanted it before the
@@ -103,8 +158,8 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage | ReadAheadScanned)
     }
     const docs = read?.docs;
     // the file's catalog versions, when the main thread has sent them: native checks of its built-in objects too
-    receive(index + 1);
-    const v = versions?.[index];
+    inbox.receive(index + 1);
+    const v = inbox.versions?.[index];
     // the main thread already waits for this file: it gets the documents now and runs the checks itself
     const waited = Atomics.load(state, TAKEN) >= index;
     const native = docs && builtins && v && !waited ? docs.resources.map((r) => nativeAhead(r, builtins, v, work.facts) ?? null) : undefined;
@@ -122,7 +177,7 @@ port?.once("message", (work: ReadAheadWork) => {
   // functions that reading (and the native checks) need are compiled, after the first files (half of a short
   // run's); not at the end, where the main thread, done with the last file, may already be stopping this worker
   let save = (globalThis as Record<symbol, unknown>)[Symbol.for(SAVE_CODE_CACHE)] as (() => void) | undefined;
-  const saveAt = Math.min(SAVE_AFTER_FILES, Math.ceil(work.files.length / 2)) - 1;
+  const saveAt = Math.min(SAVE_AFTER_FILES, Math.ceil(work.total / 2)) - 1;
   run(work, (m) => {
     port.postMessage(m);
     if (save && "index" in m && m.index >= saveAt) {

@@ -14,11 +14,15 @@ import type { CatalogVersions } from "./catalog/index.ts";
 import type { NativeAhead } from "./native-ahead.ts";
 import type { ScanPartner } from "./scan.ts";
 import type { TextFacts } from "./scan-text.ts";
+import type { FileList } from "./spill.ts";
 import type { LoadedDocuments } from "./types.ts";
 
 /** What the worker is given (its first message). */
 export interface ReadAheadWork {
+  /** The first files (from index 0); the others follow in ReadAheadFiles messages, ahead of the worker's need. */
   readonly files: readonly string[];
+  /** Files in all. */
+  readonly total: number;
   readonly read: Pick<ReadOptions, "maxFileBytes" | "maxAliasCount" | "cwd">;
   /** Int32Array slots: files taken by the main thread; stop (see read-ahead-worker.ts). */
   readonly state: SharedArrayBuffer;
@@ -54,6 +58,17 @@ export interface ReadAheadVersions {
   readonly versions: readonly (CatalogVersions | null)[];
 }
 
+/**
+ * Sent after the work: the next files, by index. The worker holds the names of the files just ahead of it, not a
+ * copy of the whole list (~80 B a file of its heap: 16 MB at 200,000 files).
+ */
+export interface ReadAheadFiles {
+  readonly from: number;
+  readonly names: readonly string[];
+  /** Names for the worker's half of a shared scan (ReadAhead.claimScan), dropped once it has scanned them; else for its reads. */
+  readonly scan?: true;
+}
+
 /** Sent after the work: texts the scan already read, by file index; the worker parses them instead of reading the files. */
 export interface ReadAheadTexts {
   readonly texts: readonly (readonly [number, string])[];
@@ -82,6 +97,8 @@ export const UNCLAIMED = 0;
 export const BY_WORKER = 1;
 export const BY_MAIN = 2;
 
+const slice = (list: FileList, from: number, to: number): string[] => Array.from({ length: to - from }, (_, i) => list.at(from + i) as string);
+
 /** Files read ahead of the main thread at most: enough to never wait, few enough that memory stays flat. */
 export const READ_AHEAD_WINDOW = 16;
 
@@ -91,6 +108,9 @@ export const READ_AHEAD_WINDOW = 16;
  * load (`Atomics.notify` was the largest self time of ReadAhead.next in a CPU profile of 5,000 JSON files).
  */
 export const READ_AHEAD_BATCH = 8;
+
+/** Files' names posted to the worker at a time: it is given the next ones while it has as many still ahead. */
+export const FILE_NAMES_CHUNK = 1024;
 
 /**
  * The documents of each file in order, read ahead by `worker` (startReadAheadWorker of the bundled
@@ -128,9 +148,13 @@ export class ReadAhead implements ScanPartner {
   /** The facts of the files the worker scanned, by index, and where its scan ended (see ReadAheadScanned). */
   private scanFacts = new Map<number, TextFacts | null>();
   private scanEnd: number | undefined;
+  /** Files whose names the worker has been given: for its reads (next()), and for its half of a shared scan (claimScan()). */
+  private named = 0;
+  private scanNamed = 0;
+  private readonly namesChunk: number;
 
   constructor(
-    private readonly files: readonly string[],
+    private files: FileList,
     private readonly read: ReadOptions & { readonly cwd: string },
     worker: Worker | undefined,
     /** The catalog cache (packs of the OpenAPI documents) for the native checks made ahead; none: the worker only reads. */
@@ -142,9 +166,12 @@ export class ReadAhead implements ScanPartner {
       readonly waitMs?: number;
       /** See ReadAheadWork.facts. */
       readonly facts?: boolean;
+      /** Files' names the worker is given at a time (a test gives a few). @default FILE_NAMES_CHUNK */
+      readonly namesChunk?: number;
     } = {},
   ) {
     const { scan } = options;
+    this.namesChunk = options.namesChunk ?? FILE_NAMES_CHUNK;
     this.claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(files.length, 1)));
     Atomics.store(this.state, WAKE_AT, NEVER);
     if (!worker || files.length < 2) {
@@ -154,8 +181,11 @@ export class ReadAhead implements ScanPartner {
       return;
     }
     this.scanClaims = scan ? new Int32Array(new SharedArrayBuffer(4 * files.length)) : undefined;
+    this.named = Math.min(files.length, 2 * this.namesChunk);
+    this.scanNamed = this.named;
     const work: ReadAheadWork = {
-      files,
+      files: slice(files, 0, this.named),
+      total: files.length,
       read: { maxFileBytes: read.maxFileBytes, maxAliasCount: read.maxAliasCount, cwd: read.cwd },
       state: this.state.buffer as SharedArrayBuffer,
       claims: this.claims.buffer as SharedArrayBuffer,
@@ -185,6 +215,7 @@ export class ReadAhead implements ScanPartner {
     // posted at once: the worker parses the first files while the main thread scans and loads schemas (measured
     // faster overall than keeping the CPUs to the main thread until it wants its first file)
     worker.postMessage(work);
+    this.name(0);
   }
 
   private end(): void {
@@ -198,10 +229,26 @@ export class ReadAhead implements ScanPartner {
     w?.();
   }
 
+  /**
+   * Posts the worker the names of the next files, a chunk at a time, so that it has a chunk of names past the
+   * farthest file it may read (its window past `taken`): posted before TAKEN moves, so they are in its queue
+   * before it may need them.
+   */
+  private name(taken: number): void {
+    if (this.gone) return;
+    const want = Math.min(this.files.length, taken + READ_AHEAD_WINDOW + this.namesChunk);
+    while (this.named < want) {
+      const from = this.named;
+      this.named = Math.min(this.files.length, from + this.namesChunk);
+      this.worker?.postMessage({ from, names: slice(this.files, from, this.named) } satisfies ReadAheadFiles);
+    }
+  }
+
   /** The documents of the next file (files in order). */
   async next(): Promise<LoadedDocuments> {
     const index = this.taken++;
-    const file = this.files[index] as string;
+    this.name(index + 1);
+    const file = this.files.at(index) as string;
     const parsed = this.parsed.get(index);
     if (parsed) {
       // claimed for this thread when it was provided: the worker skips it
@@ -248,7 +295,24 @@ export class ReadAhead implements ScanPartner {
   }
 
   claimScan(index: number): boolean {
-    return this.gone || this.scanClaims === undefined || Atomics.compareExchange(this.scanClaims, index, UNCLAIMED, BY_MAIN) === UNCLAIMED;
+    if (this.gone || this.scanClaims === undefined) return true;
+    this.nameScan(index);
+    return Atomics.compareExchange(this.scanClaims, index, UNCLAIMED, BY_MAIN) === UNCLAIMED;
+  }
+
+  /**
+   * Posts the worker's half of the scan the next names once it has scanned past the middle of the last chunk it
+   * was given, up to `index` (the files from `index` on are this thread's). The worker scans only files whose names
+   * it has: one it has no name for yet it waits for, until this thread posts it or claims the file itself, which
+   * it does before its own scan can stop (it stops only at a file the worker claimed, below that one).
+   */
+  private nameScan(index: number): void {
+    const claims = this.scanClaims as Int32Array;
+    while (this.scanNamed < index && Atomics.load(claims, this.scanNamed - Math.ceil(this.namesChunk / 2)) === BY_WORKER) {
+      const from = this.scanNamed;
+      this.scanNamed = Math.min(index, from + this.namesChunk);
+      this.worker?.postMessage({ from, names: slice(this.files, from, this.scanNamed), scan: true } satisfies ReadAheadFiles);
+    }
   }
 
   async scanned(): Promise<ReadonlyMap<number, TextFacts | null>> {
@@ -279,7 +343,7 @@ export class ReadAhead implements ScanPartner {
   provide(texts: ReadonlyMap<string, string>, parsed?: ReadonlyMap<string, LoadedDocuments>): void {
     if (texts.size === 0) return;
     for (let i = this.taken; i < this.files.length; i++) {
-      const file = this.files[i] as string;
+      const file = this.files.at(i) as string;
       const text = texts.get(file);
       if (text === undefined) continue;
       this.known.set(i, text);
@@ -315,6 +379,12 @@ export class ReadAhead implements ScanPartner {
    */
   nativeVersions(versions: readonly (CatalogVersions | null)[]): void {
     if (!this.gone) this.worker?.postMessage({ versions } satisfies ReadAheadVersions);
+  }
+
+  /** Reads the same files from `list` from now on (a spilled copy: see spill.ts), so that the caller can drop its array. */
+  useFiles(list: FileList): void {
+    if (list.length !== this.files.length) throw new Error("useFiles: another list of files");
+    this.files = list;
   }
 
   /** Stops the worker (files not taken are never read). */

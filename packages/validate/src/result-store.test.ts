@@ -13,6 +13,9 @@ import { summarize } from "./validate.ts";
 
 const finding = (severity: Finding["severity"], path = "/spec"): Finding => ({ severity, path, message: `m ${path}`, rule: "schema:type" });
 
+/** Budgets of the spill (spill.ts): everything in memory (the default), nothing, a few rows. */
+const spillAfter = fc.constantFrom<number | undefined>(undefined, 0, 1, 3, 7);
+
 describe("ResultStore", () => {
   it("gives back each result as it was kept, findings only where there are some", () => {
     const store = new ResultStore();
@@ -58,8 +61,9 @@ describe("ResultStore", () => {
     const entry = fc.tuple(result, fc.option(fc.constantFrom("/items/0", "/items/1"), { nil: undefined }));
     const added = fc.tuple(fc.nat(40), fc.string({ maxLength: 3 }), fc.constantFrom<Finding["severity"]>("error", "warning"));
     fc.assert(
-      fc.property(fc.array(entry, { maxLength: 40 }), fc.array(added, { maxLength: 5 }), (entries, extra) => {
-        const store = new ResultStore();
+      fc.property(fc.array(entry, { maxLength: 40 }), fc.array(added, { maxLength: 5 }), spillAfter, (entries, extra, after) => {
+        // past `after` rows (and files) the names, pointers and files' names are read back from a temporary file
+        const store = new ResultStore({ after, bufferBytes: 8 });
         const expected: ResourceResult[] = [];
         const byKey = new Map<string, number>();
         const key = (file: string, index: number, pointer?: string) => `${file}\u0000${index}\u0000${pointer ?? ""}`;
@@ -101,8 +105,8 @@ describe("a run's report over the store (SortedRows, reportOfRows)", () => {
   const crossFinding = fc.record({ at: fc.nat(40), path: fc.constantFrom("/spec", "/x"), severity: fc.constantFrom<Finding["severity"]>("error", "warning"), missing: fc.boolean() });
 
   /** The store as the stream leaves it, and the plain report made the way the stream made it before (results(), sort). */
-  const build = (entries: [ResourceResult, string | undefined][], found: { at: number; path: string; severity: Finding["severity"]; missing: boolean }[]) => {
-    const store = new ResultStore();
+  const build = (entries: [ResourceResult, string | undefined][], found: { at: number; path: string; severity: Finding["severity"]; missing: boolean }[], after?: number) => {
+    const store = new ResultStore({ after, bufferBytes: 8 });
     for (const [r, pointer] of entries) store.add(r, pointer);
     // cross-object findings as the checks return them: by file, index and pointer (some on no kept row)
     const cross: CrossObjectFinding[] = found.map(({ at, path, severity, missing }) => {
@@ -124,8 +128,8 @@ describe("a run's report over the store (SortedRows, reportOfRows)", () => {
 
   it("gives the results, summary and every output format of the sorted array of results, byte for byte (property)", () => {
     fc.assert(
-      fc.property(fc.array(entry, { minLength: 1, maxLength: 30 }), fc.array(crossFinding, { maxLength: 5 }), fc.boolean(), (entries, found, verbose) => {
-        const { lazy, plain } = build(entries, found);
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 30 }), fc.array(crossFinding, { maxLength: 5 }), fc.boolean(), spillAfter, (entries, found, verbose, after) => {
+        const { lazy, plain } = build(entries, found, after);
         expect(lazyRows(lazy)).toBeDefined();
         for (const format of OUTPUT_FORMATS) {
           const written: string[] = [];
@@ -143,8 +147,8 @@ describe("a run's report over the store (SortedRows, reportOfRows)", () => {
 
   it("stays lazy through levels and notChecked, and agrees with the plain report", () => {
     fc.assert(
-      fc.property(fc.array(entry, { minLength: 1, maxLength: 30 }), fc.array(crossFinding, { maxLength: 5 }), fc.boolean(), (entries, found, strict) => {
-        const { lazy, plain } = build(entries, found);
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 30 }), fc.array(crossFinding, { maxLength: 5 }), fc.boolean(), spillAfter, (entries, found, strict, after) => {
+        const { lazy, plain } = build(entries, found, after);
         const acknowledge = [{ rule: "hpa-target-missing", reason: "known", path: "/x" }];
         const levelled = applyLevels(withNotChecked(lazy, ["a -> b"]), { strict, acknowledge });
         expect(lazyRows(levelled)).toBeDefined();
@@ -156,10 +160,15 @@ describe("a run's report over the store (SortedRows, reportOfRows)", () => {
     );
   });
 
-  it("sorts rows by file (as `<` compares them), then index, ties in the order kept", () => {
-    const store = new ResultStore();
+  it.each([undefined, 0, 2])("sorts rows by file (as `<` compares them), then index, ties in the order kept (spilled after %s)", (after) => {
+    const store = new ResultStore({ after, bufferBytes: 8 });
     const r = (file: string, index: number, name: string): ResourceResult => ({ file, index, apiVersion: "v1", kind: "ConfigMap", name, namespace: "", status: "valid", findings: [] });
     for (const x of [r("b", 1, "1"), r("a", 2, "2"), r("b", 0, "3"), r("a", 2, "4"), r("B", 5, "5")]) store.add(x);
     expect([...store.sortedRows()]).toEqual([4, 1, 3, 2, 0]);
+    // files met in sorted order are ranked as they come (a file met again apart past the budget sorts as one)
+    const sorted = new ResultStore({ after, bufferBytes: 8 });
+    for (const x of [r("a", 1, "1"), r("a", 0, "2"), r("b", 0, "3"), r("c", 0, "4"), r("c", 1, "5")]) sorted.add(x);
+    expect([...sorted.sortedRows()]).toEqual([1, 0, 2, 3, 4]);
+    expect(sorted.results().map((x) => x.file)).toEqual(["a", "a", "b", "c", "c"]);
   });
 });

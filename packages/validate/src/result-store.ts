@@ -7,7 +7,10 @@
 // kind and namespace are indices into one table of strings (a file's name is kept once, however many
 // documents it holds); findings and list pointers are kept only where there are some. The results are made
 // objects again once, at the end, after the read-ahead worker and the documents are gone.
+import { SPILL_AFTER, type SpillBudget, SparseSpillColumn, SpillColumn, SpillFile } from "./spill.ts";
 import type { CrossObjectFinding, Finding, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
+
+export { SPILL_AFTER };
 
 const STATUSES: readonly ResourceStatus[] = ["valid", "invalid", "error", "skipped"];
 const STATUS_CODE: Readonly<Record<ResourceStatus, number>> = { valid: 0, invalid: 1, error: 2, skipped: 3 };
@@ -40,15 +43,53 @@ export class ResultStore {
   private status = new Uint8Array(1024);
   /** The next row of the same file (-1: none): a file's rows are found without a key per row. */
   private nextOfFile = new Int32Array(1024);
-  private readonly names: string[] = [];
-  /** Files, apiVersions, kinds and namespaces, each kept once. */
+  private spillFile: SpillFile | undefined;
+  /** The temporary file of this store's spilled strings (made when first written to), for other columns of the run too. */
+  readonly spill = (): SpillFile => (this.spillFile ??= new SpillFile(this.budget.bufferBytes));
+  /** Rows whose name and pointer stay in memory (the rest are written to a temporary file). */
+  readonly spillAfter: number;
+  /** By row: its name, and the list item it is (undefined: none); in memory up to the budget, then in the spill. */
+  private readonly names: SpillColumn;
+  private readonly pointers: SparseSpillColumn;
+  /** apiVersions, kinds and namespaces, each kept once. */
   private readonly strings: string[] = [];
   private readonly ids = new Map<string, number>();
-  /** By string id of a file: its first and last rows. */
-  private readonly firstOfFile: number[] = [];
-  private readonly lastOfFile: number[] = [];
+  /**
+   * Files by id: their names (in memory for the first `spillAfter` files, then in the spill), and the ids of those
+   * in memory by name. A file past the budget is known again only as the file of the row before (a file's rows
+   * come together): a file met again later gets another id of the same name, which sorts, finds and reports as one.
+   */
+  private readonly fileNames: SpillColumn;
+  private readonly fileIds = new Map<string, number>();
+  private files = 0;
+  private lastFile: string | undefined;
+  private lastFileId = -1;
+  /** By file id: its first and last rows (-1: none), and its place among the files' names (equal names, equal places). */
+  private firstOfFile = new Int32Array(256);
+  private lastOfFile = new Int32Array(256);
+  private fileRank = new Int32Array(256);
+  /** Whether the files' names came in sorted order (as `<` compares them): their ids then sort the report. */
+  private filesSorted = true;
+  private ranks = 0;
+  private lastNewFile: string | undefined;
   private readonly findings = new Map<number, readonly Finding[]>();
-  private readonly pointers = new Map<number, string>();
+
+  constructor(private readonly budget: SpillBudget = {}) {
+    this.spillAfter = budget.after ?? SPILL_AFTER;
+    this.names = new SpillColumn(this.spill, this.spillAfter);
+    this.fileNames = new SpillColumn(this.spill, this.spillAfter);
+    this.pointers = new SparseSpillColumn(this.spill, this.spillAfter);
+  }
+
+  /** Closes the spill (a report of this store can then not be read any more); a store collected unclosed closes it then. */
+  close(): void {
+    this.spillFile?.close();
+  }
+
+  /** Whether any of this store's strings were written to the disk. */
+  get onDisk(): boolean {
+    return this.spillFile?.onDisk ?? false;
+  }
 
   get size(): number {
     return this.rows;
@@ -66,9 +107,55 @@ export class ResultStore {
     return id;
   }
 
-  /** Makes `s` the string kept for its text (a file's name as the caller holds it anyway): equal strings given later are not kept. */
+  /** The id of a file (a file's name is never a slice of a text: kept as it is). */
+  private fileId(name: string): number {
+    if (name === this.lastFile) return this.lastFileId;
+    let id = this.fileIds.get(name);
+    if (id === undefined) {
+      id = this.files++;
+      if (id >= this.firstOfFile.length) {
+        this.firstOfFile = grown(this.firstOfFile, id);
+        this.lastOfFile = grown(this.lastOfFile, id);
+        this.fileRank = grown(this.fileRank, id);
+      }
+      this.firstOfFile[id] = -1;
+      this.lastOfFile[id] = -1;
+      if (id < this.spillAfter) this.fileIds.set(name, id);
+      const previous = this.lastNewFile;
+      if (previous !== undefined && name < previous) this.filesSorted = false;
+      // ranks in the order the ids are made: right when the names came sorted (sortedRows() checks)
+      this.fileRank[id] = previous === name ? this.ranks - 1 : this.ranks++;
+      this.lastNewFile = name;
+      this.fileNames.push(name);
+    }
+    this.lastFile = name;
+    this.lastFileId = id;
+    return id;
+  }
+
+  /** The ids of the files named in `names` (several for a name met apart past the budget: see fileNames). */
+  private fileIdsOf(names: ReadonlySet<string>): Map<string, number[]> {
+    const out = new Map<string, number[]>();
+    const found = (name: string, id: number) => {
+      const list = out.get(name);
+      if (list) list.push(id);
+      else out.set(name, [id]);
+    };
+    for (const name of names) {
+      const id = this.fileIds.get(name);
+      if (id !== undefined) found(name, id);
+    }
+    // past the budget: one read of the spilled names, in the order written
+    for (let id = this.spillAfter; id < this.files; id++) {
+      const name = this.fileNames.at(id) as string;
+      if (names.has(name)) found(name, id);
+    }
+    return out;
+  }
+
+  /** Makes `s` the string kept for a file's name (the caller's, as it holds it anyway): equal strings given later are not kept. */
   preferString(s: string): void {
-    this.id(s, false);
+    this.fileId(s);
   }
 
   /** Keeps `r` (its findings as they are: the caller owns them) and returns its row. `pointer`: the list item it is, if any. */
@@ -83,18 +170,18 @@ export class ResultStore {
       this.status = grown(this.status, row);
       this.nextOfFile = grown(this.nextOfFile, row);
     }
-    // the file's name as the reader made it: the same string the run's other per-file memos hold
-    const file = this.id(r.file, false);
+    const file = this.fileId(r.file);
     this.file[row] = file;
     this.index[row] = r.index;
     this.apiVersion[row] = this.id(r.apiVersion);
     this.kind[row] = this.id(r.kind);
     this.namespace[row] = this.id(r.namespace);
     this.status[row] = STATUS_CODE[r.status];
-    this.names.push(ownString(r.name));
+    // a spilled string is copied into the file: no copy of its own needed
+    this.names.push(row < this.spillAfter ? ownString(r.name) : r.name);
     this.nextOfFile[row] = -1;
-    const last = this.lastOfFile[file];
-    if (last === undefined) this.firstOfFile[file] = row;
+    const last = this.lastOfFile[file] as number;
+    if (last < 0) this.firstOfFile[file] = row;
     else this.nextOfFile[last] = row;
     this.lastOfFile[file] = row;
     if (r.findings.length > 0) this.findings.set(row, r.findings);
@@ -104,29 +191,34 @@ export class ResultStore {
 
   /** The row of a document (a list item by its pointer); the last one kept when several share it. */
   find(file: string, index: number, pointer?: string): number | undefined {
-    const id = this.ids.get(file);
-    if (id === undefined) return undefined;
     let found: number | undefined;
-    for (let row = this.firstOfFile[id] ?? -1; row >= 0; row = this.nextOfFile[row] as number) {
-      if (this.index[row] === index && (this.pointers.get(row) ?? "") === (pointer ?? "")) found = row;
+    for (const id of this.fileIdsOf(new Set([file])).get(file) ?? []) {
+      for (let row = this.firstOfFile[id] as number; row >= 0; row = this.nextOfFile[row] as number) {
+        if (this.index[row] === index && (this.pointers.get(row) ?? "") === (pointer ?? "") && (found === undefined || row > found)) found = row;
+      }
     }
     return found;
   }
 
   /** Adds cross-object findings (in their order) to the rows they are about; a finding on no kept row is dropped. Each file's rows are walked once, not once per finding. */
   addFindings(found: readonly CrossObjectFinding[], finding: (f: CrossObjectFinding) => Finding): void {
-    const byFile = new Map<number, CrossObjectFinding[]>();
+    const ids = this.fileIdsOf(new Set(found.map((f) => f.file)));
+    const byFile = new Map<string, CrossObjectFinding[]>();
     for (const f of found) {
-      const id = this.ids.get(f.file);
-      if (id === undefined || this.firstOfFile[id] === undefined) continue;
-      const list = byFile.get(id);
+      if (!ids.has(f.file)) continue;
+      const list = byFile.get(f.file);
       if (list) list.push(f);
-      else byFile.set(id, [f]);
+      else byFile.set(f.file, [f]);
     }
-    for (const [id, list] of byFile) {
+    for (const [file, list] of byFile) {
       // document and list item -> the last row kept for it, as find() answers
       const rows = new Map<string, number>();
-      for (let row = this.firstOfFile[id] as number; row >= 0; row = this.nextOfFile[row] as number) rows.set(`${this.index[row]}\u0000${this.pointers.get(row) ?? ""}`, row);
+      for (const id of ids.get(file) ?? []) {
+        for (let row = this.firstOfFile[id] as number; row >= 0; row = this.nextOfFile[row] as number) {
+          const key = `${this.index[row]}\u0000${this.pointers.get(row) ?? ""}`;
+          if (!((rows.get(key) ?? -1) > row)) rows.set(key, row);
+        }
+      }
       for (const f of list) {
         const row = rows.get(`${f.index}\u0000${f.pointer ?? ""}`);
         if (row !== undefined) this.addFinding(row, finding(f));
@@ -143,7 +235,7 @@ export class ResultStore {
   }
 
   nameAt(row: number): string {
-    return this.names[row] as string;
+    return this.names.at(row) as string;
   }
 
   namespaceAt(row: number): string {
@@ -160,24 +252,29 @@ export class ResultStore {
    * them: each file's name is compared once with the others, then rows by numbers only.
    */
   sortedRows(): Int32Array {
-    // the files in use, without a set of 200,000 numbers: a flag per string of the table
-    const used = new Uint8Array(this.strings.length);
-    for (let row = 0; row < this.rows; row++) used[this.file[row] as number] = 1;
-    const files: number[] = [];
-    for (let id = 0; id < used.length; id++) if (used[id] === 1) files.push(id);
-    files.sort((a, b) => {
-      const x = this.strings[a] as string;
-      const y = this.strings[b] as string;
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
-    const rank = new Int32Array(this.strings.length);
-    files.forEach((id, i) => {
-      rank[id] = i;
-    });
+    // files whose names came sorted (a walk of folders gives them so) are ranked already, without reading a name
+    const rank = this.filesSorted ? this.fileRank : this.sortedFileRanks();
     const order = new Int32Array(this.rows);
     for (let row = 0; row < this.rows; row++) order[row] = row;
     const { file, index } = this;
     return order.sort((a, b) => (rank[file[a] as number] as number) - (rank[file[b] as number] as number) || (index[a] as number) - (index[b] as number) || a - b);
+  }
+
+  /** Each file's place among the names of the files in use (equal names, equal places), from their names. */
+  private sortedFileRanks(): Int32Array {
+    // the files in use, without a set of 200,000 numbers: a flag per file
+    const used = new Uint8Array(this.files);
+    for (let row = 0; row < this.rows; row++) used[this.file[row] as number] = 1;
+    const files: { id: number; name: string }[] = [];
+    for (let id = 0; id < this.files; id++) if (used[id] === 1) files.push({ id, name: this.fileNames.at(id) as string });
+    files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const rank = new Int32Array(this.files);
+    let r = -1;
+    files.forEach((f, i) => {
+      if (i === 0 || f.name !== (files[i - 1] as { name: string }).name) r++;
+      rank[f.id] = r;
+    });
+    return rank;
   }
 
   /** The status of a row as kept. */
@@ -187,11 +284,11 @@ export class ResultStore {
 
   get(row: number): ResourceResult {
     return {
-      file: this.strings[this.file[row] as number] as string,
+      file: this.fileNames.at(this.file[row] as number) as string,
       index: this.index[row] as number,
       apiVersion: this.strings[this.apiVersion[row] as number] as string,
       kind: this.strings[this.kind[row] as number] as string,
-      name: this.names[row] as string,
+      name: this.names.at(row) as string,
       namespace: this.strings[this.namespace[row] as number] as string,
       status: STATUSES[this.status[row] as number] as ResourceStatus,
       findings: this.findings.get(row) ?? NO_FINDINGS,
@@ -241,6 +338,11 @@ export class SortedRows implements ResultRows {
 
   get length(): number {
     return this.order.length;
+  }
+
+  /** Whether the run wrote any of its rows' strings to a temporary file (spill.ts). */
+  get onDisk(): boolean {
+    return this.store.onDisk;
   }
 
   at(i: number): ResourceResult {

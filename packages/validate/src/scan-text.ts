@@ -63,3 +63,22 @@ export function scanRead(file: string, maxFileBytes: number): string | undefined
   const text = Buffer.isBuffer(bytes) ? bytes.toString("utf8") : undefined;
   return text === undefined || text.includes("\u0000") ? undefined : text;
 }
+
+/**
+ * The texts the scan keeps for the reader, `chars` in all: from the first file on, until one does not fit (the
+ * stream takes files in order, so kept texts go first; a text kept past a gap would wait there). Both halves of a
+ * shared scan's front keep by this rule: scanFiles, and the worker's scanFront.
+ */
+export class KeptTexts {
+  constructor(private left: number) {}
+
+  /** Whether to keep `text`, the next file's (in file order; files the reader must judge are not offered). */
+  take(text: string): boolean {
+    if (text.length > this.left) {
+      this.left = 0;
+      return false;
+    }
+    this.left -= text.length;
+    return true;
+  }
+}

@@ -13,12 +13,13 @@ import { redactResults } from "./redact.ts";
 import { ownString, ResultStore, reportOfRows, SortedRows } from "./result-store.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import type { CompiledSelection } from "./selection.ts";
+import { type FileList, type SpillBudget, SpillColumn } from "./spill.ts";
 import type { CrossObjectChecks, CrossObjectRows, Finding, IamDocument, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, UnreadableDocument } from "./types.ts";
 import { missingSchema, type ObjectValidator, type ValidationStages, validateWithSchema, withCrdProblems } from "./validate.ts";
 
 export interface StreamOptions {
   /** Files (already expanded and filtered) or `-`. */
-  readonly files: readonly string[];
+  readonly files: FileList;
   /** Documents already in memory (synth's render), validated after the files. */
   readonly documents?: LoadedDocuments;
   /** Problems found before reading (paths that cannot be read, overlays without rendered output): one error each. */
@@ -35,6 +36,8 @@ export interface StreamOptions {
   readonly validator: ObjectValidator;
   /** Reads `files` ahead in a worker (see read-ahead.ts), started by the caller as early as it can; closed here. @default read on this thread */
   readonly readAhead?: ReadAhead;
+  /** Rows (and cross-object facts) whose strings stay in memory; those past it are written to a temporary file (spill.ts). */
+  readonly spill?: SpillBudget;
   /** Text of a file again (for finding positions of a file whose text the read did not give, and of cross-object findings); undefined when it cannot be read again. */
   readonly readText: (file: string) => string | undefined;
 }
@@ -148,16 +151,55 @@ function secretFacts(r: ParsedResource, detacher: Detacher): ParsedResource | un
   return detacher.data({ ...r, object: { ...(data !== undefined ? { data } : {}), ...(stringData !== undefined ? { stringData } : {}) } });
 }
 
+/**
+ * A cross-object subject whose `object` is made from its packed fact (restoreFact) each time it is read, so that
+ * what a subject holds is its identity (~0.1 KB), not its object. `object` is a getter of the class, not an own
+ * property: an own accessor (defineProperty, or a getter in an object literal) gives every instance a dictionary
+ * of properties (~0.45 KB, measured). The checks read properties, never spread or list a resource's keys.
+ */
+class LazyFact implements ParsedResource {
+  readonly file: string;
+  readonly index: number;
+  readonly pointer?: string;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace: string;
+
+  constructor(
+    identity: Omit<ParsedResource, "object">,
+    /** Its fact, and where facts are (shared by every subject: no closure each). */
+    private readonly fact: number,
+    private readonly extraOf: (fact: number) => ReturnType<typeof unpackExtra> | undefined,
+  ) {
+    this.file = identity.file;
+    this.index = identity.index;
+    if (identity.pointer) this.pointer = identity.pointer;
+    this.apiVersion = identity.apiVersion;
+    this.kind = identity.kind;
+    this.name = identity.name;
+    this.namespace = identity.namespace;
+  }
+
+  get object(): ParsedResource["object"] {
+    return restoreFact(this, this.extraOf(this.fact)).object;
+  }
+}
+
 /** Validates file after file; returns the report (results sorted by file, then index, findings located). */
 export async function validateFiles(options: StreamOptions): Promise<Report> {
   const { selection, validator } = options;
   const transitionBefore = validator.cel.stats.transitionSkipped;
   const evaluatedBefore = validator.cel.stats.evaluated;
   // results as columns, found again by file, document and list item (cross-object findings below)
-  const results = new ResultStore();
-  // facts for the cross-object checks: the row of each resource they see, and what its result does not say (factExtra)
-  const facts: number[] = [];
-  const factExtras = new Map<number, ReturnType<typeof packExtra>>();
+  const results = new ResultStore(options.spill);
+  // facts for the cross-object checks, by fact: the row of each resource they see, and what its result does not
+  // say (factExtra) as JSON text (in memory up to the store's budget, then in its spill), or as the object where
+  // JSON would not give it back (-0, `__proto__` keys: rare, kept in memory)
+  let facts = new Int32Array(1024);
+  let factCount = 0;
+  let packedFacts: SpillColumn | undefined = new SpillColumn(results.spill, results.spillAfter);
+  const objectFacts = new Map<number, Exclude<ReturnType<typeof packExtra>, string>>();
   const iam: IamDocument[] = [];
   const crossObject = options.crossObjectChecks !== undefined && selection.checks.has("cross-object");
   const iamLint = selection.checks.has("iam");
@@ -174,7 +216,7 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     try {
       for (let i = 0; i < options.files.length; i++) {
         const docs = await readAhead.next();
-        yield { docs, owned: readAhead.lastFromWorker, native: readAhead.lastNative, text: readAhead.lastText, listed: options.files[i] };
+        yield { docs, owned: readAhead.lastFromWorker, native: readAhead.lastNative, text: readAhead.lastText, listed: options.files.at(i) };
       }
     } finally {
       readAhead.close();
@@ -210,14 +252,17 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     const fileText = text === undefined ? options.readText : () => text;
     for (const [j, located] of locateAll(fileResults, fileText).entries()) results.add(detacher.result(located), pointers[j]);
     for (const { at, extra, packed: made } of fileFacts) {
-      facts.push(first + at);
-      if (made !== undefined) {
-        if (made !== false) factExtras.set(first + at, made);
-        continue;
+      const f = factCount++;
+      if (f >= facts.length) {
+        const next = new Int32Array(facts.length * 2);
+        next.set(facts);
+        facts = next;
       }
-      if (!extra) continue;
-      const packed = packExtra(extra);
-      factExtras.set(first + at, typeof packed === "string" ? packed : keep(packed));
+      facts[f] = first + at;
+      // the worker's fact (a string, or false for none) goes to the same column as one made here
+      const packed = made !== undefined ? made || undefined : extra ? packExtra(extra) : undefined;
+      packedFacts.push(typeof packed === "string" ? packed : undefined);
+      if (packed !== undefined && typeof packed !== "string") objectFacts.set(f, keep(packed));
     }
     // asking V8 for heap statistics costs ~0.2 ms: every few hundred documents is often enough
     documents += docs.resources.length + docs.unreadable.length + docs.iam.length;
@@ -235,10 +280,12 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
   if (crossObject && options.crossObjectChecks) {
     const checks = options.crossObjectChecks;
     const context = options.crossObjectOnly?.resources.map(compactForCrossObject) ?? [];
-    const n = facts.length;
-    const unpack = (p: ReturnType<typeof packExtra> | undefined) => (p === undefined ? undefined : unpackExtra(p));
+    const n = factCount;
+    const extraOf = (f: number) => {
+      const packed = packedFacts?.at(f);
+      return packed !== undefined ? unpackExtra(packed) : objectFacts.get(f);
+    };
     // the resources the checks see: the run's (rows of the store, made objects only when a check needs them), then the context's
-    let extras: Map<number, ReturnType<typeof packExtra>> | undefined;
     const rows: CrossObjectRows = {
       size: n + context.length,
       apiVersion: (i) => (i < n ? results.apiVersionAt(facts[i] as number) : (context[i - n] as ParsedResource).apiVersion),
@@ -248,25 +295,18 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
       resource: (i) => {
         if (i >= n) return context[i - n] as ParsedResource;
         const row = facts[i] as number;
-        return restoreFact({ ...results.get(row), pointer: results.pointer(row) }, unpack((extras ?? factExtras).get(row)));
+        const r = results.get(row);
+        const identity = { file: r.file, index: r.index, pointer: results.pointer(row), apiVersion: r.apiVersion, kind: r.kind, name: r.name, namespace: r.namespace };
+        if (i < results.spillAfter) return restoreFact(identity, extraOf(i));
+        // past the budget a subject's object is made again from its packed fact each time a check reads it (each
+        // is read a few times at most), instead of 52,000 objects of ~0.6 KB held at once at 200,000 objects
+        return new LazyFact(identity, i, extraOf);
       },
     };
     const subjects = checks.subjects?.(rows) ?? Array.from({ length: rows.size }, (_, i) => i);
-    // the packed facts of the other resources are garbage before any subject is made an object again
-    // (at 100,000 objects they are ~17 MB), and each subject's once it is made
-    const kept = new Map<number, ReturnType<typeof packExtra>>();
-    for (const i of subjects) {
-      const extra = i < n ? factExtras.get(facts[i] as number) : undefined;
-      if (extra !== undefined) kept.set(facts[i] as number, extra);
-    }
-    extras = kept;
-    factExtras.clear();
-    const seen = subjects.map((i) => {
-      const r = rows.resource(i);
-      if (i < n) kept.delete(facts[i] as number);
-      return r;
-    });
-    facts.length = 0;
+    // the subjects are made objects in the order written: the spilled facts are read back block by block; what is
+    // in memory of the others is the budget's first facts at most (past it they are on disk)
+    const seen = subjects.map((i) => rows.resource(i));
     // a finding on a context document has no result to go to: it is dropped
     // an item of a list: its findings point into the document (`/items/N/...`), as resultOf() does
     results.addFindings(checks(seen, { ...options.crossObjectContext, iam: options.crossObjectOnly ? [...iam, ...options.crossObjectOnly.iam] : iam }), (f) => ({
@@ -276,6 +316,9 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
       rule: f.rule,
       ...(f.hint ? { hint: f.hint } : {}),
     }));
+    packedFacts = undefined;
+    objectFacts.clear();
+    facts = new Int32Array(0);
   }
   // what was read is garbage now: collected (when it grew by the slack) before the report is formatted
   heap.check(16 * 1024 * 1024);
