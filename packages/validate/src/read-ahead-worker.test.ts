@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
-import { READ_AHEAD_BATCH, READ_AHEAD_WINDOW, ReadAhead, UNCLAIMED } from "./read-ahead.ts";
+import { READ_AHEAD_BATCH, READ_AHEAD_WINDOW, ReadAhead, UNCLAIMED, WAKE_AT } from "./read-ahead.ts";
 import { loadDocuments } from "./reader.ts";
 import { scanFiles, scanFilesShared } from "./scan.ts";
 import { textFacts } from "./scan-text.ts";
@@ -269,6 +269,36 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       expect(docs.resources.map((r) => r.name), `file ${i}`).toEqual([`n${i}`]);
       expect(ahead.lastText).toBe(t);
     }
+    ahead.close();
+    await worker.terminate();
+  });
+
+  it("stops at the window's characters before its count of files: files of many objects are read one or two ahead", async () => {
+    const sub = join(dir, "chars");
+    mkdirSync(sub);
+    // ~2,000 characters a file, a window of 3,000: two files read, then it waits for the main thread to take one
+    const big = Array.from({ length: 6 }, (_, i) => {
+      const file = join(sub, `b${i}.yaml`);
+      writeFileSync(file, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b${i}\ndata:\n  a: "${"x".repeat(2000)}"\n`);
+      return file;
+    });
+    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
+    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
+    const sent: unknown[] = [];
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (m: unknown) => {
+      sent.push(m);
+      post(m);
+    };
+    const posted: number[] = [];
+    worker.on("message", (m: { index: number }) => posted.push(m.index));
+    const ahead = new ReadAhead(big, { cwd: sub }, worker, undefined, { windowChars: 3000 });
+    const state = new Int32Array((sent[0] as { state: SharedArrayBuffer }).state);
+    // the worker asks to be woken when the first file is taken (its count of files alone would not stop it here);
+    // waiting there, it cannot have posted a third file
+    while (Atomics.load(state, WAKE_AT) !== 1 || posted.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(posted).toEqual([0, 1]);
+    for (const [i, f] of big.entries()) expect(await ahead.next(), `file ${i}`).toEqual(loadDocuments([f], { cwd: sub }));
     ahead.close();
     await worker.terminate();
   });

@@ -13,6 +13,9 @@ import { SAVE_CODE_CACHE } from "./read-ahead-start.ts";
 /** Files posted before the worker writes its code cache (see the loader in read-ahead-start.ts). */
 const SAVE_AFTER_FILES = 64;
 
+/** Characters of text read between two looks at the heap, at most (besides every 100 files). */
+const HEAP_CHECK_CHARS = 1024 * 1024;
+
 /** Facts of scanned files posted at a time during a shared scan (one message each, not one a file). */
 const SCAN_POST_FILES = 256;
 
@@ -121,17 +124,28 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage | ReadAheadScanned)
   const inbox = new Inbox(work);
   // the texts this worker's own half of the scan kept (their text goes back with the documents)
   const scanned = scanFront(work, inbox, post);
+  // characters of the files posted and not yet taken, by index (in order): a few files of hundreds of objects
+  // each fill the window's characters long before its count of files
+  const ahead: [number, number][] = [];
+  let aheadChars = 0;
+  // text read since the heap was last looked at: files of hundreds of objects make MBs of garbage each
+  let readChars = 0;
   for (let index = 0; index < work.total; index++) {
-    // wait while `window` files are read and not yet taken, until `batch` of them are (the main thread notifies
-    // when TAKEN reaches WAKE_AT, and on stop); WAKE_AT is set before TAKEN is read for the wait, see ReadAhead.take
+    // wait while `window` files (or `windowChars` characters of them) are read and not yet taken, until `batch` of
+    // them are (the main thread notifies when TAKEN reaches WAKE_AT, and on stop); WAKE_AT is set before TAKEN is
+    // read for the wait, see ReadAhead.take
     for (;;) {
       if (Atomics.load(state, STOP) !== 0) return;
-      if (index - Atomics.load(state, TAKEN) < work.window) break;
-      const wakeAt = index - work.window + work.batch;
-      Atomics.store(state, WAKE_AT, wakeAt);
       const taken = Atomics.load(state, TAKEN);
-      if (taken >= wakeAt) continue;
-      Atomics.wait(state, TAKEN, taken, work.waitMs);
+      while (ahead.length > 0 && (ahead[0] as [number, number])[0] < taken) aheadChars -= (ahead.shift() as [number, number])[1];
+      const full = index - taken >= work.window;
+      if (!full && aheadChars < work.windowChars) break;
+      // a full count of files: woken once a batch is free; too many characters: once the next file is taken
+      const wakeAt = full ? index - work.window + work.batch : taken + 1;
+      Atomics.store(state, WAKE_AT, wakeAt);
+      const now = Atomics.load(state, TAKEN);
+      if (now >= wakeAt) continue;
+      Atomics.wait(state, TAKEN, now, work.waitMs);
     }
     inbox.receive(index);
     let file = inbox.names.at(index);
@@ -166,7 +180,14 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage | ReadAheadScanned)
     // the text goes back with the documents (the main thread locates findings in it), unless the main thread gave it
     const text = docs && known === undefined ? read?.text : undefined;
     post({ index, docs, ...(native ? { native } : {}), ...(text !== undefined ? { text } : {}) });
-    if (index % 100 === 99) heap.check();
+    const chars = read?.text?.length ?? 0;
+    ahead.push([index, chars]);
+    aheadChars += chars;
+    readChars += chars;
+    if (index % 100 === 99 || readChars > HEAP_CHECK_CHARS) {
+      heap.check();
+      readChars = 0;
+    }
   }
 }
 

@@ -30,6 +30,8 @@ export interface ReadAheadWork {
   readonly claims: SharedArrayBuffer;
   /** Files read but not yet taken, at most. */
   readonly window: number;
+  /** Characters of the files read but not yet taken, at most (the file after the last one taken is read whatever its size). */
+  readonly windowChars: number;
   /** Once waiting at its window, the worker is woken when this many files are free in it (see READ_AHEAD_BATCH). */
   readonly batch: number;
   /** The longest the worker sleeps at its window before it looks again, though nobody woke it: a safety net only. */
@@ -103,6 +105,16 @@ const slice = (list: FileList, from: number, to: number): string[] => Array.from
 export const READ_AHEAD_WINDOW = 16;
 
 /**
+ * Characters of text read ahead of the main thread at most: a file of a few hundred objects (a multi-document
+ * stream, a List) parses to MBs of documents, held by the worker and again, posted, by the main thread until it
+ * takes the file. A window of 16 such files (50,000 objects in 182 files of ~0.2-0.4 MB) peaked at 263-277 MB
+ * against ~215 MB without the worker; with 512 K characters (2-3 files) 228-245 MB, the worker still making the
+ * native checks of ~36,000 of the objects (256 K: ~22,000, and the run ~0.5 s longer). Files of one object each
+ * (~1-4 KB) fill the window's count of files first.
+ */
+export const READ_AHEAD_CHARS = 512 * 1024;
+
+/**
  * Files the main thread takes before it wakes a worker waiting at its window, which then reads that many in one go.
  * One wake-up a file (a futex call on each side, and a thread switch) cost the main thread ~60-80 us a file under
  * load (`Atomics.notify` was the largest self time of ReadAhead.next in a CPU profile of 5,000 JSON files).
@@ -164,6 +176,8 @@ export class ReadAhead implements ScanPartner {
       readonly scan?: { readonly maxFileBytes: number; readonly keepChars: number };
       /** See ReadAheadWork.waitMs. */
       readonly waitMs?: number;
+      /** See ReadAheadWork.windowChars. @default READ_AHEAD_CHARS */
+      readonly windowChars?: number;
       /** See ReadAheadWork.facts. */
       readonly facts?: boolean;
       /** Files' names the worker is given at a time (a test gives a few). @default FILE_NAMES_CHUNK */
@@ -190,6 +204,7 @@ export class ReadAhead implements ScanPartner {
       state: this.state.buffer as SharedArrayBuffer,
       claims: this.claims.buffer as SharedArrayBuffer,
       window: READ_AHEAD_WINDOW,
+      windowChars: options.windowChars ?? READ_AHEAD_CHARS,
       batch: READ_AHEAD_BATCH,
       waitMs: options.waitMs ?? 1000,
       ...(options.facts ? { facts: true } : {}),

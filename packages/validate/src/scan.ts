@@ -84,12 +84,19 @@ function readForScan(file: string, options: ScanOptions): string | undefined {
 class ScanReads {
   private readonly heap = new HeapGuard();
   private count = 0;
+  // characters read since the heap was last looked at: a file of hundreds of objects is a large text
+  private chars = 0;
 
   constructor(private readonly options: ScanOptions) {}
 
   read(file: string): string | undefined {
-    if (++this.count % 100 === 0) this.heap.check();
-    return readForScan(file, this.options);
+    if (++this.count % 100 === 0 || this.chars > 4 * 1024 * 1024) {
+      this.heap.check();
+      this.chars = 0;
+    }
+    const text = readForScan(file, this.options);
+    this.chars += text?.length ?? 0;
+    return text;
   }
 }
 
