@@ -13,7 +13,7 @@ import { loadFileText, type ReadOptions } from "./reader.ts";
 import type { CatalogVersions } from "./catalog/index.ts";
 import type { NativeAhead } from "./native-ahead.ts";
 import type { ScanPartner } from "./scan.ts";
-import type { TextFacts } from "./scan-text.ts";
+import { SharedFacts, type TextFacts } from "./scan-text.ts";
 import type { FileList } from "./spill.ts";
 import type { LoadedDocuments } from "./types.ts";
 
@@ -159,6 +159,8 @@ export class ReadAhead implements ScanPartner {
   private readonly scanClaims: Int32Array | undefined;
   /** The facts of the files the worker scanned, by index, and where its scan ended (see ReadAheadScanned). */
   private scanFacts = new Map<number, TextFacts | null>();
+  /** The worker's facts, as the files of the same facts share one object (a clone each as posted). */
+  private readonly sharedFacts = new SharedFacts();
   private scanEnd: number | undefined;
   /** Files whose names the worker has been given: for its reads (next()), and for its half of a shared scan (claimScan()). */
   private named = 0;
@@ -213,7 +215,7 @@ export class ReadAhead implements ScanPartner {
     };
     worker.on("message", (m: ReadAheadMessage | ReadAheadScanned) => {
       if ("scanned" in m) {
-        for (const [i, facts] of m.scanned) this.scanFacts.set(i, facts);
+        for (const [i, facts] of m.scanned) this.scanFacts.set(i, facts && this.sharedFacts.of(facts));
         if (m.end !== undefined) this.scanEnd = m.end;
         this.wake();
         return;

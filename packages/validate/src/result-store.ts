@@ -7,6 +7,7 @@
 // kind and namespace are indices into one table of strings (a file's name is kept once, however many
 // documents it holds); findings and list pointers are kept only where there are some. The results are made
 // objects again once, at the end, after the read-ahead worker and the documents are gone.
+import { ownString } from "./own-string.ts";
 import { SPILL_AFTER, type SpillBudget, SparseSpillColumn, SpillColumn, SpillFile } from "./spill.ts";
 import type { CrossObjectFinding, Finding, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
 
@@ -18,13 +19,6 @@ const STATUS_CODE: Readonly<Record<ResourceStatus, number>> = { valid: 0, invali
 /** The findings of every result that has none. */
 const NO_FINDINGS: readonly Finding[] = [];
 
-/**
- * A copy of `s` that shares nothing with the text it may have been sliced from: V8 keeps a whole file's text
- * alive while any slice of it lives (short strings are always copied by V8).
- */
-export function ownString(s: string): string {
-  return s.length < 13 ? s : ` ${s}`.slice(1);
-}
 
 function grown<T extends Int32Array | Uint8Array>(a: T, size: number): T {
   if (size < a.length) return a;

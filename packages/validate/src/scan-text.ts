@@ -2,6 +2,7 @@
 // scans files too (from the first file on, while the main thread scans from the last one), and its bundle
 // takes this module and nothing of the catalog's.
 import { readRegularFile } from "./hostile/fs.ts";
+import { ownString } from "./own-string.ts";
 
 /** One file's facts: apiVersion/kind pairs it may hold (over-approximated), chart names, whether a CRD may be among them. */
 export interface TextFacts {
@@ -9,6 +10,26 @@ export interface TextFacts {
   readonly pairs: readonly string[];
   readonly charts: readonly string[];
   readonly crd: boolean;
+}
+
+/**
+ * One object for all files of the same facts, its strings copies: a file's facts are matches sliced from its text
+ * (V8 keeps the whole text alive while a slice lives) or, from the worker, a structured clone of their own. Held
+ * for every file until the scan is put together in file order: the main thread's half of a shared scan of 200,000
+ * files kept ~55 MB more at its peak than scanFiles (the texts of its 100,000 files, through their slices).
+ */
+export class SharedFacts {
+  private readonly byKey = new Map<string, TextFacts>();
+
+  of(facts: TextFacts): TextFacts {
+    const key = `${facts.crd ? 1 : 0}\u0001${facts.pairs.join("\u0000")}\u0001${facts.charts.join("\u0000")}`;
+    let shared = this.byKey.get(key);
+    if (!shared) {
+      shared = { pairs: facts.pairs.map(ownString), charts: facts.charts.map(ownString), crd: facts.crd };
+      this.byKey.set(ownString(key), shared);
+    }
+    return shared;
+  }
 }
 
 // Top-level keys of block YAML start a line; JSON has them quoted anywhere. Over-approximation is fine:

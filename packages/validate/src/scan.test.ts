@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadFileText } from "./reader.ts";
 import { type ScanPartner, scanFiles, scanFilesShared } from "./scan.ts";
-import { scanRead, type TextFacts, textFacts } from "./scan-text.ts";
+import { scanRead, SharedFacts, type TextFacts, textFacts } from "./scan-text.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "scan-"));
 function scan(name: string, text: string) {
@@ -123,6 +123,23 @@ describe("scanFiles' parsed CRD files", () => {
     const r = scanFiles([iam], { ...options, show: (f) => f.slice(iamDir.length + 1) });
     expect(r.texts.size).toBe(1);
     expect(r.parsed.size).toBe(0);
+  });
+});
+
+describe("SharedFacts", () => {
+  it("gives files of the same facts one object, equal to each file's own", () => {
+    const shared = new SharedFacts();
+    const a = textFacts("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\n");
+    const b = textFacts("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: b\n");
+    const c = textFacts("apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n");
+    const crd = textFacts("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: ws.example.com\n");
+    const chart = textFacts("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  labels: {chart: karpenter-1.14.1}\n");
+    expect(shared.of(a)).toBe(shared.of(b));
+    expect(shared.of(a)).toEqual(a);
+    for (const other of [c, crd, chart]) {
+      expect(shared.of(other)).not.toBe(shared.of(a));
+      expect(shared.of(other)).toEqual(other);
+    }
   });
 });
 

@@ -7,8 +7,8 @@ import { iamKindOf, parseText } from "./reader.ts";
 import { documentSource, isCrd, typesFromCrd } from "./schema/sources.ts";
 import type { TypeSchema } from "./schema/model.ts";
 import type { LoadedDocuments } from "./types.ts";
-import { ownString } from "./result-store.ts";
-import { allMatches, CHART, KeptTexts, scanRead, type TextFacts, textFacts } from "./scan-text.ts";
+import { ownString } from "./own-string.ts";
+import { allMatches, CHART, KeptTexts, scanRead, SharedFacts, type TextFacts, textFacts } from "./scan-text.ts";
 
 export interface ScanResult {
   /** Types of the CRDs among the documents, in file order. */
@@ -196,7 +196,10 @@ export function scanFiles(files: readonly string[], options: ScanOptions): ScanR
  * worker waited at its window.
  */
 export async function scanFilesShared(files: readonly string[], options: ScanOptions, partner: ScanPartner): Promise<ScanResult> {
-  const mine = new Map<number, { facts: TextFacts; text: string | undefined }>();
+  // facts by file index (files of the same facts share one object), and the texts of the CRD files among them
+  const mine = new Map<number, TextFacts>();
+  const crdTexts = new Map<number, string>();
+  const shared = new SharedFacts();
   const reads = new ScanReads(options);
   let first = files.length;
   for (let i = files.length - 1; i >= 0 && partner.claimScan(i); i--) {
@@ -206,15 +209,16 @@ export async function scanFilesShared(files: readonly string[], options: ScanOpt
     if (text === undefined) continue;
     const facts = textFacts(text);
     // only a CRD file's text is kept: its documents are made from it below
-    mine.set(i, { facts, text: facts.crd ? text : undefined });
+    mine.set(i, shared.of(facts));
+    if (facts.crd) crdTexts.set(i, text);
   }
   const theirs = first > 0 ? await partner.scanned() : new Map<number, TextFacts | null>();
   const assembly = new ScanAssembly(options, false);
   for (let i = 0; i < files.length; i++) {
     const file = files[i] as string;
     if (i >= first) {
-      const m = mine.get(i);
-      if (m) assembly.add(file, m.facts, m.text, false);
+      const facts = mine.get(i);
+      if (facts) assembly.add(file, facts, crdTexts.get(i), false);
       continue;
     }
     let facts = theirs.get(i);
