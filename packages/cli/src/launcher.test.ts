@@ -2,7 +2,7 @@
 // sources are unchanged, rebuilt when one changes, and the bundle behaves like the sources.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -42,15 +42,23 @@ describe("eks-gitops launcher", () => {
     expect(names.filter((n) => /^(@cloud-copilot|@aws-sdk|@smithy|@kubernetes|tsx|esbuild)(\/|$|-)/.test(n))).toEqual([]);
   });
 
-  it("runs each command with V8's code cache, written after the command's first run", () => {
+  it("runs each command with V8's code cache, written after the command's first run and again after a run that validated more files", () => {
     const bundleDir = join(dir, manifest().dir);
-    expect(run(["validate", "clusters/eksworkshop/rendered/iam"]).status).toBe(0);
     const cache = join(bundleDir, "bin.cjs.validate.v8");
-    expect(statSync(cache).size).toBeGreaterThan(10_000);
-    const written = statSync(cache).mtimeMs;
-    // a later run reads it (and, accepted, does not write it again)
+    // the files validated when it was written, after the SHA-256 (see readCodeCache in bin/bundle.js)
+    const coverage = () => readFileSync(cache).readUInt32LE(32);
     expect(run(["validate", "clusters/eksworkshop/rendered/iam"]).status).toBe(0);
-    expect(statSync(cache).mtimeMs).toBe(written);
+    expect(statSync(cache).size).toBeGreaterThan(10_000);
+    expect(coverage()).toBe(readdirSync(join(ROOT, "clusters/eksworkshop/rendered/iam")).length);
+    const written = readFileSync(cache);
+    // a later run reads it (and, accepted, does not write it again), and so does one of fewer files
+    expect(run(["validate", "clusters/eksworkshop/rendered/iam"]).status).toBe(0);
+    expect(run(["validate", "clusters/eksworkshop/rendered/iam/index.json"]).status).toBe(0);
+    expect(readFileSync(cache).equals(written)).toBe(true);
+    // a run of more files: what validating needs was not all compiled by the first one (which validated no
+    // Kubernetes object); its cache replaces it
+    expect(run(["validate", "clusters/eksworkshop/rendered"]).status).toBe(0);
+    expect(coverage()).toBeGreaterThan(written.readUInt32LE(32));
     expect(existsSync(join(bundleDir, "bin.cjs.synth.v8"))).toBe(false);
   });
 

@@ -1,6 +1,7 @@
 // The loader of read-ahead-start.ts runs the worker's bundle with V8's code cache: written when missing, rejected
 // by V8 (and rewritten) when foreign or damaged, never what decides what the worker does.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
@@ -10,21 +11,21 @@ import { SAVE_CODE_CACHE, startReadAheadWorker, workerCodeCache } from "./read-a
 const dir = mkdtempSync(join(tmpdir(), "read-ahead-start-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// a stand-in for the bundled read-ahead-worker.cjs: answers its one message, then writes the cache as the real one does
+// a stand-in for the bundled read-ahead-worker.cjs: answers its one message, a number, after asking for the cache to
+// be written as the real one does, with that number as the files it has read
 const bundle = join(dir, "read-ahead-worker.cjs");
 writeFileSync(
   bundle,
   `const { parentPort } = require("node:worker_threads");
 const { basename } = require("node:path");
 parentPort.once("message", (m) => {
-  const save = globalThis[Symbol.for(${JSON.stringify(SAVE_CODE_CACHE)})];
-  if (typeof save === "function") save();
-  parentPort.postMessage({ doubled: m * 2, file: basename(__filename), saved: typeof save === "function" });
+  globalThis[Symbol.for(${JSON.stringify(SAVE_CODE_CACHE)})](m);
+  parentPort.postMessage({ doubled: m * 2, file: basename(__filename) });
 });
 `,
 );
 
-async function ask(worker: Worker, n: number): Promise<{ doubled: number; file: string; saved: boolean }> {
+async function ask(worker: Worker, n: number): Promise<{ doubled: number; file: string }> {
   worker.ref();
   try {
     return await new Promise((resolve, reject) => {
@@ -38,20 +39,28 @@ async function ask(worker: Worker, n: number): Promise<{ doubled: number; file: 
 }
 
 describe("startReadAheadWorker", { timeout: 60_000 }, () => {
-  it("runs the bundle, writes its code cache once, then uses it", async () => {
+  it("runs the bundle, writes its code cache, uses it, and writes it again only for a run that read more files", async () => {
     const cache = workerCodeCache(bundle);
     rmSync(cache, { force: true });
     const first = startReadAheadWorker(bundle);
     if (!first) throw new Error("no worker");
-    expect(await ask(first, 21)).toEqual({ doubled: 42, file: "read-ahead-worker.cjs", saved: true });
-    expect(existsSync(cache)).toBe(true);
+    expect(await ask(first, 21)).toEqual({ doubled: 42, file: "read-ahead-worker.cjs" });
     const written = readFileSync(cache);
+    // the SHA-256 of what follows it, the files read when it was written, V8's data
+    expect(createHash("sha256").update(written.subarray(32)).digest().equals(written.subarray(0, 32))).toBe(true);
+    expect(written.readUInt32LE(32)).toBe(21);
 
+    // accepted by V8, and written by a run that had read more: kept as it is
     const second = startReadAheadWorker(bundle);
     if (!second) throw new Error("no worker");
-    // accepted by V8: nothing to save
-    expect(await ask(second, 2)).toEqual({ doubled: 4, file: "read-ahead-worker.cjs", saved: false });
+    expect(await ask(second, 2)).toEqual({ doubled: 4, file: "read-ahead-worker.cjs" });
     expect(readFileSync(cache).equals(written)).toBe(true);
+
+    // a run that read more: what it compiled by then replaces the cache
+    const third = startReadAheadWorker(bundle);
+    if (!third) throw new Error("no worker");
+    expect(await ask(third, 30)).toEqual({ doubled: 60, file: "read-ahead-worker.cjs" });
+    expect(readFileSync(cache).readUInt32LE(32)).toBe(30);
   });
 
   it("ignores a damaged or foreign cache file and replaces it", async () => {
@@ -60,8 +69,9 @@ describe("startReadAheadWorker", { timeout: 60_000 }, () => {
       writeFileSync(cache, junk);
       const worker = startReadAheadWorker(bundle);
       if (!worker) throw new Error("no worker");
-      expect(await ask(worker, 5)).toEqual({ doubled: 10, file: "read-ahead-worker.cjs", saved: true });
+      expect(await ask(worker, 5)).toEqual({ doubled: 10, file: "read-ahead-worker.cjs" });
       expect(readFileSync(cache).equals(junk)).toBe(false);
+      expect(readFileSync(cache).readUInt32LE(32)).toBe(5);
     }
   });
 
@@ -70,14 +80,15 @@ describe("startReadAheadWorker", { timeout: 60_000 }, () => {
     rmSync(cache, { force: true });
     const first = startReadAheadWorker(bundle);
     if (!first) throw new Error("no worker");
-    expect((await ask(first, 1)).saved).toBe(true);
+    expect((await ask(first, 1)).doubled).toBe(2);
     const damaged = Buffer.from(readFileSync(cache));
     // one bit of the serialized code, past V8's own header (magic, version, source and flag hashes, lengths)
     damaged.writeUInt8((damaged.at(-40) as number) ^ 0x01, damaged.length - 40);
     writeFileSync(cache, damaged);
     const worker = startReadAheadWorker(bundle);
     if (!worker) throw new Error("no worker");
-    expect(await ask(worker, 5)).toEqual({ doubled: 10, file: "read-ahead-worker.cjs", saved: true });
+    // fewer files than the damaged file claims: written again all the same, as no cache was used
+    expect(await ask(worker, 1)).toEqual({ doubled: 2, file: "read-ahead-worker.cjs" });
     expect(readFileSync(cache).equals(damaged)).toBe(false);
   });
 

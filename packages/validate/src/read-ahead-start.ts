@@ -25,24 +25,32 @@ const { workerData } = require("node:worker_threads");
 const { file, cacheFile, saveKey } = workerData;
 const { createHash } = require("node:crypto");
 const digest = (b) => createHash("sha256").update(b).digest();
-// the file is the SHA-256 of V8's data, then the data: V8 verifies no checksum of a code cache in a release build
-// (a damaged one whose header still matches would be run), so a file whose data does not match its hash is ignored
-let cachedData;
+// the file is the SHA-256 of what follows, the files read when it was written (32-bit little-endian), then V8's
+// data (the CLI's own cache is the same, see readCodeCache in packages/cli/bin/bundle.js): V8 verifies no checksum
+// of a code cache in a release build (a damaged one whose header still matches would be run), so a file whose hash
+// does not match is ignored
+let cached;
 try {
   const stored = readFileSync(cacheFile);
-  const data = stored.subarray(32);
-  cachedData = stored.length > 32 && digest(data).equals(stored.subarray(0, 32)) ? data : undefined;
-} catch { cachedData = undefined; }
+  if (stored.length > 36 && digest(stored.subarray(32)).equals(stored.subarray(0, 32))) cached = { coverage: stored.readUInt32LE(32), data: stored.subarray(36) };
+} catch { cached = undefined; }
 const bytes = readFileSync(file);
 const source = bytes.toString(require("node:buffer").isAscii(bytes) ? "latin1" : "utf8");
-const script = new Script("(function (exports, require, module, __filename, __dirname) {" + source + "\\n})", { filename: file, cachedData });
-if (cachedData === undefined || script.cachedDataRejected) {
-  globalThis[Symbol.for(saveKey)] = () => {
-    const tmp = cacheFile + "." + process.pid + "." + require("node:worker_threads").threadId + ".tmp";
-    try { const data = script.createCachedData(); writeFileSync(tmp, Buffer.concat([digest(data), data])); renameSync(tmp, cacheFile); }
-    catch { try { rmSync(tmp, { force: true }); } catch {} }
-  };
-}
+const script = new Script("(function (exports, require, module, __filename, __dirname) {" + source + "\\n})", { filename: file, cachedData: cached && cached.data });
+const usable = cached !== undefined && !script.cachedDataRejected;
+// written when the worker has posted its first files (every function reading needs is compiled then), and again by
+// a later run that gets further than the one that wrote it
+globalThis[Symbol.for(saveKey)] = (files) => {
+  if (usable && files <= cached.coverage) return;
+  const tmp = cacheFile + "." + process.pid + "." + require("node:worker_threads").threadId + ".tmp";
+  try {
+    const head = Buffer.alloc(4);
+    head.writeUInt32LE(files);
+    const body = Buffer.concat([head, script.createCachedData()]);
+    writeFileSync(tmp, Buffer.concat([digest(body), body]));
+    renameSync(tmp, cacheFile);
+  } catch { try { rmSync(tmp, { force: true }); } catch {} }
+};
 const module = { exports: {} };
 script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
 `;

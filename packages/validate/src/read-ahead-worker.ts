@@ -194,15 +194,16 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage | ReadAheadScanned)
 // started before the files are known (while the CLI loads), the worker waits for its one piece of work
 const port = parentPort;
 port?.once("message", (work: ReadAheadWork) => {
-  // the loader (read-ahead-start.ts) ran this bundle without a usable V8 code cache: it is written once the
-  // functions that reading (and the native checks) need are compiled, after the first files (half of a short
-  // run's); not at the end, where the main thread, done with the last file, may already be stopping this worker
-  let save = (globalThis as Record<symbol, unknown>)[Symbol.for(SAVE_CODE_CACHE)] as (() => void) | undefined;
+  // the loader (read-ahead-start.ts) writes its V8 code cache when asked, unless the cache it ran with was written
+  // by a run that got as far: once the functions that reading (and the native checks) need are compiled, after
+  // the first files (half of a short run's); not at the end, where the main thread, done with the last file, may
+  // already be stopping this worker
+  let save = (globalThis as Record<symbol, unknown>)[Symbol.for(SAVE_CODE_CACHE)] as ((files: number) => void) | undefined;
   const saveAt = Math.min(SAVE_AFTER_FILES, Math.ceil(work.total / 2)) - 1;
   run(work, (m) => {
     port.postMessage(m);
     if (save && "index" in m && m.index >= saveAt) {
-      save();
+      save(saveAt + 1);
       save = undefined;
     }
   });

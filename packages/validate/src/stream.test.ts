@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadDocuments } from "./reader.ts";
 import { runValidation } from "./run.ts";
+import { WARM_FILES } from "./stream.ts";
 import { catalogLayer, SchemaRegistry } from "./schema/registry.ts";
 import type { ResourceResult } from "./types.ts";
 import { validateDocuments } from "./validate-documents.ts";
@@ -30,6 +31,22 @@ describe("validateFiles (streaming) against validateDocuments (in memory)", () =
     expect(report.summary).toEqual(memory.summary);
     const unlocated = report.resources.flatMap((r) => r.findings.filter((f) => f.line === undefined).map((f) => `${r.file} ${f.path}`));
     expect(unlocated).toEqual([]);
+  }, 120_000);
+
+  it("says once how many files were validated, up to WARM_FILES (the CLI decides with it whether to write its code cache)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "stream-warm-"));
+    const files = (n: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const file = join(dir, `w${n}-${String(i).padStart(3, "0")}.yaml`);
+        writeFileSync(file, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: w${i}\n`);
+        return file;
+      });
+    for (const n of [3, WARM_FILES + 5]) {
+      const calls: number[] = [];
+      const { report } = await runValidation({ root: REPO, paths: files(n), read: { cwd: dir }, crossObjectChecks: false, onWarm: (done) => calls.push(done) });
+      expect(calls).toEqual([Math.min(n, WARM_FILES)]);
+      expect(report.resources.length).toBe(n);
+    }
   }, 120_000);
 
   it("reads stdin once and still locates its findings", async () => {

@@ -39,9 +39,17 @@ export interface StreamOptions {
   readonly readAhead?: ReadAhead;
   /** Rows (and cross-object facts) whose strings stay in memory; those past it are written to a temporary file (spill.ts). */
   readonly spill?: SpillBudget;
+  /**
+   * Called once, when the first WARM_FILES files (all of them, when fewer) are validated, with their count: the CLI
+   * writes V8's code cache at the end of a run that got further than the run that wrote it (packages/cli/bin/bundle.js).
+   */
+  readonly onWarm?: (files: number) => void;
   /** Text of a file again (for finding positions of a file whose text the read did not give, and of cross-object findings); undefined when it cannot be read again. */
   readonly readText: (file: string) => string | undefined;
 }
+
+/** Files a run validates before its code cache is as good as it gets (as many as the read-ahead worker reads before it writes its own). */
+export const WARM_FILES = 64;
 
 const resultOf = (d: { file: string; index: number; pointer?: string; apiVersion?: string; kind?: string; name?: string; namespace?: string }, status: ResourceStatus, findings: Finding[]): ResourceResult => ({
   file: d.file,
@@ -224,6 +232,8 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     }
     if (options.documents) yield { docs: options.documents, owned: false, native: undefined, text: undefined, listed: undefined };
   })();
+  const warmAt = Math.min(WARM_FILES, options.files.length);
+  let filesDone = 0;
   for await (const { docs, owned, native, text, listed } of batches) {
     // a file shown as it was listed is kept as the list's string, not as a second copy of it (~70 B an object)
     const shown = docs.resources[0]?.file ?? docs.unreadable[0]?.file;
@@ -271,6 +281,7 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
       nextHeapCheck = documents + 100;
       heap.check();
     }
+    if (listed !== undefined && ++filesDone === warmAt) options.onWarm?.(warmAt);
   }
 
   const lint = iamLint ? lintIamDocuments(iam) : new Map();

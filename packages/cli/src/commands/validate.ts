@@ -24,6 +24,7 @@ import {
   writeReport,
 } from "@eks-gitops/validate";
 import { parseCommandArgs } from "../args.ts";
+import { codeCacheCheckpoint } from "../code-cache.ts";
 import { colorEnabled } from "../color.ts";
 import { EXIT, exitCodeHelp, UsageError } from "../exit-codes.ts";
 import { progressLine, schemaDownloadProgress } from "../progress.ts";
@@ -196,6 +197,7 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
       read: { cwd: output === "github" || output === "sarif" ? root : process.cwd(), ...(maxFileBytes ? { maxFileBytes } : {}) },
       onProgress: download.onProgress,
       ...(readAheadWorker ? { readAheadWorker } : {}),
+      onWarm: codeCacheCheckpoint,
     }).finally(() => {
       download.finish();
       unlock();
