@@ -22,11 +22,22 @@ const files = Array.from({ length: READ_AHEAD_WINDOW + 4 }, (_, i) => {
 });
 const read = { cwd: dir };
 
+/** The real worker, run from its sources through tsx's loader (the CLI runs a bundled copy); `sent`: what it was posted. */
+function startWorker(): { worker: Worker; sent: unknown[] } {
+  const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
+  const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
+  const sent: unknown[] = [];
+  const post = worker.postMessage.bind(worker);
+  worker.postMessage = (m: unknown) => {
+    sent.push(m);
+    post(m);
+  };
+  return { worker, sent };
+}
+
 describe("the read-ahead worker", { timeout: 120_000 }, () => {
   it("posts every file of its window before the main thread asks, and those documents are loadDocuments' own", async () => {
-    // tsx's loader registered in the worker, then the worker's own entry point (the CLI runs a bundled copy)
-    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
-    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
+    const { worker } = startWorker();
     const posted: number[] = [];
     const windowPosted = new Promise<void>((resolve, reject) => {
       worker.on("message", (m: { index: number }) => {
@@ -55,8 +66,7 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
     const gone = join(dir, "gone");
     const paths = Array.from({ length: 3 }, (_, i) => join(gone, `g${i}.yaml`));
     const texts = paths.map((_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: given${i}\n`);
-    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
-    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
+    const { worker } = startWorker();
     const posted: { index: number; text?: string }[] = [];
     const allPosted = new Promise<void>((resolve, reject) => {
       worker.on("message", (m: { index: number; text?: string }) => {
@@ -91,8 +101,7 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       writeFileSync(file, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: w${i}\n`);
       return file;
     });
-    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
-    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
+    const { worker } = startWorker();
     const posted = new Set<number>();
     let waiting: { index: number; resolve: () => void } | undefined;
     worker.on("message", (m: { index: number }) => {
@@ -126,8 +135,7 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       writeFileSync(file, t);
       return file;
     });
-    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
-    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
+    const { worker } = startWorker();
     // the worker scans every file when the main thread claims none before the worker's scan has ended
     const scanned: [number, unknown][] = [];
     const posted = new Set<number>();
@@ -172,8 +180,7 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
   });
 
   it("is given the files' names a few at a time, never the whole list, and reads every file", async () => {
-    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
-    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
+    const { worker } = startWorker();
     // what the main thread posts it: the work (its first names) and then the next names as the files are taken
     const sent: unknown[] = [];
     const post = worker.postMessage.bind(worker);
@@ -219,14 +226,7 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       writeFileSync(file, t);
       return file;
     });
-    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
-    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
-    const sent: unknown[] = [];
-    const post = worker.postMessage.bind(worker);
-    worker.postMessage = (m: unknown) => {
-      sent.push(m);
-      post(m);
-    };
+    const { worker, sent } = startWorker();
     const scanned: [number, unknown][] = [];
     const scanEnded = new Promise<number>((resolve, reject) => {
       worker.on("message", (m: { scanned?: [number, unknown][]; end?: number }) => {
@@ -282,14 +282,7 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       writeFileSync(file, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b${i}\ndata:\n  a: "${"x".repeat(2000)}"\n`);
       return file;
     });
-    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
-    const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
-    const sent: unknown[] = [];
-    const post = worker.postMessage.bind(worker);
-    worker.postMessage = (m: unknown) => {
-      sent.push(m);
-      post(m);
-    };
+    const { worker, sent } = startWorker();
     const posted: number[] = [];
     worker.on("message", (m: { index: number }) => posted.push(m.index));
     const ahead = new ReadAhead(big, { cwd: sub }, worker, undefined, { windowChars: 3000 });
