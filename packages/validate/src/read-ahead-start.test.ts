@@ -75,6 +75,16 @@ describe("startReadAheadWorker", { timeout: 60_000 }, () => {
     }
   });
 
+  it("rewrites a file whose hash holds but whose data V8 refuses, whatever count of files it claims", async () => {
+    const cache = workerCodeCache(bundle);
+    const body = Buffer.concat([Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]), Buffer.alloc(4096, 7)]);
+    writeFileSync(cache, Buffer.concat([createHash("sha256").update(body).digest(), body]));
+    const worker = startReadAheadWorker(bundle);
+    if (!worker) throw new Error("no worker");
+    expect(await ask(worker, 5)).toEqual({ doubled: 10, file: "read-ahead-worker.cjs" });
+    expect(readFileSync(cache).readUInt32LE(32)).toBe(5);
+  });
+
   it("ignores a cache file damaged inside V8's data, which V8 itself accepts (no checksum in release builds)", async () => {
     const cache = workerCodeCache(bundle);
     rmSync(cache, { force: true });
@@ -87,7 +97,7 @@ describe("startReadAheadWorker", { timeout: 60_000 }, () => {
     writeFileSync(cache, damaged);
     const worker = startReadAheadWorker(bundle);
     if (!worker) throw new Error("no worker");
-    // fewer files than the damaged file claims: written again all the same, as no cache was used
+    // as many files as the damaged file claims: written again all the same, as no cache was used
     expect(await ask(worker, 1)).toEqual({ doubled: 2, file: "read-ahead-worker.cjs" });
     expect(readFileSync(cache).equals(damaged)).toBe(false);
   });

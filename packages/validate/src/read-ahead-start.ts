@@ -6,7 +6,7 @@ import { Worker } from "node:worker_threads";
 /** Where the worker's V8 code cache is kept: beside its (content-addressed) bundle file. */
 export const workerCodeCache = (workerFile: string): string => `${workerFile}.v8`;
 
-/** The global the loader below sets in the worker: read-ahead-worker.ts calls it once its files are read. */
+/** The global the loader below sets in the worker: read-ahead-worker.ts calls it once, with how far it got in its files (see SAVE_AFTER_FILES). */
 export const SAVE_CODE_CACHE = "eks-gitops.save-worker-code-cache";
 
 // The worker's bundle is run the way bin/bundle.js runs the CLI's: as a CommonJS function compiled by vm.Script
@@ -14,8 +14,9 @@ export const SAVE_CODE_CACHE = "eks-gitops.save-worker-code-cache";
 // of the worker's CPU at each start, the whole of loading its bundle). The cache is V8's own format, checked by V8
 // against the source and its flags (a foreign or stale file is rejected, `cachedDataRejected`, never run; a
 // damaged one by the SHA-256 stored before it, as V8 checks no checksum in release builds); it is written once
-// the worker has read its files (every function it compiled is then in it), to a temporary file renamed into
-// place, so a concurrent run never reads half of one.
+// the worker has posted its first files (the functions reading needs are compiled then), and again by a later run
+// that gets further into its files than the one that wrote it, to a temporary file renamed into place, so a
+// concurrent run never reads half of one.
 const LOADER = `"use strict";
 const { readFileSync, writeFileSync, renameSync, rmSync } = require("node:fs");
 const { dirname } = require("node:path");
@@ -25,14 +26,14 @@ const { workerData } = require("node:worker_threads");
 const { file, cacheFile, saveKey } = workerData;
 const { createHash } = require("node:crypto");
 const digest = (b) => createHash("sha256").update(b).digest();
-// the file is the SHA-256 of what follows, the files read when it was written (32-bit little-endian), then V8's
+// the file is the SHA-256 of what follows, the files read when it was written (32-bit little-endian, in 8 bytes), then V8's
 // data (the CLI's own cache is the same, see readCodeCache in packages/cli/bin/bundle.js): V8 verifies no checksum
 // of a code cache in a release build (a damaged one whose header still matches would be run), so a file whose hash
 // does not match is ignored
 let cached;
 try {
   const stored = readFileSync(cacheFile);
-  if (stored.length > 36 && digest(stored.subarray(32)).equals(stored.subarray(0, 32))) cached = { coverage: stored.readUInt32LE(32), data: stored.subarray(36) };
+  if (stored.length > 40 && digest(stored.subarray(32)).equals(stored.subarray(0, 32))) cached = { coverage: stored.readUInt32LE(32), data: stored.subarray(40) };
 } catch { cached = undefined; }
 const bytes = readFileSync(file);
 const source = bytes.toString(require("node:buffer").isAscii(bytes) ? "latin1" : "utf8");
@@ -44,7 +45,7 @@ globalThis[Symbol.for(saveKey)] = (files) => {
   if (usable && files <= cached.coverage) return;
   const tmp = cacheFile + "." + process.pid + "." + require("node:worker_threads").threadId + ".tmp";
   try {
-    const head = Buffer.alloc(4);
+    const head = Buffer.alloc(8);
     head.writeUInt32LE(files);
     const body = Buffer.concat([head, script.createCachedData()]);
     writeFileSync(tmp, Buffer.concat([digest(body), body]));

@@ -180,14 +180,8 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
   });
 
   it("is given the files' names a few at a time, never the whole list, and reads every file", async () => {
-    const { worker } = startWorker();
     // what the main thread posts it: the work (its first names) and then the next names as the files are taken
-    const sent: unknown[] = [];
-    const post = worker.postMessage.bind(worker);
-    worker.postMessage = (m: unknown) => {
-      sent.push(m);
-      post(m);
-    };
+    const { worker, sent } = startWorker();
     const windowPosted = new Promise<void>((resolve, reject) => {
       let n = 0;
       worker.on("message", () => {

@@ -10,7 +10,7 @@ import { KeptTexts, scanRead, textFacts } from "./scan-text.ts";
 import { BY_WORKER, type ReadAheadFiles, type ReadAheadMessage, type ReadAheadScanned, type ReadAheadTexts, type ReadAheadVersions, type ReadAheadWork, STOP, TAKEN, UNCLAIMED, WAKE_AT } from "./read-ahead.ts";
 import { SAVE_CODE_CACHE } from "./read-ahead-start.ts";
 
-/** Files posted before the worker writes its code cache (see the loader in read-ahead-start.ts). */
+/** How far into its files the worker gets before it asks for its code cache (see the loader in read-ahead-start.ts; WARM_FILES of stream.ts is the main thread's). */
 const SAVE_AFTER_FILES = 64;
 
 /** Characters of text read between two looks at the heap, at most (besides every 100 files). */

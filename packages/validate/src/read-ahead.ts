@@ -159,8 +159,8 @@ export class ReadAhead implements ScanPartner {
   private readonly scanClaims: Int32Array | undefined;
   /** The facts of the files the worker scanned, by index, and where its scan ended (see ReadAheadScanned). */
   private scanFacts = new Map<number, TextFacts | null>();
-  /** The worker's facts, as the files of the same facts share one object (a clone each as posted). */
-  private readonly sharedFacts = new SharedFacts();
+  /** The worker's facts, as the files of the same facts share one object (a clone each as posted); until the scan is handed over. */
+  private sharedFacts = new SharedFacts();
   private scanEnd: number | undefined;
   /** Files whose names the worker has been given: for its reads (next()), and for its half of a shared scan (claimScan()). */
   private named = 0;
@@ -337,6 +337,7 @@ export class ReadAhead implements ScanPartner {
     // handed over: this object lives through the run, the facts only until the scan is put together
     const facts = this.scanFacts;
     this.scanFacts = new Map();
+    this.sharedFacts = new SharedFacts();
     return facts;
   }
 

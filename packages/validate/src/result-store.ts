@@ -19,7 +19,6 @@ const STATUS_CODE: Readonly<Record<ResourceStatus, number>> = { valid: 0, invali
 /** The findings of every result that has none. */
 const NO_FINDINGS: readonly Finding[] = [];
 
-
 function grown<T extends Int32Array | Uint8Array>(a: T, size: number): T {
   if (size < a.length) return a;
   const next = new (a.constructor as new (n: number) => T)(a.length * 2);

@@ -65,7 +65,7 @@ export interface RunOptions {
   readonly loadedOverlays?: ReadonlyMap<string, LoadedOverlay>;
   /** A worker started with startReadAheadWorker (see read-ahead.ts), handed the files to read ahead; without it every file is read on the calling thread. */
   readonly readAheadWorker?: Worker;
-  /** See StreamOptions.onWarm: called once the run's first files are validated (the CLI writes V8's code cache then). */
+  /** See StreamOptions.onWarm: called once the run's first files are validated (the CLI records the count; its code cache is written at the end of the run). */
   readonly onWarm?: (files: number) => void;
   /** Rows kept in memory before the rest of a run's names and cross-object facts go to a temporary file (see spill.ts); the report is the same either way. @default 10,000 rows, 1 MiB buffered */
   readonly spill?: SpillBudget;

@@ -48,7 +48,7 @@ export interface StreamOptions {
   readonly readText: (file: string) => string | undefined;
 }
 
-/** Files a run validates before its code cache is as good as it gets (as many as the read-ahead worker reads before it writes its own). */
+/** Files a run validates before its code cache is as good as it gets (SAVE_AFTER_FILES of read-ahead-worker.ts is the worker's). */
 export const WARM_FILES = 64;
 
 const resultOf = (d: { file: string; index: number; pointer?: string; apiVersion?: string; kind?: string; name?: string; namespace?: string }, status: ResourceStatus, findings: Finding[]): ResourceResult => ({
