@@ -11,6 +11,7 @@ import { READ_AHEAD_BATCH, READ_AHEAD_WINDOW, ReadAhead, UNCLAIMED, WAKE_AT } fr
 import { loadDocuments } from "./reader.ts";
 import { scanFiles, scanFilesShared } from "./scan.ts";
 import { textFacts } from "./scan-text.ts";
+import { SAVE_CODE_CACHE } from "./read-ahead-start.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "read-ahead-worker-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,6 +60,31 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
     expect(got).toEqual(files.map((f) => loadDocuments([f], read)));
     // the files after the window: whichever thread claimed each first read it, with the same result
     expect(ahead.fromWorker).toBeGreaterThanOrEqual(READ_AHEAD_WINDOW);
+  });
+
+  it("asks once for its code cache to be written, with how far into its files it got (half of a short run's)", async () => {
+    // the loader's global (read-ahead-start.ts) stood in for: calls and the last count, in memory both threads share
+    const box = new Int32Array(new SharedArrayBuffer(8));
+    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
+    const worker = new Worker(
+      `const { workerData } = require("node:worker_threads");
+       const box = new Int32Array(workerData);
+       globalThis[Symbol.for(${JSON.stringify(SAVE_CODE_CACHE)})] = (files) => { Atomics.add(box, 0, 1); Atomics.store(box, 1, files); };
+       import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`,
+      { eval: true, workerData: box.buffer },
+    );
+    let posted = 0;
+    const windowPosted = new Promise<void>((resolve, reject) => {
+      worker.on("message", () => ++posted === READ_AHEAD_WINDOW && resolve());
+      worker.once("error", reject);
+    });
+    const ahead = new ReadAhead(files, read, worker);
+    await windowPosted;
+    for (let i = 0; i < files.length; i++) await ahead.next();
+    ahead.close();
+    await worker.terminate();
+    // 20 files: asked at the 10th it posted (its window of 16 was posted before the main thread took any)
+    expect([...box]).toEqual([1, Math.ceil(files.length / 2)]);
   });
 
   it("parses the texts the main thread gives it instead of reading the files", async () => {
