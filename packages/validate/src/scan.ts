@@ -72,7 +72,9 @@ export interface ScanPartner {
 
 /** A file's text as the scan reads it (stdin from the run's copy), or undefined for one the reader must judge. */
 function readForScan(file: string, options: ScanOptions): string | undefined {
-  const text = file === "-" ? options.text(file) : scanRead(file, options.maxFileBytes);
+  // scanRead already leaves a text with NUL to the reader; stdin's copy is looked at here
+  if (file !== "-") return scanRead(file, options.maxFileBytes);
+  const text = options.text(file);
   return text === undefined || text.includes("\u0000") ? undefined : text;
 }
 
