@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
@@ -60,6 +61,31 @@ describe("eks-gitops launcher", () => {
     expect(run(["validate", "clusters/eksworkshop/rendered"]).status).toBe(0);
     expect(coverage()).toBeGreaterThan(written.readUInt32LE(32));
     expect(existsSync(join(bundleDir, "bin.cjs.synth.v8"))).toBe(false);
+  });
+
+  it("keeps the bytecode of functions a long run no longer calls, so that the code cache written at its end still holds them", () => {
+    // V8 drops the bytecode of functions unused over a few full collections; --stress-flush-code makes every
+    // collection do it, so that a short script shows what a 200,000-object run met: a function's bytecode gone
+    // from the cache written after it. The control (flags not set) checks that this Node does flush.
+    const script = `
+      const { setV8Flags } = await import(${JSON.stringify(pathToFileURL(join(ROOT, "packages/cli/bin/v8-flags.js")).href)});
+      if (process.env.SET_FLAGS === "1") setV8Flags();
+      const { Script } = await import("node:vm");
+      const body = Array.from({ length: 100 }, (_, i) => "function f" + i + "(x) { let s = 0; for (let j = 0; j < x; j++) s += j * " + i + "; return s; }").join("\\n");
+      const script = new Script(body + "\\n;[" + Array.from({ length: 100 }, (_, i) => "f" + i).join(",") + "]");
+      for (const f of script.runInThisContext()) f(3);
+      const before = script.createCachedData().length;
+      for (let i = 0; i < 8; i++) globalThis.gc();
+      console.log(JSON.stringify({ before, after: script.createCachedData().length }));`;
+    const sizes = (set: boolean) => {
+      const r = spawnSync(process.execPath, ["--stress-flush-code", "--expose-gc", "--input-type=module", "-e", script], { encoding: "utf8", env: { ...process.env, SET_FLAGS: set ? "1" : "0" } });
+      expect(r.stderr).toBe("");
+      return JSON.parse(r.stdout) as { before: number; after: number };
+    };
+    const flushed = sizes(false);
+    expect(flushed.after).toBeLessThan(flushed.before);
+    const kept = sizes(true);
+    expect(kept.after).toBe(kept.before);
   });
 
   it("never runs a damaged code cache: a flipped bit inside V8's data fails the stored SHA-256, and the file is rewritten", () => {
