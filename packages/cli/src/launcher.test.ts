@@ -109,11 +109,13 @@ describe("eks-gitops launcher", () => {
     const workerCache = join(dir, manifest().dir, "read-ahead-worker.cjs.v8");
     rmSync(workerCache, { force: true });
     const args = ["validate", "clusters/eksworkshop/rendered", "--output", "json"];
-    const cold = run(args);
+    // the worker is asked for: this input is too small for one to be started unasked (see cli/src/read-ahead.ts)
+    const withWorker = { EKS_GITOPS_READ_AHEAD: "1" };
+    const cold = run(args, withWorker);
     expect(cold.status).toBe(0);
-    expect(run(args).stdout).toBe(cold.stdout);
+    expect(run(args, withWorker).stdout).toBe(cold.stdout);
     writeFileSync(workerCache, Buffer.alloc(64 * 1024, 1));
-    const damaged = run(args);
+    const damaged = run(args, withWorker);
     expect(damaged.stdout).toBe(cold.stdout);
     expect(damaged.stderr).toBe(cold.stderr);
     expect(run(args, { EKS_GITOPS_READ_AHEAD: "0" }).stdout).toBe(cold.stdout);

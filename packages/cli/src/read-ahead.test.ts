@@ -16,16 +16,19 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 function validate(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [BIN, "validate", ...args, "--timings", "--root", ROOT], { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
   const worker = /files read ahead in a worker: (\d+) of (\d+), native checks made there: (\d+) objects/.exec(r.stderr);
-  return { status: r.status, stdout: r.stdout, fromWorker: Number(worker?.[1]), files: Number(worker?.[2]), nativeAhead: Number(worker?.[3]) };
+  const none = /no read-ahead worker: (\d+) files read on the main thread/.exec(r.stderr);
+  expect(worker ?? none).not.toBeNull();
+  return { status: r.status, stdout: r.stdout, started: worker !== null, fromWorker: Number(worker?.[1] ?? 0), files: Number(worker?.[2] ?? none?.[1]), nativeAhead: Number(worker?.[3] ?? 0) };
 }
 
-/** Both ways, compared: the same exit code and output; returns the worker's run. */
+/** Both ways, compared: the same exit code and output; returns the worker's run (started whatever the input's size). */
 function bothWays(args: string[]) {
-  const ahead = validate(args);
+  const ahead = validate(args, { EKS_GITOPS_READ_AHEAD: "1" });
   const inThread = validate(args, { EKS_GITOPS_READ_AHEAD: "0" });
   expect(ahead.status).toBe(inThread.status);
   expect(ahead.stdout).toBe(inThread.stdout);
-  expect(inThread.fromWorker).toBe(0);
+  expect(ahead.started).toBe(true);
+  expect(inThread.started).toBe(false);
   return ahead;
 }
 
@@ -76,10 +79,29 @@ describe("validate's read-ahead worker", () => {
     if (fifo.status === 0) expect(report.resources.some((r) => r.file.endsWith("fifo.yaml"))).toBe(true);
   });
 
+  it("starts no worker for an input too small for one to pay (under 64 KiB), and one for a larger input, each without being asked", () => {
+    const small = join(tmp, "small");
+    const large = join(tmp, "large");
+    mkdirSync(small);
+    mkdirSync(large);
+    const cm = (i: number, size: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  a: "${"x".repeat(size)}"\n`;
+    for (let i = 0; i < 3; i++) writeFileSync(join(small, `c${i}.yaml`), cm(i, 100));
+    for (let i = 0; i < 3; i++) writeFileSync(join(large, `c${i}.yaml`), cm(i, 30_000));
+    // the paths are told from option values: `--root` (given by validate() here) names the repository, megabytes
+    // of files that are not an input
+    const none = validate([small, "-o", "json"]);
+    expect(none.started).toBe(false);
+    expect(none.files).toBe(3);
+    expect(validate([small, "-o", "json", "--max-file-bytes", "100000"]).started).toBe(false);
+    const one = validate([large, "-o", "json", "--max-file-bytes", "100000"]);
+    expect(one.started).toBe(true);
+    expect(one.stdout).toBe(validate([large, "-o", "json", "--max-file-bytes", "100000"], { EKS_GITOPS_READ_AHEAD: "0" }).stdout);
+  });
+
   it("leaves stdin to the main thread", () => {
     const input = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-stdin\n";
     const args = ["validate", "-", "packages/validate/fixtures/structural", "-o", "json", "--root", ROOT];
-    const ahead = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", input });
+    const ahead = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", input, env: { ...process.env, EKS_GITOPS_READ_AHEAD: "1" } });
     const inThread = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", input, env: { ...process.env, EKS_GITOPS_READ_AHEAD: "0" } });
     expect(ahead.status).toBe(inThread.status);
     expect(ahead.stdout).toBe(inThread.stdout);

@@ -1,12 +1,12 @@
 // The loader of read-ahead-start.ts runs the worker's bundle with V8's code cache: written when missing, rejected
 // by V8 (and rewritten) when foreign or damaged, never what decides what the worker does.
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
-import { SAVE_CODE_CACHE, startReadAheadWorker, workerCodeCache } from "./read-ahead-start.ts";
+import { SAVE_CODE_CACHE, startReadAheadWorker, workerCodeCache, worthReadingAhead } from "./read-ahead-start.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "read-ahead-start-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -104,5 +104,50 @@ describe("startReadAheadWorker", { timeout: 60_000 }, () => {
 
   it("starts nothing for a missing bundle", () => {
     expect(startReadAheadWorker(join(dir, "missing.cjs"))).toBeUndefined();
+  });
+});
+
+describe("worthReadingAhead", () => {
+  const tree = join(dir, "inputs");
+  mkdirSync(join(tree, "a", "b"), { recursive: true });
+  writeFileSync(join(tree, "one.yaml"), "x".repeat(40_000));
+  writeFileSync(join(tree, "a", "two.yaml"), "x".repeat(10_000));
+  writeFileSync(join(tree, "a", "b", "three.yaml"), "x".repeat(20_000));
+
+  it("adds up the files' sizes under files and folders, nested, and says yes at two files and the bytes asked for", () => {
+    expect(worthReadingAhead([tree], 70_000)).toBe(true);
+    expect(worthReadingAhead([tree], 70_001)).toBe(false);
+    expect(worthReadingAhead([join(tree, "one.yaml"), join(tree, "a")], 70_000)).toBe(true);
+    expect(worthReadingAhead([join(tree, "a")], 30_000)).toBe(true);
+    expect(worthReadingAhead([join(tree, "a")], 30_001)).toBe(false);
+  });
+
+  it("never for one file, however large, nor for stdin, nor for paths that are not there", () => {
+    expect(worthReadingAhead([join(tree, "one.yaml")], 1)).toBe(false);
+    expect(worthReadingAhead(["-", join(tree, "one.yaml")], 1)).toBe(false);
+    expect(worthReadingAhead([join(tree, "missing"), join(tree, "one.yaml")], 1)).toBe(false);
+    expect(worthReadingAhead([], 1)).toBe(false);
+  });
+
+  it("answers yes at a link to a folder rather than follow it (it may lead back up), and counts a link to a file", () => {
+    const linked = join(dir, "linked");
+    mkdirSync(linked);
+    writeFileSync(join(linked, "f.yaml"), "x");
+    symlinkSync(tree, join(linked, "up"));
+    expect(worthReadingAhead([linked], 1_000_000)).toBe(true);
+    const files = join(dir, "file-links");
+    mkdirSync(files);
+    symlinkSync(join(tree, "one.yaml"), join(files, "l1.yaml"));
+    symlinkSync(join(tree, "one.yaml"), join(files, "l2.yaml"));
+    expect(worthReadingAhead([files], 80_000)).toBe(true);
+    expect(worthReadingAhead([files], 80_001)).toBe(false);
+  });
+
+  it("stops looking after a few thousand entries of small files, and answers yes", () => {
+    const many = join(dir, "many");
+    mkdirSync(many);
+    for (let i = 0; i < 4200; i++) writeFileSync(join(many, `${i}.yaml`), "");
+    expect(worthReadingAhead([many], 1)).toBe(true);
+    expect(worthReadingAhead([join(many, "0.yaml"), join(many, "1.yaml")], 1)).toBe(false);
   });
 });

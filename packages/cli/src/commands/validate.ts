@@ -30,6 +30,7 @@ import { EXIT, exitCodeHelp, UsageError } from "../exit-codes.ts";
 import { progressLine, schemaDownloadProgress } from "../progress.ts";
 import { findRepoRoot } from "../repo.ts";
 import { lockRenderedWaiting } from "../swap.ts";
+import { VALIDATE_OPTIONS } from "./validate-options.ts";
 
 export const validateUsage = `Usage: eks-gitops validate [paths...] [options]
 
@@ -118,36 +119,7 @@ const clockMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 /** `readAheadWorker`: the worker the CLI started first thing (read-ahead.ts), handed the files to parse ahead. */
 export async function validateCommand(argv: readonly string[], readAheadWorker?: Worker): Promise<number> {
-  const { values, positionals } = parseCommandArgs("validate", argv, {
-    options: {
-      output: { type: "string", short: "o", default: "text" },
-      crd: { type: "string", multiple: true },
-      "from-cluster": { type: "boolean", default: false },
-      mirror: { type: "string" },
-      "cache-dir": { type: "string" },
-      "kubernetes-version": { type: "string" },
-      "karpenter-version": { type: "string" },
-      base: { type: "string" },
-      verbose: { type: "boolean", short: "v", default: false },
-      timings: { type: "boolean", default: false },
-      "max-file-bytes": { type: "string" },
-      root: { type: "string" },
-      checks: { type: "string", multiple: true },
-      "no-schema": { type: "boolean", default: false },
-      "no-cel": { type: "boolean", default: false },
-      "no-native": { type: "boolean", default: false },
-      "no-cross-object": { type: "boolean", default: false },
-      "no-iam": { type: "boolean", default: false },
-      skip: { type: "string", multiple: true },
-      reject: { type: "string", multiple: true },
-      "ignore-missing-schemas": { type: "boolean" },
-      "ignore-filename-pattern": { type: "string", multiple: true },
-      strict: { type: "boolean" },
-      help: { type: "boolean", short: "h", default: false },
-    },
-    strict: true,
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseCommandArgs("validate", argv, { options: VALIDATE_OPTIONS, strict: true, allowPositionals: true });
   if (values.help) {
     process.stdout.write(`${validateUsage}\n`);
     return EXIT.ok;
@@ -207,7 +179,9 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
     writeReport(report, output, { color: colorEnabled(), verbose: values.verbose }, (chunk) => process.stdout.write(chunk));
     if (values.timings) {
       const all = [...timings, { phase: "output", ms: clockMs() - started }];
-      const worker = `files read ahead in a worker: ${readAhead.fromWorker} of ${readAhead.files}, native checks made there: ${readAhead.nativeAhead} objects`;
+      const worker = readAheadWorker
+        ? `files read ahead in a worker: ${readAhead.fromWorker} of ${readAhead.files}, native checks made there: ${readAhead.nativeAhead} objects`
+        : `no read-ahead worker: ${readAhead.files} files read on the main thread`;
       process.stderr.write(`timings: ${all.map((t) => `${t.phase} ${t.ms.toFixed(0)} ms`).join(", ")}; ${worker}; process ${process.uptime().toFixed(2)} s since start\n`);
     }
     return report.summary.invalid + report.summary.error > 0 ? EXIT.invalid : EXIT.ok;
