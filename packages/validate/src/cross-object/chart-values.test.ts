@@ -1,5 +1,5 @@
 // Karpenter chart values checked against the pinned chart's values.yaml: which keys exist, which are free-form, and the hint.
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -36,6 +36,29 @@ describe("loadChartValues", () => {
     const index = await loadChartValues({ cacheDir });
     expect(existsSync(join(cacheDir, pin.file.sha256))).toBe(true);
     expect(index.get("karpenter@1.14.1")?.keys.get("settings.clusterName")).toBe(false);
+  });
+});
+
+describe("loadChartValues' kept index", () => {
+  it("keeps what it made of values.yaml beside the file: a later run reads the index alone, the same keys; a damaged index is made again", async () => {
+    const pin = CHART_VALUES[0]!;
+    const cacheDir = mkdtempSync(join(tmpdir(), "chart-index-"));
+    const first = await loadChartValues({ cacheDir });
+    const kept = readdirSync(join(cacheDir, "derived")).filter((f) => f.includes(pin.file.sha256));
+    expect(kept).toHaveLength(1);
+    const keptFile = join(cacheDir, "derived", kept[0]!);
+    // the values file gone (and no mirror to fetch it from): the kept index answers alone, with the same keys
+    rmSync(join(cacheDir, pin.file.sha256));
+    const again = await loadChartValues({ cacheDir, mirror: join(cacheDir, "no-mirror") });
+    expect([...(again.get("karpenter@1.14.1")?.keys ?? [])]).toEqual([...(first.get("karpenter@1.14.1")?.keys ?? [])]);
+    // damaged, or made for other bytes: not used; the file is fetched and indexed again
+    for (const damaged of ["{", JSON.stringify({ sha256: "0".repeat(64), version: 1, keys: [["settings.x", true]] }), JSON.stringify({ sha256: pin.file.sha256, version: 1, keys: [["settings.x", "yes"]] })]) {
+      writeFileSync(keptFile, damaged);
+      rmSync(join(cacheDir, pin.file.sha256), { force: true });
+      await expect(loadChartValues({ cacheDir, mirror: join(cacheDir, "no-mirror") })).rejects.toThrow(/cannot read/);
+      const made = await loadChartValues({ cacheDir });
+      expect([...(made.get("karpenter@1.14.1")?.keys ?? [])]).toEqual([...(first.get("karpenter@1.14.1")?.keys ?? [])]);
+    }
   });
 });
 
