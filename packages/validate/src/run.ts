@@ -24,6 +24,7 @@ import type { CrossObjectChecks, LoadedDocuments, ParsedResource, Report, Unread
 import { ObjectValidator } from "./validate.ts";
 import { type Acknowledgement, applyLevels } from "./levels.ts";
 import { withNotChecked } from "./result-store.ts";
+import { HeapGuard } from "./heap-guard.ts";
 import { type FileList, listArray, type SpillBudget, spilledList } from "./spill.ts";
 
 export interface RunOptions {
@@ -241,6 +242,7 @@ interface Prepared {
  * name through the stream's awaits (~15 MB of names at 200,000 files, long after the list was spilled).
  */
 async function prepare(options: RunOptions, phase: (name: string) => void): Promise<Prepared> {
+  const heap = new HeapGuard();
   let selected = select(options);
   const { cwd, selection, stdin } = selected;
   let files: string[] | undefined = selected.files;
@@ -300,6 +302,10 @@ async function prepare(options: RunOptions, phase: (name: string) => void): Prom
       files = undefined;
       selected = { ...selected, files: [] };
     }
+    // what the scan and the catalog left (the kinds of every file, shown paths, texts read) is garbage now: collected
+    // before the stream when it grew the heap by the slack (long runs), or the stream's own garbage piles on top of it
+    // (the stream's HeapGuard starts from the heap as it is)
+    heap.check();
     return { readAhead, selected, list, files, catalog, overlays, validator, context };
   } catch (err) {
     readAhead.close();
