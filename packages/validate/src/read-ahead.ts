@@ -13,7 +13,7 @@ import { loadFileText, type ReadOptions } from "./reader.ts";
 import type { CatalogVersions } from "./catalog/index.ts";
 import type { NativeAhead } from "./native-ahead.ts";
 import type { ScanPartner } from "./scan.ts";
-import { SharedFacts, type TextFacts } from "./scan-text.ts";
+import { FactsByIndex, type TextFacts } from "./scan-text.ts";
 import type { FileList } from "./spill.ts";
 import type { LoadedDocuments } from "./types.ts";
 
@@ -157,10 +157,11 @@ export class ReadAhead implements ScanPartner {
   lastText: string | undefined;
   /** Claims of the shared scan, one slot a file (undefined: no shared scan, see scanPartner()). */
   private readonly scanClaims: Int32Array | undefined;
-  /** The facts of the files the worker scanned, by index, and where its scan ended (see ReadAheadScanned). */
-  private scanFacts = new Map<number, TextFacts | null>();
-  /** The worker's facts, as the files of the same facts share one object (a clone each as posted); until the scan is handed over. */
-  private sharedFacts = new SharedFacts();
+  /**
+   * The facts of the files the worker scanned, by index (files of the same facts share one object: a clone each as
+   * posted), until the scan is handed over; and where its scan ended (see ReadAheadScanned).
+   */
+  private scanFacts: FactsByIndex | undefined;
   private scanEnd: number | undefined;
   /** Files whose names the worker has been given: for its reads (next()), and for its half of a shared scan (claimScan()). */
   private named = 0;
@@ -215,7 +216,8 @@ export class ReadAhead implements ScanPartner {
     };
     worker.on("message", (m: ReadAheadMessage | ReadAheadScanned) => {
       if ("scanned" in m) {
-        for (const [i, facts] of m.scanned) this.scanFacts.set(i, facts && this.sharedFacts.of(facts));
+        this.scanFacts ??= new FactsByIndex(this.files.length);
+        for (const [i, facts] of m.scanned) this.scanFacts.set(i, facts);
         if (m.end !== undefined) this.scanEnd = m.end;
         this.wake();
         return;
@@ -332,12 +334,11 @@ export class ReadAhead implements ScanPartner {
     }
   }
 
-  async scanned(): Promise<ReadonlyMap<number, TextFacts | null>> {
+  async scanned(): Promise<FactsByIndex> {
     while (this.scanEnd === undefined && !this.gone) await new Promise<void>((resolve) => (this.waiter = resolve));
     // handed over: this object lives through the run, the facts only until the scan is put together
-    const facts = this.scanFacts;
-    this.scanFacts = new Map();
-    this.sharedFacts = new SharedFacts();
+    const facts = this.scanFacts ?? new FactsByIndex(0);
+    this.scanFacts = undefined;
     return facts;
   }
 

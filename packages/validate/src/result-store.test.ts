@@ -47,6 +47,32 @@ describe("ResultStore", () => {
     expect(store.get(3).status).toBe("error");
   });
 
+  it("keeps the findings of rows past its budget in the spill (copies come back), cross-object findings added to them", () => {
+    const store = new ResultStore({ after: 1, bufferBytes: 64 });
+    const base: ResourceResult = { file: "f.yaml", index: 0, apiVersion: "v1", kind: "Service", name: "a", namespace: "", status: "invalid", findings: [] };
+    const kept = [finding("error")];
+    const spilled = [{ ...finding("error", "/spec/ports/0"), hint: "h\u2028\ud800", line: 3, column: 5 }, finding("warning")];
+    // JSON would not give these back as they are: kept in memory
+    const odd = [{ ...finding("warning"), line: -0 }];
+    store.add({ ...base, findings: kept });
+    store.add({ ...base, index: 1, findings: spilled });
+    store.add({ ...base, index: 2, status: "valid" });
+    store.add({ ...base, index: 3, findings: odd });
+    store.add({ ...base, index: 4, status: "valid" });
+    expect(store.get(0).findings).toBe(kept);
+    expect(store.get(1).findings).not.toBe(spilled);
+    expect(store.get(1).findings).toStrictEqual(spilled);
+    expect(store.get(3).findings).toBe(odd);
+    expect(store.rowsWithFindings()).toEqual([0, 1, 3]);
+    store.addFinding(1, finding("info", "/x"));
+    store.addFinding(4, finding("error", "/y"));
+    expect(store.get(1).findings).toStrictEqual([...spilled, finding("info", "/x")]);
+    expect(store.get(4)).toMatchObject({ status: "invalid", findings: [finding("error", "/y")] });
+    expect(store.rowsWithFindings()).toEqual([0, 1, 3, 4]);
+    expect(store.onDisk).toBe(true);
+    store.close();
+  });
+
   it("agrees with an array of results and a Map of keys (property)", () => {
     const result = fc.record({
       file: fc.constantFrom("a.yaml", "b.yaml", "clusters/one/rendered/apps_v1_Deployment_shop_web.yaml"),

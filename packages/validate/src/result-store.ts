@@ -7,6 +7,7 @@
 // kind and namespace are indices into one table of strings (a file's name is kept once, however many
 // documents it holds); findings and list pointers are kept only where there are some. The results are made
 // objects again once, at the end, after the read-ahead worker and the documents are gone.
+import { Int32Column, Uint8Column } from "./columns.ts";
 import { ownString } from "./own-string.ts";
 import { SPILL_AFTER, type SpillBudget, SparseSpillColumn, SpillColumn, SpillFile } from "./spill.ts";
 import type { CrossObjectFinding, Finding, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
@@ -19,23 +20,29 @@ const STATUS_CODE: Readonly<Record<ResourceStatus, number>> = { valid: 0, invali
 /** The findings of every result that has none. */
 const NO_FINDINGS: readonly Finding[] = [];
 
-function grown<T extends Int32Array | Uint8Array>(a: T, size: number): T {
-  if (size < a.length) return a;
-  const next = new (a.constructor as new (n: number) => T)(a.length * 2);
-  next.set(a);
-  return next;
+/**
+ * Whether JSON gives `f` back as it is: its values strings and numbers JSON writes exactly (not -0, NaN or
+ * Infinity), none undefined (a key JSON would drop), no own `__proto__` key. Findings are; any other is kept as it is.
+ */
+function jsonExact(f: Finding): boolean {
+  for (const key of Object.keys(f)) {
+    const v = (f as unknown as Record<string, unknown>)[key];
+    if (key === "__proto__" || !(typeof v === "string" || (typeof v === "number" && Number.isFinite(v) && !Object.is(v, -0)))) return false;
+  }
+  return true;
 }
 
 export class ResultStore {
   private rows = 0;
-  private file = new Int32Array(1024);
-  private index = new Int32Array(1024);
-  private apiVersion = new Int32Array(1024);
-  private kind = new Int32Array(1024);
-  private namespace = new Int32Array(1024);
-  private status = new Uint8Array(1024);
+  // chunked columns (columns.ts), not typed arrays grown by doubling: ~25 bytes a row, at most a chunk unused
+  private readonly file = new Int32Column();
+  private readonly index = new Int32Column();
+  private readonly apiVersion = new Int32Column();
+  private readonly kind = new Int32Column();
+  private readonly namespace = new Int32Column();
+  private readonly status = new Uint8Column();
   /** The next row of the same file (-1: none): a file's rows are found without a key per row. */
-  private nextOfFile = new Int32Array(1024);
+  private readonly nextOfFile = new Int32Column();
   private spillFile: SpillFile | undefined;
   /** The temporary file of this store's spilled strings (made when first written to), for other columns of the run too. */
   readonly spill = (): SpillFile => (this.spillFile ??= new SpillFile(this.budget.bufferBytes));
@@ -58,20 +65,27 @@ export class ResultStore {
   private lastFile: string | undefined;
   private lastFileId = -1;
   /** By file id: its first and last rows (-1: none), and its place among the files' names (equal names, equal places). */
-  private firstOfFile = new Int32Array(256);
-  private lastOfFile = new Int32Array(256);
-  private fileRank = new Int32Array(256);
+  private readonly firstOfFile = new Int32Column();
+  private readonly lastOfFile = new Int32Column();
+  private readonly fileRank = new Int32Column();
   /** Whether the files' names came in sorted order (as `<` compares them): their ids then sort the report. */
   private filesSorted = true;
   private ranks = 0;
   private lastNewFile: string | undefined;
+  /** By row: the findings of rows below the budget, and of rows given more (addFinding); they win over the spilled. */
   private readonly findings = new Map<number, readonly Finding[]>();
+  /**
+   * The findings of rows past the budget, as JSON, only rows that have some: ~15% of the rows of the bench corpus,
+   * whose finding objects were ~0.2 KB a row with findings in memory until the report (~6 MB at 200,000 objects).
+   */
+  private readonly spilledFindings: SparseSpillColumn;
 
   constructor(private readonly budget: SpillBudget = {}) {
     this.spillAfter = budget.after ?? SPILL_AFTER;
     this.names = new SpillColumn(this.spill, this.spillAfter);
     this.fileNames = new SpillColumn(this.spill, this.spillAfter);
     this.pointers = new SparseSpillColumn(this.spill, this.spillAfter);
+    this.spilledFindings = new SparseSpillColumn(this.spill, 0);
   }
 
   /** Closes the spill (a report of this store can then not be read any more); a store collected unclosed closes it then. */
@@ -106,18 +120,13 @@ export class ResultStore {
     let id = this.fileIds.get(name);
     if (id === undefined) {
       id = this.files++;
-      if (id >= this.firstOfFile.length) {
-        this.firstOfFile = grown(this.firstOfFile, id);
-        this.lastOfFile = grown(this.lastOfFile, id);
-        this.fileRank = grown(this.fileRank, id);
-      }
-      this.firstOfFile[id] = -1;
-      this.lastOfFile[id] = -1;
+      this.firstOfFile.set(id, -1);
+      this.lastOfFile.set(id, -1);
       if (id < this.spillAfter) this.fileIds.set(name, id);
       const previous = this.lastNewFile;
       if (previous !== undefined && name < previous) this.filesSorted = false;
       // ranks in the order the ids are made: right when the names came sorted (sortedRows() checks)
-      this.fileRank[id] = previous === name ? this.ranks - 1 : this.ranks++;
+      this.fileRank.set(id, previous === name ? this.ranks - 1 : this.ranks++);
       this.lastNewFile = name;
       this.fileNames.push(name);
     }
@@ -154,30 +163,24 @@ export class ResultStore {
   /** Keeps `r` (its findings as they are: the caller owns them) and returns its row. `pointer`: the list item it is, if any. */
   add(r: ResourceResult, pointer?: string): number {
     const row = this.rows++;
-    if (row >= this.file.length) {
-      this.file = grown(this.file, row);
-      this.index = grown(this.index, row);
-      this.apiVersion = grown(this.apiVersion, row);
-      this.kind = grown(this.kind, row);
-      this.namespace = grown(this.namespace, row);
-      this.status = grown(this.status, row);
-      this.nextOfFile = grown(this.nextOfFile, row);
-    }
     const file = this.fileId(r.file);
-    this.file[row] = file;
-    this.index[row] = r.index;
-    this.apiVersion[row] = this.id(r.apiVersion);
-    this.kind[row] = this.id(r.kind);
-    this.namespace[row] = this.id(r.namespace);
-    this.status[row] = STATUS_CODE[r.status];
-    // a spilled string is copied into the file: no copy of its own needed
-    this.names.push(row < this.spillAfter ? ownString(r.name) : r.name);
-    this.nextOfFile[row] = -1;
-    const last = this.lastOfFile[file] as number;
-    if (last < 0) this.firstOfFile[file] = row;
-    else this.nextOfFile[last] = row;
-    this.lastOfFile[file] = row;
-    if (r.findings.length > 0) this.findings.set(row, r.findings);
+    this.file.set(row, file);
+    this.index.set(row, r.index);
+    this.apiVersion.set(row, this.id(r.apiVersion));
+    this.kind.set(row, this.id(r.kind));
+    this.namespace.set(row, this.id(r.namespace));
+    this.status.set(row, STATUS_CODE[r.status]);
+    // copied: a spilled name waits for its block in memory (SpillColumn), and must not keep its file's text alive
+    this.names.push(ownString(r.name));
+    this.nextOfFile.set(row, -1);
+    const last = this.lastOfFile.get(file);
+    if (last < 0) this.firstOfFile.set(file, row);
+    else this.nextOfFile.set(last, row);
+    this.lastOfFile.set(file, row);
+    if (r.findings.length > 0) {
+      if (row >= this.spillAfter && r.findings.every(jsonExact)) this.spilledFindings.set(row, JSON.stringify(r.findings));
+      else this.findings.set(row, r.findings);
+    }
     if (pointer) this.pointers.set(row, ownString(pointer));
     return row;
   }
@@ -186,8 +189,8 @@ export class ResultStore {
   find(file: string, index: number, pointer?: string): number | undefined {
     let found: number | undefined;
     for (const id of this.fileIdsOf(new Set([file])).get(file) ?? []) {
-      for (let row = this.firstOfFile[id] as number; row >= 0; row = this.nextOfFile[row] as number) {
-        if (this.index[row] === index && (this.pointers.get(row) ?? "") === (pointer ?? "") && (found === undefined || row > found)) found = row;
+      for (let row = this.firstOfFile.get(id); row >= 0; row = this.nextOfFile.get(row)) {
+        if (this.index.get(row) === index && (this.pointers.get(row) ?? "") === (pointer ?? "") && (found === undefined || row > found)) found = row;
       }
     }
     return found;
@@ -207,8 +210,8 @@ export class ResultStore {
       // document and list item -> the last row kept for it, as find() answers
       const rows = new Map<string, number>();
       for (const id of ids.get(file) ?? []) {
-        for (let row = this.firstOfFile[id] as number; row >= 0; row = this.nextOfFile[row] as number) {
-          const key = `${this.index[row]}\u0000${this.pointers.get(row) ?? ""}`;
+        for (let row = this.firstOfFile.get(id); row >= 0; row = this.nextOfFile.get(row)) {
+          const key = `${this.index.get(row)}\u0000${this.pointers.get(row) ?? ""}`;
           if (!((rows.get(key) ?? -1) > row)) rows.set(key, row);
         }
       }
@@ -220,11 +223,11 @@ export class ResultStore {
   }
 
   apiVersionAt(row: number): string {
-    return this.strings[this.apiVersion[row] as number] as string;
+    return this.strings[this.apiVersion.get(row)] as string;
   }
 
   kindAt(row: number): string {
-    return this.strings[this.kind[row] as number] as string;
+    return this.strings[this.kind.get(row)] as string;
   }
 
   nameAt(row: number): string {
@@ -232,12 +235,12 @@ export class ResultStore {
   }
 
   namespaceAt(row: number): string {
-    return this.strings[this.namespace[row] as number] as string;
+    return this.strings[this.namespace.get(row)] as string;
   }
 
   /** The rows that have findings, ascending. */
   rowsWithFindings(): number[] {
-    return [...this.findings.keys()].sort((a, b) => a - b);
+    return [...new Set([...this.findings.keys(), ...this.spilledFindings.indices()])].sort((a, b) => a - b);
   }
 
   /**
@@ -246,10 +249,12 @@ export class ResultStore {
    */
   sortedRows(): Int32Array {
     // files whose names came sorted (a walk of folders gives them so) are ranked already, without reading a name
-    const rank = this.filesSorted ? this.fileRank : this.sortedFileRanks();
+    const rank = this.filesSorted ? this.fileRank.slice(this.files) : this.sortedFileRanks();
     const order = new Int32Array(this.rows);
     for (let row = 0; row < this.rows; row++) order[row] = row;
-    const { file, index } = this;
+    // plain arrays for the comparator (a few MB for the sort only)
+    const file = this.file.slice(this.rows);
+    const index = this.index.slice(this.rows);
     return order.sort((a, b) => (rank[file[a] as number] as number) - (rank[file[b] as number] as number) || (index[a] as number) - (index[b] as number) || a - b);
   }
 
@@ -257,7 +262,7 @@ export class ResultStore {
   private sortedFileRanks(): Int32Array {
     // the files in use, without a set of 200,000 numbers: a flag per file
     const used = new Uint8Array(this.files);
-    for (let row = 0; row < this.rows; row++) used[this.file[row] as number] = 1;
+    for (let row = 0; row < this.rows; row++) used[this.file.get(row)] = 1;
     const files: { id: number; name: string }[] = [];
     for (let id = 0; id < this.files; id++) if (used[id] === 1) files.push({ id, name: this.fileNames.at(id) as string });
     files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -272,20 +277,27 @@ export class ResultStore {
 
   /** The status of a row as kept. */
   statusAt(row: number): ResourceStatus {
-    return STATUSES[this.status[row] as number] as ResourceStatus;
+    return STATUSES[this.status.get(row)] as ResourceStatus;
   }
 
   get(row: number): ResourceResult {
     return {
-      file: this.fileNames.at(this.file[row] as number) as string,
-      index: this.index[row] as number,
-      apiVersion: this.strings[this.apiVersion[row] as number] as string,
-      kind: this.strings[this.kind[row] as number] as string,
+      file: this.fileNames.at(this.file.get(row)) as string,
+      index: this.index.get(row),
+      apiVersion: this.strings[this.apiVersion.get(row)] as string,
+      kind: this.strings[this.kind.get(row)] as string,
       name: this.names.at(row) as string,
-      namespace: this.strings[this.namespace[row] as number] as string,
-      status: STATUSES[this.status[row] as number] as ResourceStatus,
-      findings: this.findings.get(row) ?? NO_FINDINGS,
+      namespace: this.strings[this.namespace.get(row)] as string,
+      status: STATUSES[this.status.get(row)] as ResourceStatus,
+      findings: this.findingsOf(row),
     };
+  }
+
+  private findingsOf(row: number): readonly Finding[] {
+    const kept = this.findings.get(row);
+    if (kept !== undefined || row < this.spillAfter) return kept ?? NO_FINDINGS;
+    const spilled = this.spilledFindings.get(row);
+    return spilled === undefined ? NO_FINDINGS : (JSON.parse(spilled) as Finding[]);
   }
 
   pointer(row: number): string | undefined {
@@ -294,8 +306,8 @@ export class ResultStore {
 
   /** Adds a finding to a row; an error makes a valid result invalid. */
   addFinding(row: number, finding: Finding): void {
-    this.findings.set(row, [...(this.findings.get(row) ?? NO_FINDINGS), finding]);
-    if (this.status[row] === STATUS_CODE.valid && finding.severity === "error") this.status[row] = STATUS_CODE.invalid;
+    this.findings.set(row, [...this.findingsOf(row), finding]);
+    if (this.status.get(row) === STATUS_CODE.valid && finding.severity === "error") this.status.set(row, STATUS_CODE.invalid);
   }
 
   /** Every result as an object, in the order kept. */

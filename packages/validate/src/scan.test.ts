@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadFileText } from "./reader.ts";
 import { type ScanPartner, scanFiles, scanFilesShared } from "./scan.ts";
-import { scanRead, SharedFacts, type TextFacts, textFacts } from "./scan-text.ts";
+import { FactsByIndex, scanRead, type TextFacts, textFacts } from "./scan-text.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "scan-"));
 function scan(name: string, text: string) {
@@ -126,9 +126,16 @@ describe("scanFiles' parsed CRD files", () => {
   });
 });
 
-describe("SharedFacts", () => {
+describe("FactsByIndex", () => {
   it("gives files of the same facts one object, equal to each file's own", () => {
-    const shared = new SharedFacts();
+    const byIndex = new FactsByIndex(16);
+    let next = 0;
+    const shared = {
+      of: (f: TextFacts) => {
+        byIndex.set(next, f);
+        return byIndex.get(next++);
+      },
+    };
     const a = textFacts("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\n");
     const b = textFacts("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: b\n");
     const c = textFacts("apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n");
@@ -140,6 +147,19 @@ describe("SharedFacts", () => {
       expect(shared.of(other)).not.toBe(shared.of(a));
       expect(shared.of(other)).toEqual(other);
     }
+  });
+  it("tells a file the reader must judge (null) from one not recorded (undefined), by index", () => {
+    const byIndex = new FactsByIndex(4);
+    const a = textFacts("apiVersion: v1\nkind: Service\n");
+    byIndex.set(0, a);
+    byIndex.set(2, null);
+    byIndex.set(3, a);
+    expect(byIndex.get(0)).toEqual(a);
+    expect(byIndex.get(1)).toBeUndefined();
+    expect(byIndex.get(2)).toBeNull();
+    expect(byIndex.get(3)).toBe(byIndex.get(0));
+    // past the files it was made for: not recorded
+    expect(byIndex.get(4)).toBeUndefined();
   });
 });
 
@@ -180,7 +200,11 @@ describe("scanFilesShared", () => {
         claimed.push(i);
         return true;
       },
-      scanned: async () => new Map(Array.from({ length: meet }, (_, i) => i).filter(reported).map((i) => [i, facts(i)] as const)),
+      scanned: async () => {
+        const byIndex = new FactsByIndex(files.length);
+        for (let i = 0; i < meet; i++) if (reported(i)) byIndex.set(i, facts(i));
+        return byIndex;
+      },
     };
   };
   const summary = (r: ReturnType<typeof scanFiles>) => ({

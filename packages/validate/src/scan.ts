@@ -8,7 +8,7 @@ import { documentSource, isCrd, typesFromCrd } from "./schema/sources.ts";
 import type { TypeSchema } from "./schema/model.ts";
 import type { LoadedDocuments } from "./types.ts";
 import { ownString } from "./own-string.ts";
-import { allMatches, CHART, KeptTexts, scanRead, SharedFacts, type TextFacts, textFacts } from "./scan-text.ts";
+import { allMatches, CHART, FactsByIndex, KeptTexts, scanRead, type TextFacts, textFacts } from "./scan-text.ts";
 
 export interface ScanResult {
   /** Types of the CRDs among the documents, in file order. */
@@ -67,7 +67,7 @@ export interface ScanPartner {
    * The facts of the files the worker scanned, by index (null: a file the reader must judge), once the worker has
    * met a file this thread claimed (or has gone: files it claimed but did not report are then absent).
    */
-  scanned(): Promise<ReadonlyMap<number, TextFacts | null>>;
+  scanned(): Promise<FactsByIndex>;
 }
 
 /** A file's text as the scan reads it (stdin from the run's copy), or undefined for one the reader must judge. */
@@ -199,9 +199,8 @@ export function scanFiles(files: readonly string[], options: ScanOptions): ScanR
  */
 export async function scanFilesShared(files: readonly string[], options: ScanOptions, partner: ScanPartner): Promise<ScanResult> {
   // facts by file index (files of the same facts share one object), and the texts of the CRD files among them
-  const mine = new Map<number, TextFacts>();
+  const mine = new FactsByIndex(files.length);
   const crdTexts = new Map<number, string>();
-  const shared = new SharedFacts();
   const reads = new ScanReads(options);
   let first = files.length;
   for (let i = files.length - 1; i >= 0 && partner.claimScan(i); i--) {
@@ -211,10 +210,10 @@ export async function scanFilesShared(files: readonly string[], options: ScanOpt
     if (text === undefined) continue;
     const facts = textFacts(text);
     // only a CRD file's text is kept: its documents are made from it below
-    mine.set(i, shared.of(facts));
+    mine.set(i, facts);
     if (facts.crd) crdTexts.set(i, text);
   }
-  const theirs = first > 0 ? await partner.scanned() : new Map<number, TextFacts | null>();
+  const theirs = first > 0 ? await partner.scanned() : new FactsByIndex(0);
   const assembly = new ScanAssembly(options, false);
   for (let i = 0; i < files.length; i++) {
     const file = files[i] as string;

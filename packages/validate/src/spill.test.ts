@@ -72,6 +72,22 @@ describe("SpillFile and SpillColumn", () => {
     file.close();
   });
 
+  it("writes a column's spilled strings a block at a time, one after the other, and reads them back in any order", () => {
+    const file = new SpillFile(1 << 20);
+    const column = new SpillColumn(() => file, 2);
+    const strings = Array.from({ length: 300 }, (_, i) => (i % 7 === 3 ? undefined : i % 11 === 5 ? "" : `name-${i}-${"z".repeat(i % 13)}`));
+    // kept in memory (the budget), then held until a block of 64 spilled strings is full: nothing written yet
+    for (const s of strings.slice(0, 2 + 63)) column.push(s);
+    expect(file.size).toBe(0);
+    column.push(strings[2 + 63]);
+    expect(file.size).toBeGreaterThan(0);
+    for (const s of strings.slice(2 + 64)) column.push(s);
+    for (let i = 0; i < strings.length; i++) expect(column.at(i)).toBe(strings[i]);
+    const shuffled = strings.map((_, i) => (i * 7919) % strings.length);
+    for (const i of shuffled) expect(column.at(i)).toBe(strings[i]);
+    file.close();
+  });
+
   it("leaves no file behind, and opens none until its buffer is full", () => {
     const dir = mkdtempSync(join(tmpdir(), "spill-tmp-"));
     const before = process.env.TMPDIR;

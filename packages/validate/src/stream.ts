@@ -14,6 +14,7 @@ import { ownString } from "./own-string.ts";
 import { ResultStore, reportOfRows, SortedRows } from "./result-store.ts";
 import type { SchemaRegistry } from "./schema/registry.ts";
 import type { CompiledSelection } from "./selection.ts";
+import { Int32Column } from "./columns.ts";
 import { type FileList, type SpillBudget, SpillColumn } from "./spill.ts";
 import type { CrossObjectChecks, CrossObjectRows, Finding, IamDocument, LoadedDocuments, ParsedResource, Report, ResourceResult, ResourceStatus, UnreadableDocument } from "./types.ts";
 import { missingSchema, type ObjectValidator, type ValidationStages, validateWithSchema, withCrdProblems } from "./validate.ts";
@@ -205,7 +206,7 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
   // facts for the cross-object checks, by fact: the row of each resource they see, and what its result does not
   // say (factExtra) as JSON text (in memory up to the store's budget, then in its spill), or as the object where
   // JSON would not give it back (-0, `__proto__` keys: rare, kept in memory)
-  let facts = new Int32Array(1024);
+  let facts: Int32Column | undefined = new Int32Column();
   let factCount = 0;
   let packedFacts: SpillColumn | undefined = new SpillColumn(results.spill, results.spillAfter);
   const objectFacts = new Map<number, Exclude<ReturnType<typeof packExtra>, string>>();
@@ -264,12 +265,7 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     for (const [j, located] of locateAll(fileResults, fileText).entries()) results.add(detacher.result(located), pointers[j]);
     for (const { at, extra, packed: made } of fileFacts) {
       const f = factCount++;
-      if (f >= facts.length) {
-        const next = new Int32Array(facts.length * 2);
-        next.set(facts);
-        facts = next;
-      }
-      facts[f] = first + at;
+      facts.set(f, first + at);
       // the worker's fact (a string, or false for none) goes to the same column as one made here
       const packed = made !== undefined ? made || undefined : extra ? packExtra(extra) : undefined;
       packedFacts.push(typeof packed === "string" ? packed : undefined);
@@ -293,6 +289,7 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     const checks = options.crossObjectChecks;
     const context = options.crossObjectOnly?.resources.map(compactForCrossObject) ?? [];
     const n = factCount;
+    const factRows = facts;
     const extraOf = (f: number) => {
       const packed = packedFacts?.at(f);
       return packed !== undefined ? unpackExtra(packed) : objectFacts.get(f);
@@ -300,13 +297,13 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     // the resources the checks see: the run's (rows of the store, made objects only when a check needs them), then the context's
     const rows: CrossObjectRows = {
       size: n + context.length,
-      apiVersion: (i) => (i < n ? results.apiVersionAt(facts[i] as number) : (context[i - n] as ParsedResource).apiVersion),
-      kind: (i) => (i < n ? results.kindAt(facts[i] as number) : (context[i - n] as ParsedResource).kind),
-      name: (i) => (i < n ? results.nameAt(facts[i] as number) : (context[i - n] as ParsedResource).name),
-      namespace: (i) => (i < n ? results.namespaceAt(facts[i] as number) : (context[i - n] as ParsedResource).namespace),
+      apiVersion: (i) => (i < n ? results.apiVersionAt(factRows.get(i)) : (context[i - n] as ParsedResource).apiVersion),
+      kind: (i) => (i < n ? results.kindAt(factRows.get(i)) : (context[i - n] as ParsedResource).kind),
+      name: (i) => (i < n ? results.nameAt(factRows.get(i)) : (context[i - n] as ParsedResource).name),
+      namespace: (i) => (i < n ? results.namespaceAt(factRows.get(i)) : (context[i - n] as ParsedResource).namespace),
       resource: (i) => {
         if (i >= n) return context[i - n] as ParsedResource;
-        const row = facts[i] as number;
+        const row = factRows.get(i);
         const r = results.get(row);
         const identity = { file: r.file, index: r.index, pointer: results.pointer(row), apiVersion: r.apiVersion, kind: r.kind, name: r.name, namespace: r.namespace };
         if (i < results.spillAfter) return restoreFact(identity, extraOf(i));
@@ -330,7 +327,7 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
     }));
     packedFacts = undefined;
     objectFacts.clear();
-    facts = new Int32Array(0);
+    facts = undefined;
   }
   // what was read is garbage now: collected (when it grew by the slack) before the report is formatted
   heap.check(16 * 1024 * 1024);
