@@ -10,23 +10,32 @@ const CHUNK_BITS = 12;
 export const CHUNK = 1 << CHUNK_BITS;
 const MASK = CHUNK - 1;
 
-/** Int32 values by row 0, 1, 2...: a row not set yet reads 0. */
-export class Int32Column {
-  private readonly chunks: Int32Array[] = [];
+/** Values by row 0, 1, 2..., in chunks of typed arrays made by `make`: a row not set yet reads 0. */
+class ChunkedColumn<A extends Int32Array | Uint8Array> {
+  protected readonly chunks: A[] = [];
 
-  /** Rows the chunks hold (set or not). */
-  get capacity(): number {
-    return this.chunks.length * CHUNK;
-  }
+  constructor(private readonly make: (rows: number) => A) {}
 
   get(row: number): number {
-    return (this.chunks[row >>> CHUNK_BITS] as Int32Array)[row & MASK] as number;
+    return (this.chunks[row >>> CHUNK_BITS] as A)[row & MASK] as number;
   }
 
   set(row: number, value: number): void {
     const c = row >>> CHUNK_BITS;
-    while (c >= this.chunks.length) this.chunks.push(new Int32Array(CHUNK));
-    (this.chunks[c] as Int32Array)[row & MASK] = value;
+    while (c >= this.chunks.length) this.chunks.push(this.make(CHUNK));
+    (this.chunks[c] as A)[row & MASK] = value;
+  }
+}
+
+/** Int32 values by row. */
+export class Int32Column extends ChunkedColumn<Int32Array> {
+  constructor() {
+    super((rows) => new Int32Array(rows));
+  }
+
+  /** Rows the chunks hold (set or not). */
+  get capacity(): number {
+    return this.chunks.length * CHUNK;
   }
 
   /** The first `rows` values as one array (a sort's comparator reads them faster than through chunks). */
@@ -40,17 +49,9 @@ export class Int32Column {
   }
 }
 
-/** Uint8 values by row, as Int32Column. */
-export class Uint8Column {
-  private readonly chunks: Uint8Array[] = [];
-
-  get(row: number): number {
-    return (this.chunks[row >>> CHUNK_BITS] as Uint8Array)[row & MASK] as number;
-  }
-
-  set(row: number, value: number): void {
-    const c = row >>> CHUNK_BITS;
-    while (c >= this.chunks.length) this.chunks.push(new Uint8Array(CHUNK));
-    (this.chunks[c] as Uint8Array)[row & MASK] = value;
+/** Uint8 values by row. */
+export class Uint8Column extends ChunkedColumn<Uint8Array> {
+  constructor() {
+    super((rows) => new Uint8Array(rows));
   }
 }
