@@ -14,7 +14,9 @@ const tmp = mkdtempSync(join(tmpdir(), "eks-gitops-read-ahead-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function validate(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BIN, "validate", ...args, "--timings", "--root", ROOT], { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
+  // EKS_GITOPS_READ_AHEAD as each test says, never as the caller's environment has it
+  const { EKS_GITOPS_READ_AHEAD: _, ...inherited } = process.env;
+  const r = spawnSync(process.execPath, [BIN, "validate", ...args, "--timings", "--root", ROOT], { cwd: ROOT, encoding: "utf8", env: { ...inherited, ...env }, maxBuffer: 64 * 1024 * 1024 });
   const worker = /files read ahead in a worker: (\d+) of (\d+), native checks made there: (\d+) objects/.exec(r.stderr);
   const none = /no read-ahead worker: (\d+) files read on the main thread/.exec(r.stderr);
   expect(worker ?? none).not.toBeNull();

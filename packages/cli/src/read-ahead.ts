@@ -16,6 +16,8 @@ function typedPaths(argv: readonly string[]): string[] | undefined {
   try {
     const { values, positionals } = parseArgs({ args: [...argv], options: VALIDATE_OPTIONS, strict: false, allowPositionals: true });
     if (positionals.length > 0) return positionals;
+    // validate's own defaultPaths() would load the validator (and listClusters the overlay checks) before the
+    // worker starts: the folders are listed here, a folder too many only making the worker start
     const root = typeof values.root === "string" ? values.root : findRepoRoot();
     const clusters = join(root, CLUSTERS_DIR);
     if (!existsSync(clusters)) return [];

@@ -10,7 +10,10 @@ const CHUNK_BITS = 12;
 export const CHUNK = 1 << CHUNK_BITS;
 const MASK = CHUNK - 1;
 
-/** Values by row 0, 1, 2..., in chunks of typed arrays made by `make`: a row not set yet reads 0. */
+/**
+ * Values by row 0, 1, 2..., in chunks of typed arrays made by `make`: a row not set yet reads 0, within the chunks
+ * made so far (`get` of a row past the last chunk set throws: callers read only rows they have set, or below them).
+ */
 class ChunkedColumn<A extends Int32Array | Uint8Array> {
   protected readonly chunks: A[] = [];
 

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAVE_CODE_CACHE, startReadAheadWorker, workerCodeCache, worthReadingAhead } from "./read-ahead-start.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "read-ahead-start-"));
@@ -109,10 +109,12 @@ describe("startReadAheadWorker", { timeout: 60_000 }, () => {
 
 describe("worthReadingAhead", () => {
   const tree = join(dir, "inputs");
-  mkdirSync(join(tree, "a", "b"), { recursive: true });
-  writeFileSync(join(tree, "one.yaml"), "x".repeat(40_000));
-  writeFileSync(join(tree, "a", "two.yaml"), "x".repeat(10_000));
-  writeFileSync(join(tree, "a", "b", "three.yaml"), "x".repeat(20_000));
+  beforeAll(() => {
+    mkdirSync(join(tree, "a", "b"), { recursive: true });
+    writeFileSync(join(tree, "one.yaml"), "x".repeat(40_000));
+    writeFileSync(join(tree, "a", "two.yaml"), "x".repeat(10_000));
+    writeFileSync(join(tree, "a", "b", "three.yaml"), "x".repeat(20_000));
+  });
 
   it("adds up the files' sizes under files and folders, nested, and says yes at two files and the bytes asked for", () => {
     expect(worthReadingAhead([tree], 70_000)).toBe(true);
@@ -147,6 +149,7 @@ describe("worthReadingAhead", () => {
     const many = join(dir, "many");
     mkdirSync(many);
     for (let i = 0; i < 4200; i++) writeFileSync(join(many, `${i}.yaml`), "");
+    // a folder holding more than that (of files empty or not): answered without being read to its end
     expect(worthReadingAhead([many], 1)).toBe(true);
     expect(worthReadingAhead([join(many, "0.yaml"), join(many, "1.yaml")], 1)).toBe(false);
   });

@@ -1,6 +1,6 @@
 // Starting the read-ahead worker (read-ahead.ts), apart from it: the CLI starts the worker first thing, before
 // it loads the validator, and this module loads nothing else.
-import { existsSync, lstatSync, readdirSync, statSync } from "node:fs";
+import { type Dir, type Dirent, existsSync, lstatSync, opendirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 
@@ -95,19 +95,19 @@ const LOOK_AT_MOST = 4096;
 
 /**
  * Whether the files under `paths` are enough for the read-ahead worker to pay (two files or more, `minBytes` in
- * all), looked at before anything else loads: sizes are added up file by file, and the look stops as soon as
- * they are enough. It errs towards starting the worker: past LOOK_AT_MOST entries, or at a link to a folder, it
- * answers yes without looking further; a path that cannot be read is left to the run to report. stdin (`-`) is
- * always read on the main thread, so it counts for nothing.
+ * all), looked at before anything else loads: sizes are added up file by file, a folder's entries read one at a
+ * time, and the look stops as soon as they are enough. It errs towards starting the worker: past LOOK_AT_MOST
+ * entries, or at a link to a folder, it answers yes without looking further; a path that cannot be read is left to
+ * the run to report. stdin (`-`) is always read on the main thread, so it counts for nothing.
  */
 export function worthReadingAhead(paths: readonly string[], minBytes = READ_AHEAD_MIN_BYTES): boolean {
   let files = 0;
   let bytes = 0;
   let looked = 0;
-  const stack = [...paths].reverse();
-  for (let path = stack.pop(); path !== undefined; path = stack.pop()) {
-    if (path === "-") continue;
-    if (++looked > LOOK_AT_MOST) return true;
+  // folders being read, the innermost last: entries come one at a time (a folder of 200,000 files is never listed whole)
+  const open: { dir: Dir; path: string }[] = [];
+  /** Looks at one path: whether that makes enough. */
+  const look = (path: string): boolean => {
     try {
       let stat = lstatSync(path);
       if (stat.isSymbolicLink()) {
@@ -115,17 +115,46 @@ export function worthReadingAhead(paths: readonly string[], minBytes = READ_AHEA
         // a linked folder may lead anywhere, even back up: not walked here
         if (stat.isDirectory()) return true;
       }
-      if (stat.isDirectory()) {
-        const names = readdirSync(path);
-        for (let i = names.length - 1; i >= 0; i--) stack.push(join(path, names[i] as string));
-      } else if (stat.isFile()) {
+      if (stat.isDirectory()) open.push({ dir: opendirSync(path), path });
+      else if (stat.isFile()) {
         files++;
         bytes += stat.size;
-        if (files >= 2 && bytes >= minBytes) return true;
       }
     } catch {
       // unreadable (gone, no permission, a dangling link): the run reports it
     }
+    return files >= 2 && bytes >= minBytes;
+  };
+  try {
+    for (const path of paths) {
+      if (path === "-") continue;
+      if (++looked > LOOK_AT_MOST || look(path)) return true;
+      while (open.length > 0) {
+        const top = open[open.length - 1] as { dir: Dir; path: string };
+        let entry: Dirent | null;
+        try {
+          entry = top.dir.readSync();
+        } catch {
+          entry = null;
+        }
+        if (entry === null) {
+          close(top.dir);
+          open.pop();
+          continue;
+        }
+        if (++looked > LOOK_AT_MOST || look(join(top.path, entry.name))) return true;
+      }
+    }
+    return false;
+  } finally {
+    for (const { dir } of open) close(dir);
   }
-  return false;
+}
+
+function close(dir: Dir): void {
+  try {
+    dir.closeSync();
+  } catch {
+    // closed already, or a handle the system lost: nothing left to free
+  }
 }

@@ -73,6 +73,22 @@ describe("ResultStore", () => {
     store.close();
   });
 
+  it("never spills the findings of a Secret (they may quote its values) nor of stdin's documents (on no disk)", () => {
+    const store = new ResultStore({ after: 0, bufferBytes: 64 });
+    const base: ResourceResult = { file: "f.yaml", index: 0, apiVersion: "v1", kind: "Service", name: "a", namespace: "", status: "invalid", findings: [] };
+    const service = [finding("error")];
+    const secret = [finding("error", "/data/password")];
+    const stdin = [finding("error", "/spec")];
+    store.add({ ...base, findings: service });
+    store.add({ ...base, index: 1, kind: "Secret", findings: secret });
+    store.add({ ...base, file: "-", index: 2, findings: stdin });
+    expect(store.get(0).findings).not.toBe(service);
+    expect(store.get(0).findings).toStrictEqual(service);
+    expect(store.get(1).findings).toBe(secret);
+    expect(store.get(2).findings).toBe(stdin);
+    store.close();
+  });
+
   it("agrees with an array of results and a Map of keys (property)", () => {
     const result = fc.record({
       file: fc.constantFrom("a.yaml", "b.yaml", "clusters/one/rendered/apps_v1_Deployment_shop_web.yaml"),

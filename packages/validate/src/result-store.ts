@@ -178,7 +178,10 @@ export class ResultStore {
     else this.nextOfFile.set(last, row);
     this.lastOfFile.set(file, row);
     if (r.findings.length > 0) {
-      if (row >= this.spillAfter && r.findings.every(jsonExact)) this.spilledFindings.set(row, JSON.stringify(r.findings));
+      // a Secret's findings may quote its values, and stdin's text is on no disk: neither is written to the spill file
+      // (private and unlinked at once, but a value the input did not put on a disk is not put there here either);
+      // other findings quote what their input file holds on the disk already
+      if (row >= this.spillAfter && r.kind !== "Secret" && r.file !== "-" && r.findings.every(jsonExact)) this.spilledFindings.set(row, JSON.stringify(r.findings));
       else this.findings.set(row, r.findings);
     }
     if (pointer) this.pointers.set(row, ownString(pointer));

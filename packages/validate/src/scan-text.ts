@@ -39,7 +39,8 @@ export class FactsByIndex {
       this.ids[index] = JUDGED;
       return;
     }
-    const key = `${facts.crd ? 1 : 0}\u0001${facts.pairs.join("\u0000")}\u0001${facts.charts.join("\u0000")}`;
+    // JSON: no two different facts give the same key, whatever characters a hostile file's strings hold
+    const key = JSON.stringify([facts.crd, facts.pairs, facts.charts]);
     let id = this.byKey.get(key);
     if (id === undefined) {
       id = this.distinct.length;

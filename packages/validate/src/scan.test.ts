@@ -148,6 +148,15 @@ describe("FactsByIndex", () => {
       expect(shared.of(other)).toEqual(other);
     }
   });
+  it("never takes two different facts for the same, whatever control characters their strings hold", () => {
+    const byIndex = new FactsByIndex(2);
+    const a: TextFacts = { pairs: ["\u0001x"], charts: [], crd: false };
+    const b: TextFacts = { pairs: [], charts: ["x\u0001"], crd: false };
+    byIndex.set(0, a);
+    byIndex.set(1, b);
+    expect(byIndex.get(0)).toEqual(a);
+    expect(byIndex.get(1)).toEqual(b);
+  });
   it("tells a file the reader must judge (null) from one not recorded (undefined), by index", () => {
     const byIndex = new FactsByIndex(4);
     const a = textFacts("apiVersion: v1\nkind: Service\n");

@@ -1,6 +1,8 @@
 // Pinned Helm chart values.yaml files (downloaded, SHA-256-checked, cached and mirrored like the CRDs), and
 // what they say about which keys a chart has.
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Document, Pair, YAMLMap } from "yaml";
 import { yamlLib } from "../yaml-lib.ts";
@@ -81,11 +83,31 @@ export function indexChartValues(chart: string, version: string, text: string): 
  */
 const INDEX_VERSION = 1;
 
-const indexFile = (cacheDir: string, pin: PinnedChartValues): string => join(cacheDir, "derived", `chart-values-${INDEX_VERSION}-${pin.file.sha256}.json`);
+let indexKey: string | undefined;
+/**
+ * What the kept index depends on besides the file: INDEX_VERSION, the indexing code itself (its source text, so that
+ * a change that forgets the version still makes a new file) and the `yaml` library's version (comments are
+ * attributed to keys by it). The cache folder is trusted as the compiled validators in it are (run as code): a file
+ * there is checked to be what this code would have written, not against tampering by whoever can write there.
+ */
+function chartIndexKey(): string {
+  if (indexKey === undefined) {
+    let yamlVersion = "unknown";
+    try {
+      yamlVersion = String((createRequire(import.meta.url)("yaml/package.json") as { version?: unknown }).version);
+    } catch {
+      // a layout where the package's manifest cannot be resolved: the code's own text still keys it
+    }
+    indexKey = createHash("sha256").update(`${INDEX_VERSION}\n${indexChartValues.toString()}\nyaml@${yamlVersion}`).digest("hex").slice(0, 16);
+  }
+  return indexKey;
+}
+
+const indexFile = (cacheDir: string, pin: PinnedChartValues): string => join(cacheDir, "derived", `chart-values-${chartIndexKey()}-${pin.file.sha256}.json`);
 
 interface StoredIndex {
   readonly sha256: string;
-  readonly version: number;
+  readonly version: string;
   readonly keys: readonly (readonly [string, boolean])[];
 }
 
@@ -93,7 +115,7 @@ interface StoredIndex {
 function storedIndex(cacheDir: string, pin: PinnedChartValues): ChartValuesIndex | undefined {
   try {
     const stored = JSON.parse(readFileSync(indexFile(cacheDir, pin), "utf8")) as StoredIndex;
-    if (stored.sha256 !== pin.file.sha256 || stored.version !== INDEX_VERSION || !Array.isArray(stored.keys)) return undefined;
+    if (stored.sha256 !== pin.file.sha256 || stored.version !== chartIndexKey() || !Array.isArray(stored.keys)) return undefined;
     if (!stored.keys.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && typeof e[1] === "boolean")) return undefined;
     return { chart: pin.chart, version: pin.version, keys: new Map(stored.keys) };
   } catch {
@@ -106,7 +128,7 @@ function storeIndex(cacheDir: string, pin: PinnedChartValues, index: ChartValues
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(join(cacheDir, "derived"), { recursive: true });
-    writeFileSync(tmp, JSON.stringify({ sha256: pin.file.sha256, version: INDEX_VERSION, keys: [...index.keys] } satisfies StoredIndex));
+    writeFileSync(tmp, JSON.stringify({ sha256: pin.file.sha256, version: chartIndexKey(), keys: [...index.keys] } satisfies StoredIndex));
     renameSync(tmp, file);
   } catch {
     // a read-only cache only costs speed

@@ -1,17 +1,27 @@
 // Karpenter chart values checked against the pinned chart's values.yaml: which keys exist, which are free-form, and the hint.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHART_VALUES, type ChartValuesIndex, indexChartValues, loadChartValues } from "../catalog/charts.ts";
 import type { ParsedResource } from "../types.ts";
 import { chartValuesChecks, closestKey } from "./chart-values.ts";
 import { findKarpenterChartApps } from "./overlay.ts";
 
 let pinned: Map<string, ChartValuesIndex>;
+const temps: string[] = [];
+const tempDir = (prefix: string) => {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
 beforeAll(async () => {
-  // the product's path: the cache, else EKS_GITOPS_MIRROR, else the pinned upstream URL; SHA-256 checked
-  pinned = await loadChartValues({});
+  // the product's path (the cache, else EKS_GITOPS_MIRROR, else the pinned upstream URL; SHA-256 checked), into a
+  // cache of this test's own: an index kept in the default cache would answer for indexChartValues otherwise
+  pinned = await loadChartValues({ cacheDir: tempDir("chart-pinned-") });
 });
 
 const app = (values: Record<string, unknown>, targetRevision = "1.14.1"): ParsedResource => ({
@@ -28,8 +38,8 @@ const check = (values: Record<string, unknown>, targetRevision?: string) => char
 describe("loadChartValues", () => {
   it("is pinned like the CRDs: a mirror file with other bytes is refused, a verified one is cached by its hash", async () => {
     const pin = CHART_VALUES[0]!;
-    const mirror = mkdtempSync(join(tmpdir(), "chart-mirror-"));
-    const cacheDir = mkdtempSync(join(tmpdir(), "chart-cache-"));
+    const mirror = tempDir("chart-mirror-");
+    const cacheDir = tempDir("chart-cache-");
     mkdirSync(dirname(join(mirror, pin.file.path)), { recursive: true });
     writeFileSync(join(mirror, pin.file.path), "settings:\n  aws: {}\n");
     await expect(loadChartValues({ mirror, cacheDir })).rejects.toThrow(`SHA-256 mismatch for ${mirror}/${pin.file.path}: expected ${pin.file.sha256}`);
@@ -42,7 +52,7 @@ describe("loadChartValues", () => {
 describe("loadChartValues' kept index", () => {
   it("keeps what it made of values.yaml beside the file: a later run reads the index alone, the same keys; a damaged index is made again", async () => {
     const pin = CHART_VALUES[0]!;
-    const cacheDir = mkdtempSync(join(tmpdir(), "chart-index-"));
+    const cacheDir = tempDir("chart-index-");
     const first = await loadChartValues({ cacheDir });
     const kept = readdirSync(join(cacheDir, "derived")).filter((f) => f.includes(pin.file.sha256));
     expect(kept).toHaveLength(1);
@@ -52,7 +62,7 @@ describe("loadChartValues' kept index", () => {
     const again = await loadChartValues({ cacheDir, mirror: join(cacheDir, "no-mirror") });
     expect([...(again.get("karpenter@1.14.1")?.keys ?? [])]).toEqual([...(first.get("karpenter@1.14.1")?.keys ?? [])]);
     // damaged, or made for other bytes: not used; the file is fetched and indexed again
-    for (const damaged of ["{", JSON.stringify({ sha256: "0".repeat(64), version: 1, keys: [["settings.x", true]] }), JSON.stringify({ sha256: pin.file.sha256, version: 1, keys: [["settings.x", "yes"]] })]) {
+    for (const damaged of ["{", JSON.stringify({ ...JSON.parse(readFileSync(keptFile, "utf8")), sha256: "0".repeat(64) }), JSON.stringify({ ...JSON.parse(readFileSync(keptFile, "utf8")), version: "other" }), JSON.stringify({ ...JSON.parse(readFileSync(keptFile, "utf8")), keys: [["settings.x", "yes"]] })]) {
       writeFileSync(keptFile, damaged);
       rmSync(join(cacheDir, pin.file.sha256), { force: true });
       await expect(loadChartValues({ cacheDir, mirror: join(cacheDir, "no-mirror") })).rejects.toThrow(/cannot read/);
