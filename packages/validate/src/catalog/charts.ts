@@ -1,10 +1,10 @@
 // Pinned Helm chart values.yaml files (downloaded, SHA-256-checked, cached and mirrored like the CRDs), and
 // what they say about which keys a chart has.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Document, Pair, YAMLMap } from "yaml";
+import { readDerived, writeDerived } from "../derived-cache.ts";
 import { yamlLib } from "../yaml-lib.ts";
 import { CatalogError, defaultCacheDir, type FetchOptions, fetchPinned } from "./fetch.ts";
 import type { PinnedFile } from "./pins.ts";
@@ -76,76 +76,51 @@ export function indexChartValues(chart: string, version: string, text: string): 
 }
 
 /**
- * What indexChartValues makes of a pinned file is kept in the cache, beside the file, so that later runs read a
+ * What indexChartValues makes of a pinned file is kept in the cache (derived-cache.ts), so that later runs read a
  * small JSON file instead of loading the `yaml` library and parsing values.yaml: ~75 ms of every `validate` of a
- * rendered overlay (an Argo CD Application of the Karpenter chart). Named by the file's SHA-256 and this version,
- * which must change whenever indexChartValues would answer otherwise for the same file.
+ * rendered overlay (an Argo CD Application of the Karpenter chart). INDEX_VERSION must change whenever
+ * indexChartValues would answer otherwise for the same file.
  */
 const INDEX_VERSION = 1;
 
-let indexKey: string | undefined;
+let indexCode: string | undefined;
 /**
  * What the kept index depends on besides the file: INDEX_VERSION, the indexing code itself (its source text, so that
  * a change that forgets the version still makes a new file) and the `yaml` library's version (comments are
- * attributed to keys by it). The cache folder is trusted as the compiled validators in it are (run as code): a file
- * there is checked to be what this code would have written, not against tampering by whoever can write there.
+ * attributed to keys by it).
  */
-function chartIndexKey(): string {
-  if (indexKey === undefined) {
+function chartIndexCode(): string {
+  if (indexCode === undefined) {
     let yamlVersion = "unknown";
     try {
       yamlVersion = String((createRequire(import.meta.url)("yaml/package.json") as { version?: unknown }).version);
     } catch {
       // a layout where the package's manifest cannot be resolved: the code's own text still keys it
     }
-    indexKey = createHash("sha256").update(`${INDEX_VERSION}\n${indexChartValues.toString()}\nyaml@${yamlVersion}`).digest("hex").slice(0, 16);
+    indexCode = `${INDEX_VERSION}\n${indexChartValues.toString()}\nyaml@${yamlVersion}`;
   }
-  return indexKey;
+  return indexCode;
 }
 
-const indexFile = (cacheDir: string, pin: PinnedChartValues): string => join(cacheDir, "derived", `chart-values-${chartIndexKey()}-${pin.file.sha256}.json`);
+const indexId = (pin: PinnedChartValues): string => createHash("sha256").update(`chart-values\n${chartIndexCode()}\n${pin.file.sha256}`).digest("hex");
 
-interface StoredIndex {
-  readonly sha256: string;
-  readonly version: string;
-  readonly keys: readonly (readonly [string, boolean])[];
-}
-
-/** The index kept for `pin`, or undefined when there is none (or it is damaged, or written for something else). */
-function storedIndex(cacheDir: string, pin: PinnedChartValues): ChartValuesIndex | undefined {
-  try {
-    const stored = JSON.parse(readFileSync(indexFile(cacheDir, pin), "utf8")) as StoredIndex;
-    if (stored.sha256 !== pin.file.sha256 || stored.version !== chartIndexKey() || !Array.isArray(stored.keys)) return undefined;
-    if (!stored.keys.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && typeof e[1] === "boolean")) return undefined;
-    return { chart: pin.chart, version: pin.version, keys: new Map(stored.keys) };
-  } catch {
-    return undefined;
-  }
-}
-
-function storeIndex(cacheDir: string, pin: PinnedChartValues, index: ChartValuesIndex): void {
-  const file = indexFile(cacheDir, pin);
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    mkdirSync(join(cacheDir, "derived"), { recursive: true });
-    writeFileSync(tmp, JSON.stringify({ sha256: pin.file.sha256, version: chartIndexKey(), keys: [...index.keys] } satisfies StoredIndex));
-    renameSync(tmp, file);
-  } catch {
-    // a read-only cache only costs speed
-    rmSync(tmp, { force: true });
-  }
+/** The index kept for `pin`, or undefined when there is none (or its keys are not pairs of a key and a flag). */
+function storedIndex(dir: string, pin: PinnedChartValues): ChartValuesIndex | undefined {
+  const keys = readDerived(dir, indexId(pin))?.value;
+  if (!Array.isArray(keys) || !keys.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && typeof e[1] === "boolean")) return undefined;
+  return { chart: pin.chart, version: pin.version, keys: new Map(keys as [string, boolean][]) };
 }
 
 /** The pinned values of every chart version (fetched or read from the cache/mirror, hash-checked), keyed `chart@version`. */
 export async function loadChartValues(fetch: FetchOptions): Promise<Map<string, ChartValuesIndex>> {
   const out = new Map<string, ChartValuesIndex>();
-  const cacheDir = fetch.cacheDir ?? defaultCacheDir();
+  const dir = join(fetch.cacheDir ?? defaultCacheDir(), "derived");
   for (const pin of CHART_VALUES) {
-    let index = storedIndex(cacheDir, pin);
+    let index = storedIndex(dir, pin);
     if (!index) {
       const bytes = await fetchPinned(pin.file, fetch);
       index = indexChartValues(pin.chart, pin.version, bytes.toString("utf8"));
-      storeIndex(cacheDir, pin, index);
+      writeDerived(dir, indexId(pin), [...index.keys]);
     }
     out.set(`${pin.chart}@${pin.version}`, index);
   }

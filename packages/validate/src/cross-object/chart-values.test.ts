@@ -54,15 +54,17 @@ describe("loadChartValues' kept index", () => {
     const pin = CHART_VALUES[0]!;
     const cacheDir = tempDir("chart-index-");
     const first = await loadChartValues({ cacheDir });
-    const kept = readdirSync(join(cacheDir, "derived")).filter((f) => f.includes(pin.file.sha256));
+    const kept = readdirSync(join(cacheDir, "derived")).filter((f) => f.endsWith(".json"));
     expect(kept).toHaveLength(1);
     const keptFile = join(cacheDir, "derived", kept[0]!);
     // the values file gone (and no mirror to fetch it from): the kept index answers alone, with the same keys
     rmSync(join(cacheDir, pin.file.sha256));
     const again = await loadChartValues({ cacheDir, mirror: join(cacheDir, "no-mirror") });
     expect([...(again.get("karpenter@1.14.1")?.keys ?? [])]).toEqual([...(first.get("karpenter@1.14.1")?.keys ?? [])]);
-    // damaged, or made for other bytes: not used; the file is fetched and indexed again
-    for (const damaged of ["{", JSON.stringify({ ...JSON.parse(readFileSync(keptFile, "utf8")), sha256: "0".repeat(64) }), JSON.stringify({ ...JSON.parse(readFileSync(keptFile, "utf8")), version: "other" }), JSON.stringify({ ...JSON.parse(readFileSync(keptFile, "utf8")), keys: [["settings.x", "yes"]] })]) {
+    // damaged, made for something else (other bytes, another version of the indexing code: another id), or not an
+    // index: not used; the file is fetched and indexed again
+    const stored = JSON.parse(readFileSync(keptFile, "utf8")) as { id: string; value: unknown };
+    for (const damaged of ["{", JSON.stringify({ ...stored, id: "0".repeat(64) }), JSON.stringify({ value: stored.value }), JSON.stringify({ ...stored, value: [["settings.x", "yes"]] })]) {
       writeFileSync(keptFile, damaged);
       rmSync(join(cacheDir, pin.file.sha256), { force: true });
       await expect(loadChartValues({ cacheDir, mirror: join(cacheDir, "no-mirror") })).rejects.toThrow(/cannot read/);

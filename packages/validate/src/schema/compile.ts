@@ -11,6 +11,7 @@ import af from "ajv-formats";
 import { RE2JS } from "re2js";
 import { re2AsRegExp } from "./re2-fast.ts";
 import { convertComponents, convertCrdRoot, OBJECT_META, type ConvertContext } from "./convert.ts";
+import { readDerived, writeDerived } from "../derived-cache.ts";
 import { ENUM_VALUES_SOURCE } from "./enum-values.ts";
 import type { TypeSchema } from "./model.ts";
 
@@ -206,22 +207,11 @@ export class SchemaCompiler {
   derived<T>(name: string, type: TypeSchema, compute: () => T): T {
     if (!this.cacheDir || !type.contentId) return compute();
     const id = createHash("sha256").update(`${CACHE_VERSION}\n${name}\n${type.contentId}`).digest("hex");
-    const file = join(this.cacheDir, "..", "derived", `${id}.json`);
-    try {
-      // a file that does not name its own id (damaged, or written for something else) is computed anew
-      const stored = JSON.parse(readFileSync(file, "utf8")) as { id?: unknown; value: T };
-      if (stored.id === id && "value" in stored) return stored.value;
-    } catch {
-      // not computed yet (or unreadable)
-    }
+    const dir = join(this.cacheDir, "..", "derived");
+    const stored = readDerived(dir, id);
+    if (stored) return stored.value as T;
     const value = compute();
-    try {
-      mkdirSync(join(file, ".."), { recursive: true });
-      writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify({ id, value }));
-      renameSync(`${file}.${process.pid}.tmp`, file);
-    } catch {
-      // a read-only cache only costs speed
-    }
+    writeDerived(dir, id, value);
     return value;
   }
 

@@ -1,0 +1,36 @@
+// Values derived from pinned inputs (a CRD's schema, a chart's values.yaml), kept in the cache's `derived` folder so
+// that later runs read them instead of working them out again: one JSON file a value, `{ id, value }`, named by its
+// id. The id must change whenever the value would: callers hash into it what the value depends on. A file that does
+// not name its own id (damaged, or written for something else) is no value at all. The folder is trusted as the
+// compiled validators beside it are (run as code): a file is checked to be what was written for the id, not against
+// tampering by whoever can write there.
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** The value kept for `id` in `dir`, wrapped (a kept value may be null), or undefined when there is none. */
+export function readDerived(dir: string, id: string): { readonly value: unknown } | undefined {
+  try {
+    const stored = JSON.parse(readFileSync(join(dir, `${id}.json`), "utf8")) as { id?: unknown; value?: unknown };
+    return stored.id === id && "value" in stored ? { value: stored.value } : undefined;
+  } catch {
+    // not worked out yet (or unreadable)
+    return undefined;
+  }
+}
+
+/** Keeps `value` (JSON) for `id` in `dir`, through a temporary file renamed into place; a read-only cache only costs speed. */
+export function writeDerived(dir: string, id: string, value: unknown): void {
+  const file = join(dir, `${id}.json`);
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(tmp, JSON.stringify({ id, value }));
+    renameSync(tmp, file);
+  } catch {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // nothing written, or nowhere to write
+    }
+  }
+}
