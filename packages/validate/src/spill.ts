@@ -173,7 +173,7 @@ export class SpillFile {
  * of those and a sorted array of their indices, so that rows without one cost nothing.
  */
 export class SparseSpillColumn {
-  private at_ = new Int32Array(0);
+  private readonly at_ = new Int32Column();
   private readonly values: SpillColumn;
 
   constructor(file: () => SpillFile, budget: number) {
@@ -181,9 +181,7 @@ export class SparseSpillColumn {
   }
 
   set(index: number, s: string): void {
-    const i = this.values.size;
-    this.at_ = grown(this.at_, i);
-    this.at_[i] = index;
+    this.at_.set(this.values.size, index);
     this.values.push(s);
   }
 
@@ -192,7 +190,7 @@ export class SparseSpillColumn {
     let hi = this.values.size - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const at = this.at_[mid] as number;
+      const at = this.at_.get(mid);
       if (at === index) return this.values.at(mid);
       if (at < index) lo = mid + 1;
       else hi = mid - 1;
@@ -202,7 +200,7 @@ export class SparseSpillColumn {
 
   /** The indices that have a string, ascending. */
   indices(): Int32Array {
-    return this.at_.slice(0, this.values.size);
+    return this.at_.slice(this.values.size);
   }
 }
 
@@ -230,13 +228,6 @@ export function spilledList(items: readonly string[], budget: SpillBudget = {}):
 export function listArray(list: FileList): string[] {
   if (Array.isArray(list)) return list;
   return Array.from({ length: list.length }, (_, i) => list.at(i) as string);
-}
-
-function grown<T extends Int32Array>(a: T, size: number): T {
-  if (size < a.length) return a;
-  const next = new (a.constructor as new (n: number) => T)(Math.max(16, a.length * 2));
-  next.set(a);
-  return next;
 }
 
 /**
