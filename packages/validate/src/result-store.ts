@@ -8,6 +8,7 @@
 // documents it holds); findings and list pointers are kept only where there are some. The results are made
 // objects again once, at the end, after the read-ahead worker and the documents are gone.
 import { Int32Column, Uint8Column } from "./columns.ts";
+import { jsonExact } from "./cross-object/compact.ts";
 import { ownString } from "./own-string.ts";
 import { SPILL_AFTER, type SpillBudget, SparseSpillColumn, SpillColumn, SpillFile } from "./spill.ts";
 import type { CrossObjectFinding, Finding, Report, ResourceResult, ResourceStatus, Summary } from "./types.ts";
@@ -19,18 +20,6 @@ const STATUS_CODE: Readonly<Record<ResourceStatus, number>> = { valid: 0, invali
 
 /** The findings of every result that has none. */
 const NO_FINDINGS: readonly Finding[] = [];
-
-/**
- * Whether JSON gives `f` back as it is: its values strings and numbers JSON writes exactly (not -0, NaN or
- * Infinity), none undefined (a key JSON would drop), no own `__proto__` key. Findings are; any other is kept as it is.
- */
-function jsonExact(f: Finding): boolean {
-  for (const key of Object.keys(f)) {
-    const v = (f as unknown as Record<string, unknown>)[key];
-    if (key === "__proto__" || !(typeof v === "string" || (typeof v === "number" && Number.isFinite(v) && !Object.is(v, -0)))) return false;
-  }
-  return true;
-}
 
 export class ResultStore {
   private rows = 0;

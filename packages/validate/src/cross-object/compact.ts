@@ -110,7 +110,7 @@ function sameKeys(a: Record<string, unknown> | undefined, b: Record<string, unkn
 }
 
 /** Whether JSON text gives `value` back exactly (finite numbers other than -0, plain objects, no holes, no `__proto__` key). */
-function jsonExact(value: unknown): boolean {
+export function jsonExact(value: unknown): boolean {
   switch (typeof value) {
     case "string":
     case "boolean":
