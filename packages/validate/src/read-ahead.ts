@@ -43,7 +43,8 @@ export interface ReadAheadWork {
   /**
    * The scan shared with the main thread (scanFilesShared in scan.ts): the worker scans from the first file on,
    * each file it claims first in `claims` (Int32Array, one slot per file), keeping the texts of the first files,
-   * `keepChars` in all, to parse them without reading them again; the main thread scans from the last file.
+   * `keepChars` in all, to parse them without reading them again; the main thread scans from the last file (and
+   * keeps the texts of the last files, given back to the worker as it comes near them: see provide()).
    */
   readonly scan?: { readonly claims: SharedArrayBuffer; readonly maxFileBytes: number; readonly keepChars: number };
 }
@@ -101,8 +102,14 @@ export const BY_MAIN = 2;
 
 const slice = (list: FileList, from: number, to: number): string[] => Array.from({ length: to - from }, (_, i) => list.at(from + i) as string);
 
-/** Files read ahead of the main thread at most: enough to never wait, few enough that memory stays flat. */
-export const READ_AHEAD_WINDOW = 16;
+/**
+ * Files read ahead of the main thread at most: enough to never wait, few enough that memory stays flat (files of
+ * many objects meet READ_AHEAD_CHARS first). A window of 16, refilled 8 files at a time, left the two threads waiting
+ * for each other in turn: files differ in cost on each side (a Deployment's parse and native checks in the worker,
+ * its schema and CEL rules here), and 8 files did not even that out. With 64 and 16 (block 5,000: medians of 7-9
+ * interleaved runs) 0.93 -> 0.90 s and 1.21 -> 1.08 s on a slower minute.
+ */
+export const READ_AHEAD_WINDOW = 64;
 
 /**
  * Characters of text read ahead of the main thread at most: a file of a few hundred objects (a multi-document
@@ -115,11 +122,11 @@ export const READ_AHEAD_WINDOW = 16;
 export const READ_AHEAD_CHARS = 512 * 1024;
 
 /**
- * Files the main thread takes before it wakes a worker waiting at its window, which then reads that many in one go.
- * One wake-up a file (a futex call on each side, and a thread switch) cost the main thread ~60-80 us a file under
+ * Files the main thread takes before it wakes a worker waiting at its window, which then reads that many in one go
+ * (a quarter of the window). One wake-up a file (a futex call on each side, and a thread switch) cost the main thread ~60-80 us a file under
  * load (`Atomics.notify` was the largest self time of ReadAhead.next in a CPU profile of 5,000 JSON files).
  */
-export const READ_AHEAD_BATCH = 8;
+export const READ_AHEAD_BATCH = 16;
 
 /** Files' names posted to the worker at a time: it is given the next ones while it has as many still ahead. */
 export const FILE_NAMES_CHUNK = 1024;

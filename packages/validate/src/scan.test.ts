@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadFileText } from "./reader.ts";
-import { type ScanPartner, scanFiles, scanFilesShared } from "./scan.ts";
+import { SCAN_KEEP_CHARS, SHARED_SCAN_KEEP_CHARS, type ScanPartner, scanFiles, scanFilesShared } from "./scan.ts";
 import { FactsByIndex, scanRead, type TextFacts, textFacts } from "./scan-text.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "scan-"));
@@ -241,13 +241,29 @@ describe("scanFilesShared", () => {
     }
   });
 
-  it("keeps the documents of the CRD files it parsed with their texts, and no other text", async () => {
-    const r = await scanFilesShared(files, options, partner(4));
+  it("keeps the documents of the CRD files it parsed with their texts", async () => {
+    // no share for other texts
+    const r = await scanFilesShared(files, { ...options, keepChars: 0 }, partner(4));
     expect([...r.parsed.keys()]).toEqual([files[1], files[7]]);
     expect([...r.texts.keys()]).toEqual([files[1], files[7]]);
     expect(r.texts.get(files[7] as string)).toBe(crdText("Beta"));
     expect(r.parsed.get(files[1] as string)).toEqual(loadFileText(files[1] as string, { cwd: sub }).docs);
-    const none = await scanFilesShared(files, { ...options, keepParsedChars: 0 }, partner(4));
+    const none = await scanFilesShared(files, { ...options, keepChars: 0, keepParsedChars: 0 }, partner(4));
     expect(none.parsed.size + none.texts.size).toBe(0);
+  });
+
+  it("keeps the texts of the files it scanned when all fit in its share, so that the stream reads them once", async () => {
+    // this thread scans files 8 down to 4: the PodDisruptionBudget, the CRD (kept with its documents), the missing
+    // file, the empty one and the Application; the worker keeps texts of its own (files 0-3)
+    const all = await scanFilesShared(files, { ...options, keepParsedChars: 0 }, partner(4));
+    expect(new Map(all.texts)).toEqual(new Map([4, 5, 8].map((i) => [files[i], texts[i]])));
+    // a share one character short: none of them (the last files' texts would be held through the whole stream)
+    const size = (texts[4] as string).length + (texts[8] as string).length;
+    const short = await scanFilesShared(files, { ...options, keepParsedChars: 0, keepChars: size - 1 }, partner(4));
+    expect(short.texts.size).toBe(0);
+    const exact = await scanFilesShared(files, { ...options, keepParsedChars: 0, keepChars: size }, partner(4));
+    expect([...exact.texts.keys()].sort()).toEqual([4, 5, 8].map((i) => files[i]).sort());
+    // the default share is half of what a scan alone keeps: the worker keeps the other half
+    expect(SHARED_SCAN_KEEP_CHARS * 2).toBe(SCAN_KEEP_CHARS);
   });
 });
