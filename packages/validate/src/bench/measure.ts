@@ -22,6 +22,19 @@ export function median(runs: readonly Measurement[]): Measurement {
   return sorted[Math.floor((sorted.length - 1) / 2)] as Measurement;
 }
 
+/**
+ * The median of the rounds' own ratios (`ours[i] / theirs[i]` of wall times, each pair run back to back): a host
+ * whose speed drifts by a third within minutes (seen here) moves both runs of a round alike, so this is steadier than
+ * the ratio of the two medians, which may come from different minutes. For an even count, the mean of the middle two.
+ */
+export function medianRoundRatio(ours: readonly Measurement[], theirs: readonly Measurement[]): number | undefined {
+  const n = Math.min(ours.length, theirs.length);
+  if (n === 0) return undefined;
+  const ratios = Array.from({ length: n }, (_, i) => (ours[i] as Measurement).wallSeconds / (theirs[i] as Measurement).wallSeconds).sort((a, b) => a - b);
+  const mid = Math.floor(n / 2);
+  return n % 2 === 1 ? (ratios[mid] as number) : ((ratios[mid - 1] as number) + (ratios[mid] as number)) / 2;
+}
+
 /** Runs a command with stdout to a file, under GNU time for elapsed seconds and max RSS. */
 export function measure(tool: string, argv: readonly string[], work: string, count: (stdout: string) => { objects: number; invalid: number }): Measurement {
   const slug = tool.replace(/[^a-z0-9]+/gi, "-");

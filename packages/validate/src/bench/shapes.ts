@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { findTool, howToBuild, REPO_ROOT } from "../testing/test-tools.ts";
 import { writeKubeconformSchemas } from "./kubeconform-schemas.ts";
-import { countKubeconform, countOurs, type Measurement, measure, median } from "./measure.ts";
+import { countKubeconform, countOurs, type Measurement, measure, median, medianRoundRatio } from "./measure.ts";
 import { BENCH_CRDS, benchCrd, describeShape, type Shape, SHAPES, shapeFiles } from "./world.ts";
 
 export const REAL_WORLD_DIR = join(REPO_ROOT, "packages/validate/corpus/real-world");
@@ -27,6 +27,8 @@ interface Row {
   readonly objects: number;
   readonly ours: Measurement;
   readonly theirs: Measurement | undefined;
+  /** See medianRoundRatio. */
+  readonly roundRatio: number | undefined;
   readonly expectedInvalid: number | undefined;
 }
 
@@ -41,13 +43,14 @@ function writeShape(shape: Shape, count: number, dir: string, seed: number): { o
 }
 
 function printRows(rows: readonly Row[]): void {
-  const header = ["shape", "objects", "ours s", "kubeconform s", "ours/kc", "CPU s ours", "CPU s kc", "CPU ours/kc", "ours MB", "kc MB", "invalid ours/kc/made"];
+  const header = ["shape", "objects", "ours s", "kubeconform s", "ours/kc", "by round", "CPU s ours", "CPU s kc", "CPU ours/kc", "ours MB", "kc MB", "invalid ours/kc/made"];
   const cells = rows.map((r) => [
     r.shape,
     String(r.objects),
     r.ours.wallSeconds.toFixed(2),
     r.theirs ? r.theirs.wallSeconds.toFixed(2) : "-",
     r.theirs ? (r.ours.wallSeconds / r.theirs.wallSeconds).toFixed(2) : "-",
+    r.roundRatio !== undefined ? r.roundRatio.toFixed(2) : "-",
     r.ours.cpuSeconds.toFixed(2),
     r.theirs ? r.theirs.cpuSeconds.toFixed(2) : "-",
     r.theirs ? (r.ours.cpuSeconds / r.theirs.cpuSeconds).toFixed(2) : "-",
@@ -80,10 +83,13 @@ export async function benchShapes(options: ShapesOptions): Promise<void> {
     const t: Measurement[] = [];
     const kc = theirs(dir);
     for (let round = 0; round < options.rounds; round++) {
-      o.push(measure("@eks-gitops/validate", ours(dir), options.work, countOurs));
-      if (kc) t.push(measure("kubeconform -strict", kc, options.work, countKubeconform));
+      // each tool first in every other round: neither always runs on the other's page cache and warmed CPU
+      const mine = () => o.push(measure("@eks-gitops/validate", ours(dir), options.work, countOurs));
+      if (kc && round % 2 === 1) t.push(measure("kubeconform -strict", kc, options.work, countKubeconform));
+      mine();
+      if (kc && round % 2 === 0) t.push(measure("kubeconform -strict", kc, options.work, countKubeconform));
     }
-    const row: Row = { shape, objects, ours: median(o), theirs: t.length > 0 ? median(t) : undefined, expectedInvalid };
+    const row: Row = { shape, objects, ours: median(o), theirs: t.length > 0 ? median(t) : undefined, roundRatio: medianRoundRatio(o, t), expectedInvalid };
     // peak memory is the highest of the rounds, not the median's
     rows.push({ ...row, ours: { ...row.ours, peakRssMb: Math.max(...o.map((m) => m.peakRssMb)) } });
     const runs = (ms: Measurement[]) => ms.map((m) => `${m.wallSeconds.toFixed(2)} (CPU ${m.cpuSeconds.toFixed(2)})`).join(" ");
@@ -102,14 +108,18 @@ export async function benchShapes(options: ShapesOptions): Promise<void> {
     if (existsSync(REAL_WORLD_DIR)) run("real-world", REAL_WORLD_DIR, 0, undefined);
     else console.log(`real-world: skipped, no ${REAL_WORLD_DIR}`);
   }
-  console.log(`\nshapes (seed ${options.seed}; medians of ${options.rounds} interleaved rounds by wall time, with that run's CPU time; peak MB the highest round; invalid: objects ours / kubeconform / made invalid, cross-object findings apart):`);
+  console.log(
+    `\nshapes (seed ${options.seed}; medians of ${options.rounds} interleaved rounds by wall time, with that run's CPU time; ours/kc: the ratio of the two medians; by round: the median of each round's own ratio, steadier on a host whose speed drifts; peak MB the highest round; invalid: objects ours / kubeconform / made invalid, cross-object findings apart):`,
+  );
   printRows(rows.map((r) => (r.shape === "real-world" ? { ...r, objects: r.ours.objects } : r)));
   const worst = rows.filter((r) => r.theirs).map((r) => r.ours.wallSeconds / (r.theirs as Measurement).wallSeconds);
+  // judged on the ratio of the medians, as before; the worst round-by-round ratio is given beside it
+  const worstByRound = Math.max(...rows.flatMap((r) => (r.roundRatio === undefined ? [] : [r.roundRatio])));
   const largest = Math.max(...options.sizes);
   const sized = rows.filter((r) => r.shape !== "real-world" && r.objects === largest);
   const peak = Math.max(0, ...sized.map((r) => r.ours.peakRssMb));
   console.log(
-    `targets: <= 0.8x kubeconform on every shape (${worst.length === 0 ? "n/a" : worst.every((w) => w <= 0.8) ? "met" : `NOT met: worst ${Math.max(...worst).toFixed(2)}x`}), ` +
+    `targets: <= 0.8x kubeconform on every shape (${worst.length === 0 ? "n/a" : worst.every((w) => w <= 0.8) ? "met" : `NOT met: worst ${Math.max(...worst).toFixed(2)}x`}${worst.length === 0 ? "" : `; worst by round ${worstByRound.toFixed(2)}x`}), ` +
       `< 250 MB at ${largest} objects (${sized.length === 0 ? "n/a" : `${peak < 250 ? "met" : "NOT met"}: ${peak.toFixed(0)} MB`})`,
   );
 }

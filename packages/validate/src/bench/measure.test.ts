@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { type Measurement, median, medianRoundRatio } from "./measure.ts";
+
+const run = (wallSeconds: number): Measurement => ({ tool: "t", wallSeconds, cpuSeconds: wallSeconds, peakRssMb: 1, invalid: 0, objects: 1 });
+
+describe("medianRoundRatio", () => {
+  it("takes each round's own ratio, not the ratio of the medians", () => {
+    // a host that slows down by half in the middle rounds: every round is 0.8x, the medians come from different minutes
+    const ours = [0.8, 1.2, 1.2, 0.8, 0.8].map(run);
+    const theirs = [1.0, 1.5, 1.5, 1.0, 1.0].map(run);
+    expect(medianRoundRatio(ours, theirs)).toBeCloseTo(0.8, 10);
+    expect(median(ours).wallSeconds / median(theirs).wallSeconds).toBeCloseTo(0.8, 10);
+    // the medians of rounds from different minutes: 1.2 of a slow round against 1.0 of a fast one
+    const drift = [1.2, 1.2, 1.2, 0.8, 0.8].map(run);
+    const peer = [1.5, 1.5, 1.0, 1.0, 1.0].map(run);
+    expect(median(drift).wallSeconds / median(peer).wallSeconds).toBeCloseTo(1.2, 10);
+    expect(medianRoundRatio(drift, peer)).toBeCloseTo(0.8, 10);
+  });
+
+  it("averages the middle two of an even count, uses the rounds both ran, and is undefined without a peer", () => {
+    expect(medianRoundRatio([1, 2, 3, 4].map(run), [1, 1, 1, 1].map(run))).toBe(2.5);
+    expect(medianRoundRatio([1, 3, 9].map(run), [1, 1].map(run))).toBe(2);
+    expect(medianRoundRatio([1].map(run), [])).toBeUndefined();
+  });
+});
