@@ -32,6 +32,7 @@ import { AwsCallError, type AwsClients, type CallerRef } from "./aws.ts";
 import type { Desired } from "./desired.ts";
 import { parsePolicyText } from "./policy-json.ts";
 import { tagRecord } from "./tags.ts";
+import { compareText } from "@eks-gitops/config/order";
 
 export type AuthenticationMode = "API" | "API_AND_CONFIG_MAP" | "CONFIG_MAP";
 
@@ -289,7 +290,7 @@ async function readNodegroups(clients: AwsClients, cluster: string): Promise<{ n
       return { name, subnets: [...(ng.nodegroup?.subnets ?? [])] };
     }),
   );
-  return groups.sort((a, b) => a.name.localeCompare(b.name));
+  return groups.sort((a, b) => compareText(a.name, b.name));
 }
 
 async function readAddons(clients: AwsClients, config: ClusterConfig): Promise<Actual["addons"]> {
@@ -348,7 +349,7 @@ async function describeSubnets(clients: AwsClients, filters: Filter[]): Promise<
     for (const s of page.Subnets ?? []) out.push({ id: s.SubnetId ?? "", kind: "subnet", vpcId: s.VpcId ?? "", tags: tagRecord(s.Tags) });
     token = page.NextToken;
   }
-  return out.sort((a, b) => a.id.localeCompare(b.id));
+  return out.sort((a, b) => compareText(a.id, b.id));
 }
 
 async function describeGroups(clients: AwsClients, filters: Filter[]): Promise<TaggedResource[]> {
@@ -358,7 +359,7 @@ async function describeGroups(clients: AwsClients, filters: Filter[]): Promise<T
     for (const g of page.SecurityGroups ?? []) out.push({ id: g.GroupId ?? "", kind: "security-group", vpcId: g.VpcId ?? "", tags: tagRecord(g.Tags) });
     token = page.NextToken;
   }
-  return out.sort((a, b) => a.id.localeCompare(b.id));
+  return out.sort((a, b) => compareText(a.id, b.id));
 }
 
 async function readRole(clients: AwsClients, name: string): Promise<ActualRole | undefined> {

@@ -3,6 +3,7 @@ import { ApiException, AppsV1Api, CoreV1Api, type KubeConfig, type V1DaemonSet, 
 import { loadKubeConfig } from "@eks-gitops/bootstrap/kube";
 import type { DaemonSetInput, NodeGroupInput, Taint } from "@eks-gitops/capacity";
 import { podSchedulingOf } from "./input.ts";
+import { compareText } from "@eks-gitops/config/order";
 
 export interface LiveCapacityOptions {
   /** kubeconfig file; default: KUBECONFIG or ~/.kube/config. */
@@ -56,7 +57,7 @@ export function nodeGroupsOf(nodes: readonly V1Node[]): { nodeGroups: NodeGroupI
   const names = [...groups.keys()].map((k) => k.split("\u0000")[0]);
   const nodeGroups: NodeGroupInput[] = [];
   for (const [key, members] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    members.sort((a, b) => (a.metadata?.name ?? "").localeCompare(b.metadata?.name ?? ""));
+    members.sort((a, b) => compareText(a.metadata?.name ?? "", b.metadata?.name ?? ""));
     const [group = "unmanaged", type = "unknown"] = key.split("\u0000");
     const first = members[0] as V1Node;
     const shared = Object.entries(first.metadata?.labels ?? {}).filter(
@@ -85,7 +86,7 @@ export function nodeGroupsOf(nodes: readonly V1Node[]): { nodeGroups: NodeGroupI
 export function daemonSetsOf(list: readonly V1DaemonSet[]): DaemonSetInput[] {
   return list
     .map((d) => ({ name: `${d.metadata?.namespace ?? "default"}/${d.metadata?.name ?? ""}`, ...podSchedulingOf((d.spec?.template?.spec ?? {}) as Record<string, unknown>) }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => compareText(a.name, b.name));
 }
 
 /** Reads every Node and DaemonSet (read-only: list nodes, list daemonsets in all namespaces). */

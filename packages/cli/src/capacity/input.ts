@@ -15,6 +15,7 @@ import type {
 import { formatCpu, parseQuantity } from "@eks-gitops/capacity";
 import { parseAllDocuments } from "yaml";
 import { UsageError } from "../exit-codes.ts";
+import { compareText } from "@eks-gitops/config/order";
 
 /** `--at`: every HPA target at its minReplicas, its maxReplicas, or the rendered replicas. */
 export type ReplicaPoint = "min" | "max" | "current";
@@ -303,7 +304,7 @@ export function buildSimulationInput(unrendered: UnrenderedCapacity, files: Read
   const autoscaled: string[] = [];
   const rendered = objects
     .filter((o) => WORKLOAD_KINDS.has(o.kind))
-    .sort((a, b) => key(a).localeCompare(key(b)));
+    .sort((a, b) => compareText(key(a), key(b)));
   for (const o of rendered) {
     const namespace = o.metadata?.namespace ?? "default";
     const name = o.metadata?.name as string;
@@ -400,7 +401,7 @@ function byOrder(order: readonly string[] | undefined): (a: Obj, b: Obj) => numb
     const i = order?.indexOf(o.metadata?.name) ?? -1;
     return i < 0 ? Number.MAX_SAFE_INTEGER : i;
   };
-  return (a, b) => at(a) - at(b) || key(a).localeCompare(key(b));
+  return (a, b) => at(a) - at(b) || compareText(key(a), key(b));
 }
 
 function key(o: Obj): string {

@@ -1,4 +1,5 @@
 // The pinned catalog: choosing releases for an overlay's versions and loading their files (verified, cached).
+import { compareNumeric } from "@eks-gitops/config/order";
 import { CATALOG, type CatalogRelease, DEFAULT_VERSIONS, type PinnedFile } from "./pins.ts";
 import { CatalogError, fetchPinned, type FetchOptions } from "./fetch.ts";
 
@@ -19,7 +20,7 @@ function pick(project: CatalogRelease["project"], wanted: string): CatalogReleas
   const v = wanted.replace(/^v/, "");
   const exact = releases.find((r) => r.version === v);
   if (exact) return exact;
-  const minor = releases.filter((r) => r.version.startsWith(`${v}.`)).sort((a, b) => b.version.localeCompare(a.version, undefined, { numeric: true }));
+  const minor = releases.filter((r) => r.version.startsWith(`${v}.`)).sort((a, b) => compareNumeric(b.version, a.version));
   if (minor[0]) return minor[0];
   throw new CatalogError(
     `no pinned ${project} schemas for version ${wanted} (pinned: ${releases.map((r) => r.version).join(", ")}); add its files and SHA-256 to packages/validate/src/catalog/pins.ts or pass --crd/--from-cluster`,

@@ -8,6 +8,7 @@ import { clusterNameChecks, passRoleChecks, serviceAccountChecks } from "./ident
 import { deprecatedApiChecks, discoveryTagChecks, isRemovedApiVersion, nodeClassRefChecks, nodeClassRoleChecks } from "./karpenter.ts";
 import { findKarpenterChartApps, groupByOverlay, type KarpenterChartApp, type OverlayFacts, readIamFacts } from "./overlay.ts";
 import { describe, dig, finding, str } from "./util.ts";
+import { compareText } from "@eks-gitops/config/order";
 
 export { CHECK_CODES, type CheckCode, type CheckCodeName } from "./codes.ts";
 export { KARPENTER_MIN_VERSION_FOR_KUBERNETES, karpenterCompatibility, kubernetesMinor } from "./compatibility.ts";
@@ -53,7 +54,7 @@ export function crossObjectChecks(resources: readonly ParsedResource[], context:
     out.push(...compatibilityChecks(apps, facts));
     out.push(...deprecatedApiChecks(group.resources));
   }
-  return out.sort((a, b) => a.file.localeCompare(b.file) || a.index - b.index || a.path.localeCompare(b.path) || a.rule.localeCompare(b.rule));
+  return out.sort((a, b) => compareText(a.file, b.file) || a.index - b.index || compareText(a.path, b.path) || compareText(a.rule, b.rule));
 }
 
 /** Kinds whose objects a check below reads beyond their identity (hpa.ts, karpenter.ts, overlay.ts). */

@@ -3,6 +3,7 @@
 import { yamlLib } from "../yaml-lib.ts";
 import type { IamDocument, ParsedResource } from "../types.ts";
 import { arr, dig, groupOf, isObject, type JsonObject, str } from "./util.ts";
+import { compareText } from "@eks-gitops/config/order";
 
 /** Facts about an overlay that the rendered documents do not carry (from clusters/<name>/cluster.ts). */
 export interface OverlayFacts {
@@ -44,7 +45,7 @@ export function groupByOverlay(
   };
   for (const r of resources) get(overlayOfFile(r.file) ?? "").resources.push(r);
   for (const d of iam) get(overlayOfFile(d.file) ?? "").iam.push(d);
-  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, g]) => ({ name, ...g }));
+  return [...groups.entries()].sort(([a], [b]) => compareText(a, b)).map(([name, g]) => ({ name, ...g }));
 }
 
 /** The Argo CD Application that installs the Karpenter Helm chart, with the values it passes. */

@@ -2,6 +2,7 @@
 // looping), FIFOs and devices, stdin of any size. Each problem is one finding naming its path; nothing throws.
 import { closeSync, constants, fstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { compareText } from "@eks-gitops/config/order";
 
 /** A path that could not be read as a file, with the finding's rule and message. */
 export interface PathProblem {
@@ -55,7 +56,7 @@ export function collectPaths(paths: readonly string[]): { files: string[]; probl
     // join(dir, name) for every entry, normalised once per folder: a name is one plain segment (never `.`, `..` or
     // with a `/`), so the folder's normalised prefix and the name make the same path
     const prefix = join(dir, "x").slice(0, -1);
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of entries.sort((a, b) => compareText(a.name, b.name))) {
       const full = prefix + entry.name;
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith(".")) walk(full);
