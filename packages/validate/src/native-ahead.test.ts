@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { factExtra, packExtra } from "./cross-object/compact.ts";
-import { nativeFindings } from "./native/index.ts";
+import { nativeFindings, undecodable } from "./native/index.ts";
 import { nativeAhead, PackedBuiltins, usableAhead } from "./native-ahead.ts";
 import { cloneWithoutNulls } from "./nulls.ts";
 import { loadDocuments } from "./reader.ts";
@@ -40,7 +40,7 @@ describe("native checks made ahead", () => {
     const direct = nativeFindings(cloneWithoutNulls(r.object) as Record<string, unknown>, type as NonNullable<typeof type>, []);
     expect(direct.length).toBeGreaterThan(2);
     expect(ahead?.findings).toEqual(direct);
-    expect(usableAhead(ahead, type as NonNullable<typeof type>)).toEqual(direct);
+    expect(usableAhead(ahead, type as NonNullable<typeof type>, false)).toEqual(direct);
   });
 
   it("are not taken for another schema of the kind (a --crd, the cluster's, another version) nor for other kinds", async () => {
@@ -49,9 +49,9 @@ describe("native checks made ahead", () => {
     const builtins = new PackedBuiltins(TEST_CACHE);
     const ahead = nativeAhead(deployment([{ name: "web", image: "nginx" }]), builtins, {});
     expect(ahead).toBeDefined();
-    expect(usableAhead(ahead, { ...type, documentId: "crd:deployment.json" })).toBeUndefined();
-    expect(usableAhead(ahead, { ...type, gvk: { ...type.gvk, version: "v1beta2" } })).toBeUndefined();
-    expect(usableAhead(ahead, { ...type, flavour: "jsonschema" })).toBeUndefined();
+    expect(usableAhead(ahead, { ...type, documentId: "crd:deployment.json" }, false)).toBeUndefined();
+    expect(usableAhead(ahead, { ...type, gvk: { ...type.gvk, version: "v1beta2" } }, false)).toBeUndefined();
+    expect(usableAhead(ahead, { ...type, flavour: "jsonschema" }, true)).toBeUndefined();
     expect(nativeAhead({ ...deployment([]), apiVersion: "example.com/v1", kind: "Widget" }, builtins, {})).toBeUndefined();
   });
 
@@ -71,6 +71,36 @@ describe("native checks made ahead", () => {
       expect(alone.length).toBeGreaterThan(1);
       expect(validator.validate(r.object, type, undefined, undefined, undefined, ahead)).toEqual(alone);
     }
+  });
+
+  it("answer for objects the schema stage finds undecodable too, as the main thread would (every fixture and hostile file)", async () => {
+    const docs = loadDocuments([join(import.meta.dirname, "../fixtures"), join(import.meta.dirname, "hostile")], { cwd: import.meta.dirname });
+    const objects = [
+      ...docs.resources,
+      // undecodable for the schema stage (an unknown field, a string for an integer) and for the decode walk (a quantity)
+      { ...deployment([{ name: "web", image: "nginx" }]), object: { ...deployment([]).object, spec: { ...(deployment([]).object.spec as object), bogus: 1 } } },
+      { ...deployment([{ name: "web", image: "nginx" }]), object: { ...deployment([]).object, spec: { ...(deployment([]).object.spec as object), replicas: "three" } } },
+      deployment([{ name: "web", image: "nginx", resources: { requests: { memory: "1x" } }, ports: [{ containerPort: "http" }] }]),
+    ];
+    const kinds = [...new Map(objects.map((r) => [`${r.apiVersion}/${r.kind}`, { apiVersion: r.apiVersion, kind: r.kind }])).values()];
+    const layer = await catalogLayer({}, { mirror: MIRROR, cacheDir: TEST_CACHE }, kinds);
+    const builtins = new PackedBuiltins(TEST_CACHE);
+    const validator = new ObjectValidator();
+    const seen = { undecodable: 0, decodes: 0 };
+    for (const r of objects) {
+      const ahead = nativeAhead(r, builtins, {});
+      const type = layer.types.get(`${r.apiVersion}/${r.kind}`);
+      if (!ahead || !type) continue;
+      const schema = validator.validate(r.object, type, undefined, undefined, { native: false, cel: false });
+      if (!undecodable(schema)) continue;
+      // what the main thread takes from the worker is what it would have made itself
+      expect(usableAhead(ahead, type, true), `${r.file} ${r.kind}`).toEqual(nativeFindings(cloneWithoutNulls(r.object) as Record<string, unknown>, type, schema));
+      expect(validator.validate(r.object, type, undefined, undefined, undefined, ahead), `${r.file} ${r.kind}`).toEqual(validator.validate(r.object, type));
+      seen[ahead.undecodable ? "undecodable" : "decodes"]++;
+    }
+    // both answers met: decode findings of the worker's, and none (the schema stage alone found the object undecodable)
+    expect(seen.undecodable).toBeGreaterThan(0);
+    expect(seen.decodes).toBeGreaterThan(0);
   });
 
   it("are not made without the packs (a cache the catalog has not filled)", () => {

@@ -9,7 +9,7 @@
 // times each, never warm).
 import { type CatalogVersions, selectReleases } from "./catalog/index.ts";
 import { factExtra, packExtra } from "./cross-object/compact.ts";
-import { nativeFindings } from "./native/index.ts";
+import { builtinFindings } from "./native/index.ts";
 import { cloneWithoutNulls } from "./nulls.ts";
 import { gvkKey, parseApiVersion, type TypeSchema } from "./schema/model.ts";
 import { packPath, typesFromOpenApiPack } from "./schema/openapi-pack.ts";
@@ -21,6 +21,11 @@ export interface NativeAhead {
   readonly documentId: string;
   readonly gvk: string;
   readonly findings: Finding[];
+  /**
+   * `findings` are the object's decode findings (it does not decode, so nothing else was checked); false: it
+   * decodes. With a schema stage that finds a decode error, the native answer is then `findings` or none.
+   */
+  readonly undecodable?: boolean;
   /**
    * The object holds no null property (the worker looked while dropping them): the main thread then validates
    * it as it is, without walking it again to look (nulls.ts). About the object alone, whatever its schema.
@@ -99,7 +104,8 @@ export function nativeAhead(r: ParsedResource, builtins: PackedBuiltins, version
   if (type?.flavour !== "builtin" || !type.documentId) return undefined;
   try {
     const object = cloneWithoutNulls(r.object) as Record<string, unknown>;
-    const ahead = { documentId: type.documentId, gvk, findings: nativeFindings(object, type, []), nullFree: object === r.object };
+    const { findings, undecodable } = builtinFindings(object, type);
+    const ahead = { documentId: type.documentId, gvk, findings, undecodable, nullFree: object === r.object };
     if (!facts) return ahead;
     const extra = factExtra(r);
     const packed = extra === undefined ? false : packExtra(extra);
@@ -111,7 +117,11 @@ export function nativeAhead(r: ParsedResource, builtins: PackedBuiltins, version
 }
 
 /** The worker's findings when they are the ones the main thread would make for `type` (see the top of this file). */
-export function usableAhead(ahead: NativeAhead | undefined, type: TypeSchema): Finding[] | undefined {
+export function usableAhead(ahead: NativeAhead | undefined, type: TypeSchema, schemaUndecodable: boolean): Finding[] | undefined {
   if (!ahead || type.flavour !== "builtin" || ahead.documentId !== type.documentId || ahead.gvk !== gvkKey(type.gvk)) return undefined;
-  return ahead.findings;
+  if (!schemaUndecodable) return ahead.findings;
+  // the schema stage found a decode error: the native answer is the decode findings alone (nativeFindings), which
+  // the worker made from the same object and schema, or found none of
+  if (ahead.undecodable === undefined) return undefined;
+  return ahead.undecodable ? ahead.findings : [];
 }

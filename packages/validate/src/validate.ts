@@ -96,7 +96,7 @@ export class ObjectValidator {
       if (stages.schema) findings.push(...findingsFromAjv(errors).map(withQuoteHint));
     }
     if (stages.native) {
-      const native = (!undecodable(findings) && usableAhead(ahead, type)) || nativeFindings(value, type, findings);
+      const native = usableAhead(ahead, type, undecodable(findings)) ?? nativeFindings(value, type, findings);
       // most objects have no native finding: then every schema finding stays, in place
       if (native.length > 0) findings.splice(0, findings.length, ...withoutSuperseded(findings, native), ...native);
     }

@@ -36,18 +36,29 @@ export function nativeFindings(object: Obj, type: TypeSchema, schemaFindings: re
   if (type.flavour === "jsonschema") return [];
   // undecodable: the server's 400 names the first decode error; ours adds the quantity/int-or-string/base64 ones
   if (type.flavour === "builtin" && undecodable(schemaFindings)) return decodeFindings(object, type);
-  const report = new Reporter();
-  const { group, version, kind } = type.gvk;
   if (type.flavour === "crd") {
+    const report = new Reporter();
     validateObjectMeta(object, report, { kubeFinalizers: false });
     return report.findings;
   }
+  return builtinFindings(object, type).findings;
+}
+
+/**
+ * nativeFindings of a built-in object whose schema stage found no decode error, and whether they are decode
+ * findings (the object does not decode, so nothing else was checked). The read-ahead worker makes these before the
+ * schema stage has run: the answer for a schema stage that did find a decode error follows from them (the decode
+ * findings, or none), see usableAhead in native-ahead.ts.
+ */
+export function builtinFindings(object: Obj, type: TypeSchema): { findings: Finding[]; undecodable: boolean } {
   // the server decodes before it validates: an undecodable value is its only answer (HTTP 400)
   const decode = decodeFindings(object, type);
-  if (decode.length > 0) return decode;
+  if (decode.length > 0) return { findings: decode, undecodable: true };
+  const report = new Reporter();
+  const { group, version, kind } = type.gvk;
   validateObjectMeta(object, report, { nameRule: nameRuleFor(group, kind) });
   registry.lookup(group, kind)?.(object, report, { group, version, kind, report });
-  return report.findings;
+  return { findings: report.findings, undecodable: false };
 }
 
 /**
