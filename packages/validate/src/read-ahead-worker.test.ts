@@ -283,6 +283,9 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       [8, paths.slice(8, 9)],
     ]);
     expect([...shared.kindsByFile]).toEqual([...scanFiles(paths, options).kindsByFile]);
+    // the texts of the files this thread scanned are kept, and given to the worker as the stream comes near them
+    expect([...shared.texts.keys()]).toEqual(paths.slice(9));
+    ahead.provide(shared.texts, shared.parsed);
     // its reads then start again from the first file, with the names given for them
     for (const [i, t] of texts.entries()) {
       const docs = await ahead.next();

@@ -13,7 +13,7 @@ import { isNormalAbsolute, shownPath } from "./shown-path.ts";
 import { missingRenderedOutput } from "./missing-output.ts";
 import { crossObjectChecks } from "./cross-object/index.ts";
 import { CONFIG_FILE } from "./config-file.ts";
-import { SHARED_SCAN_KEEP_CHARS, type ScanResult, scanDocuments, scanFiles, scanFilesShared } from "./scan.ts";
+import { SCAN_KEEP_CHARS, type ScanResult, scanDocuments, scanFiles, scanFilesShared } from "./scan.ts";
 import { CHECKS, type CompiledSelection, compileSelection, fileFilter, type Selection, SelectionError } from "./selection.ts";
 import type { Worker } from "node:worker_threads";
 import { validateFiles } from "./stream.ts";
@@ -258,7 +258,7 @@ async function prepare(options: RunOptions, phase: (name: string) => void): Prom
     options.readAheadWorker,
     nativeAhead ? (options.cacheDir ?? defaultCacheDir()) : undefined,
     {
-      ...(options.documents ? {} : { scan: { maxFileBytes: selected.maxFileBytes, keepChars: SHARED_SCAN_KEEP_CHARS } }),
+      ...(options.documents ? {} : { scan: { maxFileBytes: selected.maxFileBytes, keepChars: SCAN_KEEP_CHARS } }),
       // the cross-object facts of built-in objects are made with their native checks (stream.ts takes them)
       facts: selection.checks.has("cross-object"),
     },

@@ -112,8 +112,9 @@ export function scanRead(file: string, maxFileBytes: number): string | undefined
 
 /**
  * The texts the scan keeps for the reader, `chars` in all: from the first file on, until one does not fit (the
- * stream takes files in order, so kept texts go first; a text kept past a gap would wait there). Both halves of a
- * shared scan's front keep by this rule: scanFiles, and the worker's scanFront.
+ * stream takes files in order, so kept texts go first; a text kept past a gap would wait there). scanFiles and the
+ * worker's scanFront keep by this rule; the main thread's half of a shared scan, from the last file down, keeps its
+ * texts only while all of them fit (scanFilesShared).
  */
 export class KeptTexts {
   constructor(private left: number) {}

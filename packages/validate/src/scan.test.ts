@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadFileText } from "./reader.ts";
-import { SCAN_KEEP_CHARS, SHARED_SCAN_KEEP_CHARS, type ScanPartner, scanFiles, scanFilesShared } from "./scan.ts";
+import { type ScanPartner, scanFiles, scanFilesShared } from "./scan.ts";
 import { FactsByIndex, scanRead, type TextFacts, textFacts } from "./scan-text.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "scan-"));
@@ -263,7 +263,10 @@ describe("scanFilesShared", () => {
     expect(short.texts.size).toBe(0);
     const exact = await scanFilesShared(files, { ...options, keepParsedChars: 0, keepChars: size }, partner(4));
     expect([...exact.texts.keys()].sort()).toEqual([4, 5, 8].map((i) => files[i]).sort());
-    // the default share is half of what a scan alone keeps: the worker keeps the other half
-    expect(SHARED_SCAN_KEEP_CHARS * 2).toBe(SCAN_KEEP_CHARS);
+    // stdin's text is never kept for the stream (the reader keeps it itself)
+    const withStdin = [...files, "-"];
+    const stdin = await scanFilesShared(withStdin, { ...options, keepParsedChars: 0, text: () => "apiVersion: v1\nkind: ConfigMap\n" }, partner(4));
+    expect(stdin.kindsByFile.get("-")).toEqual([{ apiVersion: "v1", kind: "ConfigMap" }]);
+    expect(new Map(stdin.texts)).toEqual(new Map(all.texts));
   });
 });

@@ -1,7 +1,8 @@
 // The first, cheap pass of a streaming run: before any document is validated, the CRDs among the documents
 // (schema layer 2 outranks the catalog, so they must be known first) and the kinds each file may hold
 // (so the catalog reads only the files defining them). It keeps the texts of the first files and the documents of the
-// CRD files among them (bounded), which the stream then neither reads nor parses again.
+// CRD files among them (bounded), which the stream then neither reads nor parses again; shared with the read-ahead
+// worker, the main thread's half also keeps those of the last files when they all fit (scanFilesShared).
 import { HeapGuard } from "./heap-guard.ts";
 import { iamKindOf, parseText } from "./reader.ts";
 import { documentSource, isCrd, typesFromCrd } from "./schema/sources.ts";
@@ -18,8 +19,9 @@ export interface ScanResult {
   /** Helm chart names that Argo CD sources may name (`chart: karpenter`), over-approximated like the kinds. */
   readonly charts: Set<string>;
   /**
-   * The texts read, by file, of the first files up to `keepChars` in all (a shared scan: of the first and of the last
-   * files, see scanFilesShared): the reader parses these without reading them again (issue 19: each file read once).
+   * The texts read, by file, of the first files up to `keepChars` in all (a shared scan: of the last files, those the
+   * main thread scanned, when all of them fit; the worker keeps its own, see scanFilesShared): the reader parses these
+   * without reading them again (issue 19: each file read once).
    * Files the reader must judge (binary, too large, unreadable) are never kept.
    */
   readonly texts: Map<string, string>;
@@ -45,11 +47,13 @@ export const SCAN_KEEP_CHARS = 8 * 1024 * 1024;
 export const SCAN_KEEP_PARSED_CHARS = 2 * 1024 * 1024;
 
 /**
- * What each thread of a shared scan (scanFilesShared) keeps of SCAN_KEEP_CHARS: the worker the texts of the first
- * files, this thread those of the last ones, so that the stream reads neither half again (with this thread's half
- * read again, 2,155 of 5,000 one-object files were opened twice).
+ * What the main thread's half of a shared scan (scanFilesShared, from the last file down) keeps: the texts of all
+ * the files it scanned when they fit, else none (they would be held through the whole stream). The worker keeps
+ * SCAN_KEEP_CHARS of the first files as a lone scan does, so a shared scan holds up to 12 M characters in all, only
+ * for inputs whose last half fits in this. Before, the main thread's half was read again by the stream: 2,155 of
+ * 5,000 one-object files were opened twice.
  */
-export const SHARED_SCAN_KEEP_CHARS = SCAN_KEEP_CHARS / 2;
+export const SHARED_SCAN_KEEP_CHARS = 4 * 1024 * 1024;
 
 /** parseText's alias limit when none is given (ReadOptions.maxAliasCount). */
 const DEFAULT_ALIAS_COUNT = 100;
@@ -58,7 +62,7 @@ export interface ScanOptions {
   readonly maxFileBytes: number;
   readonly text: (file: string) => string | undefined;
   readonly show: (file: string) => string;
-  /** @default SCAN_KEEP_CHARS */ readonly keepChars?: number;
+  /** @default SCAN_KEEP_CHARS (scanFilesShared: SHARED_SCAN_KEEP_CHARS) */ readonly keepChars?: number;
   /** @default SCAN_KEEP_PARSED_CHARS */ readonly keepParsedChars?: number;
   /** The reader's alias limit (ReadOptions.maxAliasCount): documents are kept for the stream only when the scan's parse is the reader's. @default 100 */
   readonly maxAliasCount?: number;

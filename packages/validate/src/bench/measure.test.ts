@@ -17,9 +17,9 @@ describe("medianRoundRatio", () => {
     expect(medianRoundRatio(drift, peer)).toBeCloseTo(0.8, 10);
   });
 
-  it("averages the middle two of an even count, uses the rounds both ran, and is undefined without a peer", () => {
-    expect(medianRoundRatio([1, 2, 3, 4].map(run), [1, 1, 1, 1].map(run))).toBe(2.5);
-    expect(medianRoundRatio([1, 3, 9].map(run), [1, 1].map(run))).toBe(2);
+  it("takes the lower middle of an even count (as median()), uses the rounds both ran, and is undefined without a peer", () => {
+    expect(medianRoundRatio([1, 2, 3, 4].map(run), [1, 1, 1, 1].map(run))).toBe(2);
+    expect(medianRoundRatio([1, 3, 9].map(run), [1, 1].map(run))).toBe(1);
     expect(medianRoundRatio([1].map(run), [])).toBeUndefined();
   });
 });

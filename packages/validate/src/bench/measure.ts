@@ -25,14 +25,14 @@ export function median(runs: readonly Measurement[]): Measurement {
 /**
  * The median of the rounds' own ratios (`ours[i] / theirs[i]` of wall times, each pair run back to back): a host
  * whose speed drifts by a third within minutes (seen here) moves both runs of a round alike, so this is steadier than
- * the ratio of the two medians, which may come from different minutes. For an even count, the mean of the middle two.
+ * the ratio of the two medians, which may come from different minutes. For an even count, the lower middle one,
+ * as median().
  */
 export function medianRoundRatio(ours: readonly Measurement[], theirs: readonly Measurement[]): number | undefined {
   const n = Math.min(ours.length, theirs.length);
   if (n === 0) return undefined;
   const ratios = Array.from({ length: n }, (_, i) => (ours[i] as Measurement).wallSeconds / (theirs[i] as Measurement).wallSeconds).sort((a, b) => a - b);
-  const mid = Math.floor(n / 2);
-  return n % 2 === 1 ? (ratios[mid] as number) : ((ratios[mid - 1] as number) + (ratios[mid] as number)) / 2;
+  return ratios[Math.floor((n - 1) / 2)] as number;
 }
 
 /** Runs a command with stdout to a file, under GNU time for elapsed seconds and max RSS. */
