@@ -25,7 +25,7 @@ export interface NativeAhead {
    * `findings` are the object's decode findings (it does not decode, so nothing else was checked); false: it
    * decodes. With a schema stage that finds a decode error, the native answer is then `findings` or none.
    */
-  readonly undecodable?: boolean;
+  readonly undecodable: boolean;
   /**
    * The object holds no null property (the worker looked while dropping them): the main thread then validates
    * it as it is, without walking it again to look (nulls.ts). About the object alone, whatever its schema.
@@ -122,6 +122,5 @@ export function usableAhead(ahead: NativeAhead | undefined, type: TypeSchema, sc
   if (!schemaUndecodable) return ahead.findings;
   // the schema stage found a decode error: the native answer is the decode findings alone (nativeFindings), which
   // the worker made from the same object and schema, or found none of
-  if (ahead.undecodable === undefined) return undefined;
   return ahead.undecodable ? ahead.findings : [];
 }

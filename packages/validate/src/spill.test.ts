@@ -241,7 +241,7 @@ describe("a run that spills reports what the in-memory run reports", { timeout: 
         lastNative: undefined as (NativeAhead | null)[] | undefined,
         async next() {
           const docs = loadDocuments([files[taken++] as string], { cwd: dir });
-          this.lastNative = docs.resources.map((r) => ({ documentId: "worker", gvk: "apps/v1/Deployment", findings: [], fact: made(r) }));
+          this.lastNative = docs.resources.map((r) => ({ documentId: "worker", gvk: "apps/v1/Deployment", findings: [], undecodable: false, fact: made(r) }));
           return docs;
         },
         close() {},

@@ -82,13 +82,10 @@ export async function benchShapes(options: ShapesOptions): Promise<void> {
     const o: Measurement[] = [];
     const t: Measurement[] = [];
     const kc = theirs(dir);
-    for (let round = 0; round < options.rounds; round++) {
-      // each tool first in every other round: neither always runs on the other's page cache and warmed CPU
-      const mine = () => o.push(measure("@eks-gitops/validate", ours(dir), options.work, countOurs));
-      if (kc && round % 2 === 1) t.push(measure("kubeconform -strict", kc, options.work, countKubeconform));
-      mine();
-      if (kc && round % 2 === 0) t.push(measure("kubeconform -strict", kc, options.work, countKubeconform));
-    }
+    const runOurs = () => o.push(measure("@eks-gitops/validate", ours(dir), options.work, countOurs));
+    const runTheirs = () => kc && t.push(measure("kubeconform -strict", kc, options.work, countKubeconform));
+    // each tool first in every other round: neither always runs on the other's page cache and warmed CPU
+    for (let round = 0; round < options.rounds; round++) for (const turn of round % 2 === 0 ? [runOurs, runTheirs] : [runTheirs, runOurs]) turn();
     const row: Row = { shape, objects, ours: median(o), theirs: t.length > 0 ? median(t) : undefined, roundRatio: medianRoundRatio(o, t), expectedInvalid };
     // peak memory is the highest of the rounds, not the median's
     rows.push({ ...row, ours: { ...row.ours, peakRssMb: Math.max(...o.map((m) => m.peakRssMb)) } });
