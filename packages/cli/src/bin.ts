@@ -16,8 +16,8 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   validate: {
     // the read-ahead worker starts first: it loads on the other CPU while the validator loads here
     run: async (argv) => {
-      const worker = startReadAhead(argv);
-      return (await import("./commands/validate.ts")).validateCommand(argv, worker);
+      const { worker, without } = startReadAhead(argv);
+      return (await import("./commands/validate.ts")).validateCommand(argv, worker, without);
     },
     summary: "validate rendered output (or any YAML/JSON) as the API server would, plus cross-object checks",
   },

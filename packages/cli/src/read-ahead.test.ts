@@ -3,24 +3,34 @@
 // and on hostile input, whichever thread happens to read each file (the real worker's reading is shown without a
 // race in packages/validate/src/read-ahead-worker.test.ts).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { cpuBudget } from "./cpu-budget.ts";
+import { READ_AHEAD_MIN_CPUS } from "./read-ahead.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const BIN = join(ROOT, "packages/cli/bin/eks-gitops.js");
 const tmp = mkdtempSync(join(tmpdir(), "eks-gitops-read-ahead-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function validate(args: string[], env: Record<string, string> = {}) {
+/** The CPUs `validate` is started on: `taskset -c` with a list (to give it fewer), else as this process has them. */
+function validate(args: string[], env: Record<string, string> = {}, cpus?: string) {
   // EKS_GITOPS_READ_AHEAD as each test says, never as the caller's environment has it
   const { EKS_GITOPS_READ_AHEAD: _, ...inherited } = process.env;
-  const r = spawnSync(process.execPath, [BIN, "validate", ...args, "--timings", "--root", ROOT], { cwd: ROOT, encoding: "utf8", env: { ...inherited, ...env }, maxBuffer: 64 * 1024 * 1024 });
+  const command = [BIN, "validate", ...args, "--timings", "--root", ROOT];
+  const r = cpus === undefined ? spawnSync(process.execPath, command, { cwd: ROOT, encoding: "utf8", env: { ...inherited, ...env }, maxBuffer: 64 * 1024 * 1024 }) : spawnSync("taskset", ["-c", cpus, process.execPath, ...command], { cwd: ROOT, encoding: "utf8", env: { ...inherited, ...env }, maxBuffer: 64 * 1024 * 1024 });
   const worker = /files read ahead in a worker: (\d+) of (\d+), native checks made there: (\d+) objects/.exec(r.stderr);
-  const none = /no read-ahead worker: (\d+) files read on the main thread/.exec(r.stderr);
-  expect(worker ?? none).not.toBeNull();
-  return { status: r.status, stdout: r.stdout, started: worker !== null, fromWorker: Number(worker?.[1] ?? 0), files: Number(worker?.[2] ?? none?.[1]), nativeAhead: Number(worker?.[3] ?? 0) };
+  const none = /no read-ahead worker(?: \(([^)]*)\))?: (\d+) files read on the main thread/.exec(r.stderr);
+  expect(worker ?? none, r.stderr).not.toBeNull();
+  return { status: r.status, stdout: r.stdout, started: worker !== null, without: none?.[1], fromWorker: Number(worker?.[1] ?? 0), files: Number(worker?.[2] ?? none?.[2]), nativeAhead: Number(worker?.[3] ?? 0) };
+}
+
+/** The first CPU this process may run on (/proc/self/status), when `taskset` is there to start a command on it alone. */
+function oneCpu(): string | undefined {
+  if (process.platform !== "linux" || spawnSync("taskset", ["-V"]).status !== 0) return undefined;
+  return /^Cpus_allowed_list:\s*(\d+)/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
 }
 
 /** Both ways, compared: the same exit code and output; returns the worker's run (started whatever the input's size). */
@@ -95,9 +105,30 @@ describe("validate's read-ahead worker", () => {
     expect(none.started).toBe(false);
     expect(none.files).toBe(3);
     expect(validate([small, "-o", "json", "--max-file-bytes", "100000"]).started).toBe(false);
+    expect(none.without).toBe("input too small to pay for it");
     const one = validate([large, "-o", "json", "--max-file-bytes", "100000"]);
-    expect(one.started).toBe(true);
+    // on a machine of one CPU (or a quota under two) no input is large enough: see the next test
+    const { cpus } = cpuBudget();
+    expect(one.started).toBe(cpus >= READ_AHEAD_MIN_CPUS);
+    if (!one.started) expect(one.without).toMatch(/CPUs? (to run on|of cgroup quota)$/);
     expect(one.stdout).toBe(validate([large, "-o", "json", "--max-file-bytes", "100000"], { EKS_GITOPS_READ_AHEAD: "0" }).stdout);
+  });
+
+  const cpu = oneCpu();
+  it.skipIf(cpu === undefined)("starts no worker on one CPU, whatever the input, and says why; EKS_GITOPS_READ_AHEAD=1 still starts one", () => {
+    const large = join(tmp, "large-one-cpu");
+    mkdirSync(large);
+    const cm = (i: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  a: "${"x".repeat(30_000)}"\n`;
+    for (let i = 0; i < 3; i++) writeFileSync(join(large, `c${i}.yaml`), cm(i));
+    const args = [large, "-o", "json", "--max-file-bytes", "100000"];
+    const alone = validate(args, {}, cpu);
+    expect(alone.status).toBe(0);
+    expect(alone.started).toBe(false);
+    expect(alone.without).toBe("1 CPU to run on");
+    expect(alone.files).toBe(3);
+    const forced = validate(args, { EKS_GITOPS_READ_AHEAD: "1" }, cpu);
+    expect(forced.started).toBe(true);
+    expect(forced.stdout).toBe(alone.stdout);
   });
 
   it("leaves stdin to the main thread", () => {

@@ -6,6 +6,7 @@ import type { Worker } from "node:worker_threads";
 import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
 import { startReadAheadWorker, worthReadingAhead } from "@eks-gitops/validate/read-ahead-start";
 import { VALIDATE_OPTIONS } from "./commands/validate-options.ts";
+import { type CpuBudget, cpuBudget } from "./cpu-budget.ts";
 import { findRepoRoot } from "./repo.ts";
 
 /**
@@ -30,18 +31,45 @@ function typedPaths(argv: readonly string[]): string[] | undefined {
 }
 
 /**
+ * CPUs' worth of time the read-ahead worker needs to pay. It costs CPU of its own (its start, its own copy of the
+ * code warming up, each file's documents copied to this thread): block 5,000 takes ~1.4 CPU s with it against
+ * ~1.1 s on this thread alone. On one CPU the two threads only take turns, and that is all loss; with a cgroup
+ * quota of 1.5 CPUs it still is. `validate DIR -o json`, medians of 4-5 interleaved runs (2026-12-04), block 5,000:
+ * one CPU (taskset -c 0) 1.60 s with the worker against 1.21 s without (every shape 23-33% faster without, see the
+ * validate README); 1.5 CPUs of quota 1.21 against 1.04 s; two CPUs 0.87 against 0.96 s (7-15% faster with it on
+ * every shape but crd-heavy, 0.40 against 0.38 s).
+ */
+export const READ_AHEAD_MIN_CPUS = 2;
+
+/** The read-ahead worker started, or why none was. */
+export interface ReadAheadStart {
+  readonly worker?: Worker;
+  /** Why no worker was started (said by `validate --timings`). */
+  readonly without?: string;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
  * bin/bundle.js builds the worker beside bin.cjs and names the folder; run from the sources
  * (EKS_GITOPS_FROM_SOURCE=1), or with EKS_GITOPS_READ_AHEAD=0, every file is read on the main thread, with the
- * same results. Inputs too small for a worker to pay (READ_AHEAD_MIN_BYTES) are read there too, unless
- * EKS_GITOPS_READ_AHEAD=1 asks for the worker whatever the input (tests compare both ways on small inputs).
+ * same results. So are they with fewer than READ_AHEAD_MIN_CPUS CPUs to run on (cpu-budget.ts: the process's
+ * affinity and its cgroups' CPU quota), and for inputs too small for a worker to pay (READ_AHEAD_MIN_BYTES), unless
+ * EKS_GITOPS_READ_AHEAD=1 asks for the worker whatever the machine and the input (tests compare both ways).
  */
-export function startReadAhead(argv: readonly string[]): Worker | undefined {
+export function startReadAhead(argv: readonly string[], budget: () => CpuBudget = () => cpuBudget()): ReadAheadStart {
   const dir = (globalThis as Record<symbol, unknown>)[Symbol.for("eks-gitops.bundle-dir")];
   const wanted = process.env.EKS_GITOPS_READ_AHEAD;
-  if (typeof dir !== "string" || wanted === "0") return undefined;
+  if (typeof dir !== "string") return { without: "run from the TypeScript sources" };
+  if (wanted === "0") return { without: "EKS_GITOPS_READ_AHEAD=0" };
   if (wanted !== "1") {
+    const { cpus, by } = budget();
+    if (cpus < READ_AHEAD_MIN_CPUS) {
+      const shown = Number(cpus.toFixed(2));
+      return { without: by === "affinity" ? `${plural(shown, "CPU")} to run on` : `${plural(shown, "CPU")} of cgroup quota` };
+    }
     const paths = typedPaths(argv);
-    if (paths !== undefined && !worthReadingAhead(paths)) return undefined;
+    if (paths !== undefined && !worthReadingAhead(paths)) return { without: "input too small to pay for it" };
   }
-  return startReadAheadWorker(join(dir, "read-ahead-worker.cjs"));
+  return { worker: startReadAheadWorker(join(dir, "read-ahead-worker.cjs")) };
 }

@@ -117,8 +117,11 @@ async function lockRenderedFolders(root: string, paths: readonly string[]): Prom
  */
 const clockMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
-/** `readAheadWorker`: the worker the CLI started first thing (read-ahead.ts), handed the files to parse ahead. */
-export async function validateCommand(argv: readonly string[], readAheadWorker?: Worker): Promise<number> {
+/**
+ * `readAheadWorker`: the worker the CLI started first thing (read-ahead.ts), handed the files to parse ahead;
+ * `withoutWorker`: why none was started (said by --timings).
+ */
+export async function validateCommand(argv: readonly string[], readAheadWorker?: Worker, withoutWorker?: string): Promise<number> {
   const { values, positionals } = parseCommandArgs("validate", argv, { options: VALIDATE_OPTIONS, strict: true, allowPositionals: true });
   if (values.help) {
     process.stdout.write(`${validateUsage}\n`);
@@ -181,7 +184,7 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
       const all = [...timings, { phase: "output", ms: clockMs() - started }];
       const worker = readAheadWorker
         ? `files read ahead in a worker: ${readAhead.fromWorker} of ${readAhead.files}, native checks made there: ${readAhead.nativeAhead} objects`
-        : `no read-ahead worker: ${readAhead.files} files read on the main thread`;
+        : `no read-ahead worker${withoutWorker ? ` (${withoutWorker})` : ""}: ${readAhead.files} files read on the main thread`;
       process.stderr.write(`timings: ${all.map((t) => `${t.phase} ${t.ms.toFixed(0)} ms`).join(", ")}; ${worker}; process ${process.uptime().toFixed(2)} s since start\n`);
     }
     return report.summary.invalid + report.summary.error > 0 ? EXIT.invalid : EXIT.ok;

@@ -1,0 +1,135 @@
+// How many CPUs this process may use: the ones it may run on (its affinity: taskset, a container's cpuset) and
+// the CPU time its cgroups allow (a container's or a Kubernetes pod's CPU limit: `docker --cpus`, `resources.limits.cpu`).
+//
+// Node 20's os.availableParallelism() follows the affinity (libuv's sched_getaffinity) but not a cgroup's CPU
+// quota: a CI pod limited to one CPU on a 16-core node is told 16. Written here, not taken from the registry: the
+// one package that reads the quota (node-cpu-count 0.1.1, MIT, a single release) reads cgroup v2's cpu.max only at
+// the top of the mount and a v1 cgroup's own files only, so it misses a limit set on the process's own v2 cgroup
+// (a systemd unit's CPUQuota=, a runner without a cgroup namespace) or on an ancestor. The files are read after the
+// kernel's documentation (Documentation/admin-guide/cgroup-v2.rst "cpu.max", scheduler/sched-bwc.rst
+// "cpu.cfs_quota_us") and the way Go's runtime reads them for GOMAXPROCS (src/internal/runtime/cgroup, Go 1.25):
+// the process's cgroup from /proc/self/cgroup, where that hierarchy is mounted from /proc/self/mountinfo, and the
+// limits of that cgroup and of each of its ancestors up to the mount (a limit set on a parent holds for its children).
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+
+/** The CPUs a process may use, and what set that figure. */
+export interface CpuBudget {
+  /** CPUs' worth of time: whole for an affinity, fractional under a quota (1.5 for `--cpus=1.5`). */
+  readonly cpus: number;
+  /** What limits it: "affinity" (the CPUs the process may run on), or the cgroup quota that is lower. */
+  readonly by: "affinity" | "cgroup quota";
+}
+
+/** A mounted cgroup hierarchy: where its root (`root`, a cgroup path) shows in the file system (`at`). */
+interface Hierarchy {
+  readonly version: 1 | 2;
+  readonly root: string;
+  readonly at: string;
+}
+
+/** mountinfo escapes space, tab, newline and backslash in paths as \ooo (octal). */
+const unescapeMountPath = (path: string): string => path.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
+
+/**
+ * The cgroup hierarchies that limit CPU time, from /proc/self/mountinfo: cgroup v2 mounts, and cgroup v1 mounts
+ * with the `cpu` controller. A line is `id parent major:minor root mount-point options [optional...] - type source
+ * super-options`.
+ */
+function cpuHierarchies(mountinfo: string): Hierarchy[] {
+  const found: Hierarchy[] = [];
+  for (const line of mountinfo.split("\n")) {
+    const fields = line.split(" ");
+    const dash = fields.indexOf("-");
+    if (dash < 6 || fields.length < dash + 4) continue;
+    const type = fields[dash + 1];
+    const root = unescapeMountPath(fields[3] as string);
+    const at = unescapeMountPath(fields[4] as string);
+    if (type === "cgroup2") found.push({ version: 2, root, at });
+    else if (type === "cgroup" && (fields[dash + 3] as string).split(",").includes("cpu")) found.push({ version: 1, root, at });
+  }
+  return found;
+}
+
+/**
+ * This process's cgroup in the v2 hierarchy and in the v1 hierarchy of the `cpu` controller, from /proc/self/cgroup:
+ * `0::/path` (v2), `N:cpu,cpuacct:/path` (v1).
+ */
+function ownCgroups(cgroup: string): { v1?: string; v2?: string } {
+  const own: { v1?: string; v2?: string } = {};
+  for (const line of cgroup.split("\n")) {
+    const first = line.indexOf(":");
+    const second = line.indexOf(":", first + 1);
+    if (first < 0 || second < 0) continue;
+    const controllers = line.slice(first + 1, second);
+    const path = line.slice(second + 1);
+    if (line.slice(0, first) === "0" && controllers === "") own.v2 = path;
+    else if (controllers.split(",").includes("cpu")) own.v1 = path;
+  }
+  return own;
+}
+
+/** The file-system folders of `cgroup` and its ancestors within `hierarchy`, the cgroup's own first. */
+function cgroupFolders(hierarchy: Hierarchy, cgroup: string): string[] {
+  // a cgroup outside the mounted part of the hierarchy (another namespace's view): the mount's own folder
+  const root = hierarchy.root === "/" ? "" : hierarchy.root;
+  const below = cgroup === hierarchy.root || cgroup.startsWith(`${root}/`) ? cgroup.slice(root.length) : "";
+  const parts = below.split("/").filter((p) => p !== "" && p !== "." && p !== "..");
+  const folders: string[] = [];
+  for (let n = parts.length; n >= 0; n--) folders.push(join(hierarchy.at, ...parts.slice(0, n)));
+  return folders;
+}
+
+const readText = (file: string): string | undefined => {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+};
+
+/** The CPUs a folder's quota allows: v2 `cpu.max` is "max 100000" or "150000 100000"; v1 takes two files. */
+function folderQuota(version: 1 | 2, folder: string): number | undefined {
+  let quota: number;
+  let period: number;
+  if (version === 2) {
+    const [q, p] = (readText(join(folder, "cpu.max")) ?? "").trim().split(/\s+/);
+    if (q === undefined || q === "max" || p === undefined) return undefined;
+    quota = Number(q);
+    period = Number(p);
+  } else {
+    quota = Number((readText(join(folder, "cpu.cfs_quota_us")) ?? "").trim() || Number.NaN);
+    period = Number((readText(join(folder, "cpu.cfs_period_us")) ?? "").trim() || Number.NaN);
+  }
+  // -1 (v1's "no limit"), a file that is not there or not a number: no quota here
+  return quota > 0 && period > 0 ? quota / period : undefined;
+}
+
+/**
+ * The lowest CPU quota over this process's cgroups and their ancestors, in CPUs (1.5 for 150 ms of every 100 ms);
+ * undefined when none is set or none can be read (not Linux, /proc not mounted). `root` is where /proc and the
+ * cgroup mounts are looked for (tests give a folder laid out like them).
+ */
+export function cgroupCpuQuota(root = "/"): number | undefined {
+  const mountinfo = readText(join(root, "proc/self/mountinfo"));
+  const cgroup = readText(join(root, "proc/self/cgroup"));
+  if (mountinfo === undefined || cgroup === undefined) return undefined;
+  const own = ownCgroups(cgroup);
+  let lowest: number | undefined;
+  for (const hierarchy of cpuHierarchies(mountinfo)) {
+    const path = hierarchy.version === 2 ? own.v2 : own.v1;
+    if (path === undefined) continue;
+    for (const folder of cgroupFolders(hierarchy, path)) {
+      const cpus = folderQuota(hierarchy.version, join(root, folder));
+      if (cpus !== undefined && (lowest === undefined || cpus < lowest)) lowest = cpus;
+    }
+  }
+  return lowest;
+}
+
+/** The CPUs this process may use: its affinity's, or its cgroups' quota where that is lower. */
+export function cpuBudget(root = "/", affinity = availableParallelism()): CpuBudget {
+  const quota = process.platform === "linux" ? cgroupCpuQuota(root) : undefined;
+  return quota !== undefined && quota < affinity ? { cpus: quota, by: "cgroup quota" } : { cpus: affinity, by: "affinity" };
+}
