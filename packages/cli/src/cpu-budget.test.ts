@@ -43,6 +43,40 @@ describe("cgroupCpuQuota", () => {
     expect(cgroupCpuQuota(root)).toBe(1);
   });
 
+  it("takes the lowest of two limits, wherever it is: the parent's or the child's", () => {
+    const layout = (parent: string, child: string) =>
+      machine({
+        "proc/self/mountinfo": ROOT_MOUNT + V2_MOUNT,
+        "proc/self/cgroup": "0::/pod/ctr\n",
+        "sys/fs/cgroup/pod/cpu.max": `${parent} 100000\n`,
+        "sys/fs/cgroup/pod/ctr/cpu.max": `${child} 100000\n`,
+      });
+    expect(cgroupCpuQuota(layout("100000", "150000"))).toBe(1);
+    expect(cgroupCpuQuota(layout("300000", "150000"))).toBe(1.5);
+  });
+
+  it("reads nothing of a cgroup the process is not in: a bind mount of another cgroup, a sibling sharing a prefix, a path outside its namespace", () => {
+    const limited = "50000 100000\n";
+    // the mount shows /system.slice/other.service; the process is in /user.slice/me.scope
+    const other = machine({
+      "proc/self/mountinfo": `${ROOT_MOUNT}40 25 0:26 /system.slice/other.service /sys/fs/cgroup rw,relatime - cgroup2 cgroup2 rw\n`,
+      "proc/self/cgroup": "0::/user.slice/me.scope\n",
+      "sys/fs/cgroup/cpu.max": limited,
+    });
+    expect(cgroupCpuQuota(other)).toBeUndefined();
+    // mount root /docker/abc; the process is in /docker/abcdef, not below it
+    const prefix = machine({
+      "proc/self/mountinfo": `${ROOT_MOUNT}41 25 0:26 /docker/abc /sys/fs/cgroup rw,relatime - cgroup2 cgroup2 rw\n`,
+      "proc/self/cgroup": "0::/docker/abcdef\n",
+      "sys/fs/cgroup/cpu.max": limited,
+      "sys/fs/cgroup/def/cpu.max": limited,
+    });
+    expect(cgroupCpuQuota(prefix)).toBeUndefined();
+    // a cgroup outside the process's cgroup namespace is shown relative to it, with ".."
+    const outside = machine({ "proc/self/mountinfo": ROOT_MOUNT + V2_MOUNT, "proc/self/cgroup": "0::/../../init\n", "sys/fs/cgroup/init/cpu.max": limited, "sys/fs/cgroup/cpu.max": limited });
+    expect(cgroupCpuQuota(outside)).toBeUndefined();
+  });
+
   it("reads a limit set on the process's own v2 cgroup below the mount's top (a systemd unit's CPUQuota=), which the top's cpu.max does not show", () => {
     const root = machine({
       "proc/self/mountinfo": ROOT_MOUNT + V2_MOUNT,

@@ -2,14 +2,16 @@
 // the CPU time its cgroups allow (a container's or a Kubernetes pod's CPU limit: `docker --cpus`, `resources.limits.cpu`).
 //
 // Node 20's os.availableParallelism() follows the affinity (libuv's sched_getaffinity) but not a cgroup's CPU
-// quota: a CI pod limited to one CPU on a 16-core node is told 16. Written here, not taken from the registry: the
-// one package that reads the quota (node-cpu-count 0.1.1, MIT, a single release) reads cgroup v2's cpu.max only at
-// the top of the mount and a v1 cgroup's own files only, so it misses a limit set on the process's own v2 cgroup
-// (a systemd unit's CPUQuota=, a runner without a cgroup namespace) or on an ancestor. The files are read after the
-// kernel's documentation (Documentation/admin-guide/cgroup-v2.rst "cpu.max", scheduler/sched-bwc.rst
-// "cpu.cfs_quota_us") and the way Go's runtime reads them for GOMAXPROCS (src/internal/runtime/cgroup, Go 1.25):
-// the process's cgroup from /proc/self/cgroup, where that hierarchy is mounted from /proc/self/mountinfo, and the
-// limits of that cgroup and of each of its ancestors up to the mount (a limit set on a parent holds for its children).
+// quota: a CI pod limited to one CPU on a 16-core node is told 16. Written here, not taken from the registry: no
+// well-used package reads the quota, and node-cpu-count (0.1.1, MIT, a single release) reads cgroup v2's cpu.max
+// only at the top of the mount and a v1 cgroup's own files only, missing a limit set on the process's own v2 cgroup
+// (a systemd unit's CPUQuota=, a runner without a cgroup namespace). The files are read after the kernel's
+// documentation (Documentation/admin-guide/cgroup-v2.rst "cpu.max", scheduler/sched-bwc.rst "cpu.cfs_quota_us",
+// proc(5) mountinfo, cgroups(7) /proc/pid/cgroup) and the way Go's runtime finds them for GOMAXPROCS
+// (src/internal/runtime/cgroup, Go 1.25+): the process's cgroup from /proc/self/cgroup, where that hierarchy is
+// mounted from /proc/self/mountinfo, a mount skipped when the cgroup is not below its root. Go reads the process's
+// own cgroup only; here its ancestors up to the mount are read too, and the lowest limit is taken: a limit set on a
+// parent (a pod's above its containers', a systemd slice's) holds for its children, which may each say "max".
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -70,12 +72,17 @@ function ownCgroups(cgroup: string): { v1?: string; v2?: string } {
   return own;
 }
 
-/** The file-system folders of `cgroup` and its ancestors within `hierarchy`, the cgroup's own first. */
+/**
+ * The file-system folders of `cgroup` and its ancestors within `hierarchy`, the cgroup's own first; none when the
+ * cgroup is not below the mounted part of the hierarchy (a bind mount of another cgroup), or lies outside this
+ * process's cgroup namespace ("/../.."): its limits cannot be read there.
+ */
 function cgroupFolders(hierarchy: Hierarchy, cgroup: string): string[] {
-  // a cgroup outside the mounted part of the hierarchy (another namespace's view): the mount's own folder
   const root = hierarchy.root === "/" ? "" : hierarchy.root;
-  const below = cgroup === hierarchy.root || cgroup.startsWith(`${root}/`) ? cgroup.slice(root.length) : "";
-  const parts = below.split("/").filter((p) => p !== "" && p !== "." && p !== "..");
+  if (cgroup !== hierarchy.root && !cgroup.startsWith(`${root}/`)) return [];
+  const below = cgroup.slice(root.length);
+  if (below === "/.." || below.startsWith("/../")) return [];
+  const parts = below.split("/").filter((p) => p !== "");
   const folders: string[] = [];
   for (let n = parts.length; n >= 0; n--) folders.push(join(hierarchy.at, ...parts.slice(0, n)));
   return folders;

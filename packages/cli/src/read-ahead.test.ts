@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cpuBudget } from "./cpu-budget.ts";
-import { READ_AHEAD_MIN_CPUS } from "./read-ahead.ts";
+import { READ_AHEAD_MIN_CPUS, startReadAhead } from "./read-ahead.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const BIN = join(ROOT, "packages/cli/bin/eks-gitops.js");
@@ -124,7 +124,8 @@ describe("validate's read-ahead worker", () => {
     const alone = validate(args, {}, cpu);
     expect(alone.status).toBe(0);
     expect(alone.started).toBe(false);
-    expect(alone.without).toBe("1 CPU to run on");
+    // one CPU to run on, or a cgroup quota of one or less where the tests run
+    expect(alone.without).toMatch(/^(1 CPU to run on|0(\.\d+)? CPUs of cgroup quota|1 CPU of cgroup quota)$/);
     expect(alone.files).toBe(3);
     const forced = validate(args, { EKS_GITOPS_READ_AHEAD: "1" }, cpu);
     expect(forced.started).toBe(true);
@@ -139,5 +140,46 @@ describe("validate's read-ahead worker", () => {
     expect(ahead.status).toBe(inThread.status);
     expect(ahead.stdout).toBe(inThread.stdout);
     expect(ahead.stdout).toContain("from-stdin");
+  });
+});
+
+describe("startReadAhead's count of CPUs", () => {
+  // in-process, with the CPUs given: the decision without a worker ever started (each case has fewer than two CPUs,
+  // or an input too small)
+  const BUNDLE_DIR = Symbol.for("eks-gitops.bundle-dir");
+  const bundled = (run: () => void) => {
+    const saved = { dir: (globalThis as Record<symbol, unknown>)[BUNDLE_DIR], env: process.env.EKS_GITOPS_READ_AHEAD };
+    (globalThis as Record<symbol, unknown>)[BUNDLE_DIR] = join(tmp, "no-bundle-here");
+    delete process.env.EKS_GITOPS_READ_AHEAD;
+    try {
+      run();
+    } finally {
+      (globalThis as Record<symbol, unknown>)[BUNDLE_DIR] = saved.dir;
+      if (saved.env === undefined) delete process.env.EKS_GITOPS_READ_AHEAD;
+      else process.env.EKS_GITOPS_READ_AHEAD = saved.env;
+    }
+  };
+
+  it("starts none under a cgroup quota of fewer than two CPUs, and says so, rounded down", () => {
+    bundled(() => {
+      expect(startReadAhead(["packages/validate/fixtures"], () => ({ cpus: 1.5, by: "cgroup quota" }))).toEqual({ without: "1.5 CPUs of cgroup quota" });
+      expect(startReadAhead(["packages/validate/fixtures"], () => ({ cpus: 1.999, by: "cgroup quota" }))).toEqual({ without: "1.99 CPUs of cgroup quota" });
+      expect(startReadAhead(["packages/validate/fixtures"], () => ({ cpus: 0.5, by: "cgroup quota" }))).toEqual({ without: "0.5 CPUs of cgroup quota" });
+      expect(startReadAhead(["packages/validate/fixtures"], () => ({ cpus: 1, by: "affinity" }))).toEqual({ without: "1 CPU to run on" });
+    });
+  });
+
+  it("goes on to the input's size when the CPUs are enough, or cannot be counted", () => {
+    const small = join(tmp, "small-in-process");
+    mkdirSync(small);
+    writeFileSync(join(small, "a.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n");
+    bundled(() => {
+      expect(startReadAhead([small], () => ({ cpus: 2, by: "cgroup quota" }))).toEqual({ without: "input too small to pay for it" });
+      expect(
+        startReadAhead([small], () => {
+          throw new Error("unreadable");
+        }),
+      ).toEqual({ without: "input too small to pay for it" });
+    });
   });
 });

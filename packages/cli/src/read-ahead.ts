@@ -35,8 +35,8 @@ function typedPaths(argv: readonly string[]): string[] | undefined {
  * code warming up, each file's documents copied to this thread): block 5,000 takes ~1.4 CPU s with it against
  * ~1.1 s on this thread alone. On one CPU the two threads only take turns, and that is all loss; with a cgroup
  * quota of 1.5 CPUs it still is. `validate DIR -o json`, medians of 4-5 interleaved runs (2026-12-04), block 5,000:
- * one CPU (taskset -c 0) 1.60 s with the worker against 1.21 s without (every shape 23-33% faster without, see the
- * validate README); 1.5 CPUs of quota 1.21 against 1.04 s; two CPUs 0.87 against 0.96 s (7-15% faster with it on
+ * one CPU (taskset -c 0) 1.60 s with the worker against 1.21 s without (every shape 19-33% less time without, see
+ * the validate README); 1.5 CPUs of quota 1.21 against 1.04 s; two CPUs 0.87 against 0.96 s (7-15% faster with it on
  * every shape but crd-heavy, 0.40 against 0.38 s).
  */
 export const READ_AHEAD_MIN_CPUS = 2;
@@ -63,10 +63,16 @@ export function startReadAhead(argv: readonly string[], budget: () => CpuBudget 
   if (typeof dir !== "string") return { without: "run from the TypeScript sources" };
   if (wanted === "0") return { without: "EKS_GITOPS_READ_AHEAD=0" };
   if (wanted !== "1") {
-    const { cpus, by } = budget();
-    if (cpus < READ_AHEAD_MIN_CPUS) {
-      const shown = Number(cpus.toFixed(2));
-      return { without: by === "affinity" ? `${plural(shown, "CPU")} to run on` : `${plural(shown, "CPU")} of cgroup quota` };
+    let counted: CpuBudget | undefined;
+    try {
+      counted = budget();
+    } catch {
+      // whatever could not be read: the worker is started, as before the CPUs were counted
+    }
+    if (counted && counted.cpus < READ_AHEAD_MIN_CPUS) {
+      // rounded down: a quota of 1.999 CPUs is never shown as the 2 a worker needs
+      const shown = Math.floor(counted.cpus * 100) / 100;
+      return { without: `${plural(shown, "CPU")} ${counted.by === "affinity" ? "to run on" : "of cgroup quota"}` };
     }
     const paths = typedPaths(argv);
     if (paths !== undefined && !worthReadingAhead(paths)) return { without: "input too small to pay for it" };
