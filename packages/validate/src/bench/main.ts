@@ -7,7 +7,7 @@ import { writeKubectlValidateSchemas } from "../testing/kube-schemas.ts";
 import { findTool, howToBuild, REPO_ROOT } from "../testing/test-tools.ts";
 import { buildCorpus, CORPUS_KINDS, corpusFiles } from "./corpus.ts";
 import { writeKubeconformSchemas } from "./kubeconform-schemas.ts";
-import { countKubeconform, countOurs, type Measurement, measure, median, TIME } from "./measure.ts";
+import { checkCpuList, countKubeconform, countOurs, type Measurement, measure, median, TIME } from "./measure.ts";
 import { ALL_SHAPES, benchShapes } from "./shapes.ts";
 import type { Shape } from "./world.ts";
 
@@ -34,10 +34,10 @@ function printTable(results: readonly Measurement[]): void {
   for (const r of rows) console.log(line(r));
 }
 
-async function runShapes(values: { shapes?: string; sizes?: string; "shape-rounds"?: string; seed?: string; cli?: string }, work: string): Promise<void> {
+async function runShapes(values: { shapes?: string; sizes?: string; "shape-rounds"?: string; seed?: string; cli?: string }, work: string, cpus: string | undefined): Promise<void> {
   if (!values.shapes || values.shapes === "none") return;
   const shapes = values.shapes.split(",").map((s) => s.trim()) as (Shape | "real-world")[];
-  for (const s of shapes) if (!ALL_SHAPES.includes(s)) throw new Error(`--shapes: unknown shape ${s}; one of ${ALL_SHAPES.join(", ")}`);
+  for (const s of shapes) if (!ALL_SHAPES.includes(s)) throw new OptionError(`--shapes: unknown shape ${s}; one of ${ALL_SHAPES.join(", ")}`);
   console.log(`\nshapes: ${shapes.join(", ")} at ${values.sizes} objects`);
   await benchShapes({
     shapes,
@@ -46,6 +46,7 @@ async function runShapes(values: { shapes?: string; sizes?: string; "shape-round
     work,
     seed: Number(values.seed),
     ...(values.cli ? { cli: values.cli } : {}),
+    ...(cpus === undefined ? {} : { cpus }),
   });
 }
 
@@ -66,6 +67,8 @@ async function main(): Promise<void> {
       seed: { type: "string", default: "19" },
       // our CLI entry for the shapes section (e.g. a runner of a frozen bundle of an earlier commit)
       cli: { type: "string" },
+      // every tool on these CPUs only (taskset -c LIST): figures of a machine with fewer CPUs, e.g. --cpus 0 for one
+      cpus: { type: "string" },
       // only the shapes section (the older single-shape sections are skipped)
       "shapes-only": { type: "boolean", default: false },
     },
@@ -74,11 +77,18 @@ async function main(): Promise<void> {
   const count = Number(values.count);
   const perFile = Number(values["per-file"]);
   if (!existsSync(TIME)) throw new Error(`${TIME} (GNU time) is needed to measure peak RSS of each process`);
+  let cpus: string | undefined;
+  try {
+    cpus = checkCpuList(values.cpus);
+  } catch (err) {
+    throw new OptionError((err as Error).message);
+  }
+  const machine = () => `machine: ${availableParallelism()} CPUs${cpus === undefined ? "" : ` (every run on CPUs ${cpus} only: taskset -c ${cpus})`}, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`;
   const work = mkdtempSync(join(tmpdir(), "eks-gitops-bench-"));
   try {
     if (values["shapes-only"]) {
-      console.log(`machine: ${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
-      await runShapes(values, work);
+      console.log(machine());
+      await runShapes(values, work, cpus);
       return;
     }
     const corpus = buildCorpus(count);
@@ -88,14 +98,14 @@ async function main(): Promise<void> {
     const invalid = corpus.filter((c) => c.defect).length;
     const celOnly = corpus.filter((c) => c.celOnly).length;
     // Shared machines skew absolute figures; the ratios come from one run on the same machine.
-    console.log(`machine: ${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    console.log(machine());
     console.log(`corpus: ${count} objects (${CORPUS_KINDS.join(", ")}) in ${Math.ceil(count / perFile)} files; ${invalid} invalid, ${celOnly} of them visible only to CEL`);
 
     // Ours and kubeconform run `rounds` times, interleaved, and the median run of each is reported: on a
     // shared machine one run of either can land on a busy moment. kubectl-validate (a minute a run) runs once.
     const ourArgv = [process.execPath, join(REPO_ROOT, "packages/cli/bin/eks-gitops.js"), "validate", corpusDir, "--output", "json", "--root", REPO_ROOT];
     // a first, unmeasured run builds the CLI bundle and the validator code caches if they are missing
-    measure("@eks-gitops/validate", ourArgv, work, countOurs);
+    measure("@eks-gitops/validate", ourArgv, work, countOurs, cpus);
     const kubeconform = findTool("kubeconform");
     let kubeconformArgv: string[] | undefined;
     if (kubeconform) {
@@ -107,8 +117,8 @@ async function main(): Promise<void> {
     const ours: Measurement[] = [];
     const theirs: Measurement[] = [];
     for (let round = 0; round < rounds; round++) {
-      ours.push(measure("@eks-gitops/validate", ourArgv, work, countOurs));
-      if (kubeconformArgv) theirs.push(measure("kubeconform -strict", kubeconformArgv, work, countKubeconform));
+      ours.push(measure("@eks-gitops/validate", ourArgv, work, countOurs, cpus));
+      if (kubeconformArgv) theirs.push(measure("kubeconform -strict", kubeconformArgv, work, countKubeconform, cpus));
     }
     const results: Measurement[] = [median(ours)];
     if (theirs.length > 0) results.push(median(theirs));
@@ -121,7 +131,7 @@ async function main(): Promise<void> {
     if (kubectlValidate) {
       const dirs = await writeKubectlValidateSchemas(join(work, "kubectl-validate"), (p) => !p.endsWith("applicationset-crd.yaml"));
       results.push(
-        measure("kubectl-validate", [kubectlValidate, "--local-crds", dirs.crds, "--local-schemas", dirs.schemas, "--version", "1.35", "--output", "json", corpusDir], work, countKubectlValidate),
+        measure("kubectl-validate", [kubectlValidate, "--local-crds", dirs.crds, "--local-schemas", dirs.schemas, "--version", "1.35", "--output", "json", corpusDir], work, countKubectlValidate, cpus),
       );
     } else console.log(`kubectl-validate: skipped, ${howToBuild("kubectl-validate")}`);
 
@@ -147,8 +157,8 @@ async function main(): Promise<void> {
       const oursLarge: Measurement[] = [];
       const theirsLarge: Measurement[] = [];
       for (let round = 0; round < largeRounds; round++) {
-        oursLarge.push(measure("@eks-gitops/validate", [...ourArgv.slice(0, 3), largeDir, ...ourArgv.slice(4)], work, countOurs));
-        if (kubeconformArgv) theirsLarge.push(measure("kubeconform -strict", [...kubeconformArgv.slice(0, -1), largeDir], work, countKubeconform));
+        oursLarge.push(measure("@eks-gitops/validate", [...ourArgv.slice(0, 3), largeDir, ...ourArgv.slice(4)], work, countOurs, cpus));
+        if (kubeconformArgv) theirsLarge.push(measure("kubeconform -strict", [...kubeconformArgv.slice(0, -1), largeDir], work, countKubeconform, cpus));
       }
       const largeResults = [median(oursLarge), ...(theirsLarge.length > 0 ? [median(theirsLarge)] : [])];
       printTable(largeResults);
@@ -160,11 +170,20 @@ async function main(): Promise<void> {
       );
       if (largeResults[0]!.invalid !== largeInvalid) console.log(`warning: @eks-gitops/validate found ${largeResults[0]!.invalid} invalid objects, the corpus has ${largeInvalid}`);
     }
-    await runShapes(values, work);
+    await runShapes(values, work, cpus);
   } finally {
     if (values.keep) console.log(`kept ${work}`);
     else rmSync(work, { recursive: true, force: true });
   }
 }
 
-await main();
+/** A bad option (its message names it): said in one line, exit code 2; anything else is a fault, with its stack. */
+class OptionError extends Error {}
+
+try {
+  await main();
+} catch (err) {
+  if (!(err instanceof OptionError)) throw err;
+  process.stderr.write(`bench: ${err.message}\n`);
+  process.exitCode = 2;
+}

@@ -35,15 +35,30 @@ export function medianRoundRatio(ours: readonly Measurement[], theirs: readonly 
   return ratios[Math.floor((n - 1) / 2)] as number;
 }
 
-/** Runs a command with stdout to a file, under GNU time for elapsed seconds and max RSS. */
-export function measure(tool: string, argv: readonly string[], work: string, count: (stdout: string) => { objects: number; invalid: number }): Measurement {
+/**
+ * A list of CPUs for `taskset -c` ("0", "0,2", "0-3"), checked: the bench runs every tool on those CPUs only, to
+ * give figures of a machine with fewer (a 1-vCPU CI runner). Undefined when none is given; throws when the list is
+ * not one or `taskset` (util-linux) cannot pin a process to it here.
+ */
+export function checkCpuList(list: string | undefined): string | undefined {
+  if (list === undefined) return undefined;
+  if (!/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(list)) throw new Error(`--cpus ${list}: a list of CPUs as taskset -c takes it, e.g. 0 or 0,1 or 0-3`);
+  const probe = spawnSync("taskset", ["-c", list, "true"], { encoding: "utf8" });
+  if (probe.error || probe.status !== 0) throw new Error(`--cpus ${list}: taskset cannot run a process on those CPUs here (${probe.error?.message ?? probe.stderr.trim()})`);
+  return list;
+}
+
+/** Runs a command with stdout to a file, under GNU time for elapsed seconds and max RSS; on `cpus` only (checkCpuList) when given. */
+export function measure(tool: string, argv: readonly string[], work: string, count: (stdout: string) => { objects: number; invalid: number }, cpus?: string): Measurement {
   const slug = tool.replace(/[^a-z0-9]+/gi, "-");
   const out = join(work, `${slug}.stdout`);
   const timing = join(work, `${slug}.time`);
   const fd = openSync(out, "w");
   const [bin, ...rest] = argv as [string, ...string[]];
   const peer = tool.startsWith("@eks-gitops") ? { command: bin, args: rest, env: process.env } : offline(bin, rest);
-  const run = spawnSync(TIME, ["-f", "%e %M %U %S", "-o", timing, peer.command, ...peer.args], { env: peer.env, stdio: ["ignore", fd, "pipe"], encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  // taskset execs the command in its own process: GNU time measures the command itself
+  const pinned = cpus === undefined ? [peer.command, ...peer.args] : ["taskset", "-c", cpus, peer.command, ...peer.args];
+  const run = spawnSync(TIME, ["-f", "%e %M %U %S", "-o", timing, ...pinned], { env: peer.env, stdio: ["ignore", fd, "pipe"], encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   closeSync(fd);
   if (run.status !== 0 && run.status !== 1) throw new Error(`${tool} exited with ${run.status}: ${run.stderr.slice(-2000)}`);
   const [elapsed, rssKb, user, system] = readFileSync(timing, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number) as [number, number, number, number];

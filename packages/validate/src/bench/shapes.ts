@@ -18,6 +18,8 @@ export interface ShapesOptions {
   /** A scratch folder (removed by the caller). */
   readonly work: string;
   readonly seed: number;
+  /** Every run on these CPUs only (`taskset -c`, see checkCpuList). @default the machine's */
+  readonly cpus?: string;
   /** Our CLI's entry point. @default packages/cli/bin/eks-gitops.js (another: a frozen bundle of an earlier commit, for before/after figures) */
   readonly cli?: string;
 }
@@ -82,8 +84,8 @@ export async function benchShapes(options: ShapesOptions): Promise<void> {
     const o: Measurement[] = [];
     const t: Measurement[] = [];
     const kc = theirs(dir);
-    const runOurs = () => o.push(measure("@eks-gitops/validate", ours(dir), options.work, countOurs));
-    const runTheirs = () => kc && t.push(measure("kubeconform -strict", kc, options.work, countKubeconform));
+    const runOurs = () => o.push(measure("@eks-gitops/validate", ours(dir), options.work, countOurs, options.cpus));
+    const runTheirs = () => kc && t.push(measure("kubeconform -strict", kc, options.work, countKubeconform, options.cpus));
     // each tool first in every other round: neither always runs on the other's page cache and warmed CPU
     for (let round = 0; round < options.rounds; round++) for (const turn of round % 2 === 0 ? [runOurs, runTheirs] : [runTheirs, runOurs]) turn();
     const row: Row = { shape, objects, ours: median(o), theirs: t.length > 0 ? median(t) : undefined, roundRatio: medianRoundRatio(o, t), expectedInvalid };
@@ -106,7 +108,7 @@ export async function benchShapes(options: ShapesOptions): Promise<void> {
     else console.log(`real-world: skipped, no ${REAL_WORLD_DIR}`);
   }
   console.log(
-    `\nshapes (seed ${options.seed}; medians of ${options.rounds} interleaved rounds by wall time, with that run's CPU time; ours/kc: the ratio of the two medians; by round: the median of each round's own ratio, steadier on a host whose speed drifts; peak MB the highest round; invalid: objects ours / kubeconform / made invalid, cross-object findings apart):`,
+    `\nshapes (seed ${options.seed}${options.cpus === undefined ? "" : `; every run on CPUs ${options.cpus} only, taskset -c`}; medians of ${options.rounds} interleaved rounds by wall time, with that run's CPU time; ours/kc: the ratio of the two medians; by round: the median of each round's own ratio, steadier on a host whose speed drifts; peak MB the highest round; invalid: objects ours / kubeconform / made invalid, cross-object findings apart):`,
   );
   printRows(rows.map((r) => (r.shape === "real-world" ? { ...r, objects: r.ours.objects } : r)));
   const worst = rows.filter((r) => r.theirs).map((r) => r.ours.wallSeconds / (r.theirs as Measurement).wallSeconds);
