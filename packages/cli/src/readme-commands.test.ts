@@ -66,6 +66,13 @@ const CASES: Case[] = [
     expect: (r) => expect(r.stdout).toMatch(/^eks-gitops \d+\.\d+\.\d+\n$/),
   },
   {
+    // README: `pnpm --filter @eks-gitops/validate bench --cpus 0`; the bench itself needs the Go test peers and
+    // minutes, so the option is shown reaching it by its refusal of a list taskset would not take
+    typed: "pnpm -s --filter @eks-gitops/validate bench --cpus all",
+    status: 2,
+    expect: (r) => expect(r.stderr).toBe("bench: --cpus all: a list of CPUs as taskset -c takes it, e.g. 0 or 0,1 or 0-3\n"),
+  },
+  {
     typed: "pnpm -s synth --chek",
     status: 2,
     expect: (r) => expect(r.stderr).toBe("eks-gitops: synth --chek: unknown option; did you mean --check? (eks-gitops synth --help lists the options)\n"),

@@ -76,13 +76,14 @@ async function main(): Promise<void> {
   const rounds = Math.max(1, Number(values.rounds));
   const count = Number(values.count);
   const perFile = Number(values["per-file"]);
-  if (!existsSync(TIME)) throw new Error(`${TIME} (GNU time) is needed to measure peak RSS of each process`);
+  // a bad option is said before anything about the machine
   let cpus: string | undefined;
   try {
     cpus = checkCpuList(values.cpus);
   } catch (err) {
     throw new OptionError((err as Error).message);
   }
+  if (!existsSync(TIME)) throw new Error(`${TIME} (GNU time) is needed to measure peak RSS of each process`);
   const machine = () => `machine: ${availableParallelism()} CPUs${cpus === undefined ? "" : ` (every run on CPUs ${cpus} only: taskset -c ${cpus})`}, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`;
   const work = mkdtempSync(join(tmpdir(), "eks-gitops-bench-"));
   try {
