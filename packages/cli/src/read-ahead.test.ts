@@ -115,7 +115,7 @@ describe("validate's read-ahead worker", () => {
   });
 
   const cpu = oneCpu();
-  it.skipIf(cpu === undefined)("starts no worker on one CPU, whatever the input, and says why; EKS_GITOPS_READ_AHEAD=1 still starts one", () => {
+  it.skipIf(cpu === undefined)("starts no worker on one CPU, even for an input large enough for one, and says why; EKS_GITOPS_READ_AHEAD=1 still starts one", () => {
     const large = join(tmp, "large-one-cpu");
     mkdirSync(large);
     const cm = (i: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  a: "${"x".repeat(30_000)}"\n`;
@@ -144,8 +144,8 @@ describe("validate's read-ahead worker", () => {
 });
 
 describe("startReadAhead's count of CPUs", () => {
-  // in-process, with the CPUs given: the decision without a worker ever started (each case has fewer than two CPUs,
-  // or an input too small)
+  // in-process, with the CPUs given, and no bundle beside the (pretend) bundle folder: a worker that would be
+  // started is not there to start (startReadAheadWorker gives undefined), so no case starts one
   const BUNDLE_DIR = Symbol.for("eks-gitops.bundle-dir");
   const bundled = (run: () => void) => {
     const saved = { dir: (globalThis as Record<symbol, unknown>)[BUNDLE_DIR], env: process.env.EKS_GITOPS_READ_AHEAD };
@@ -159,27 +159,35 @@ describe("startReadAhead's count of CPUs", () => {
       else process.env.EKS_GITOPS_READ_AHEAD = saved.env;
     }
   };
+  const input = (name: string, size: number) => {
+    const dir = join(tmp, name);
+    mkdirSync(dir);
+    for (let i = 0; i < 2; i++) writeFileSync(join(dir, `c${i}.yaml`), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  a: "${"x".repeat(size)}"\n`);
+    return dir;
+  };
 
   it("starts none under a cgroup quota of fewer than two CPUs, and says so, rounded down", () => {
+    const large = input("large-in-process", 40_000);
     bundled(() => {
-      expect(startReadAhead(["packages/validate/fixtures"], () => ({ cpus: 1.5, by: "cgroup quota" }))).toEqual({ without: "1.5 CPUs of cgroup quota" });
-      expect(startReadAhead(["packages/validate/fixtures"], () => ({ cpus: 1.999, by: "cgroup quota" }))).toEqual({ without: "1.99 CPUs of cgroup quota" });
-      expect(startReadAhead(["packages/validate/fixtures"], () => ({ cpus: 0.5, by: "cgroup quota" }))).toEqual({ without: "0.5 CPUs of cgroup quota" });
-      expect(startReadAhead(["packages/validate/fixtures"], () => ({ cpus: 1, by: "affinity" }))).toEqual({ without: "1 CPU to run on" });
+      expect(startReadAhead([large], () => ({ cpus: 1.5, by: "cgroup quota" }))).toStrictEqual({ without: "1.5 CPUs of cgroup quota" });
+      expect(startReadAhead([large], () => ({ cpus: 1.999, by: "cgroup quota" }))).toStrictEqual({ without: "1.99 CPUs of cgroup quota" });
+      expect(startReadAhead([large], () => ({ cpus: 0.5, by: "cgroup quota" }))).toStrictEqual({ without: "0.5 CPUs of cgroup quota" });
+      expect(startReadAhead([large], () => ({ cpus: 1, by: "affinity" }))).toStrictEqual({ without: "1 CPU to run on" });
     });
   });
 
-  it("goes on to the input's size when the CPUs are enough, or cannot be counted", () => {
-    const small = join(tmp, "small-in-process");
-    mkdirSync(small);
-    writeFileSync(join(small, "a.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n");
+  it("goes on to start the worker with two CPUs or CPUs that cannot be counted, and looks at the input before counting", () => {
+    const large = input("large-enough", 40_000);
+    const small = input("small-in-process", 10);
     bundled(() => {
-      expect(startReadAhead([small], () => ({ cpus: 2, by: "cgroup quota" }))).toEqual({ without: "input too small to pay for it" });
-      expect(
-        startReadAhead([small], () => {
-          throw new Error("unreadable");
-        }),
-      ).toEqual({ without: "input too small to pay for it" });
+      expect(startReadAhead([large], () => ({ cpus: 2, by: "cgroup quota" }))).toStrictEqual({ worker: undefined });
+      const unreadable = () => {
+        throw new Error("unreadable");
+      };
+      expect(startReadAhead([large], unreadable)).toStrictEqual({ worker: undefined });
+      // a small input is settled without counting CPUs at all
+      expect(startReadAhead([small], unreadable)).toStrictEqual({ without: "input too small to pay for it" });
+      expect(startReadAhead([small], () => ({ cpus: 1, by: "affinity" }))).toStrictEqual({ without: "input too small to pay for it" });
     });
   });
 });

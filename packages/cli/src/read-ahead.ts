@@ -48,13 +48,11 @@ export interface ReadAheadStart {
   readonly without?: string;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
 /**
  * bin/bundle.js builds the worker beside bin.cjs and names the folder; run from the sources
  * (EKS_GITOPS_FROM_SOURCE=1), or with EKS_GITOPS_READ_AHEAD=0, every file is read on the main thread, with the
- * same results. So are they with fewer than READ_AHEAD_MIN_CPUS CPUs to run on (cpu-budget.ts: the process's
- * affinity and its cgroups' CPU quota), and for inputs too small for a worker to pay (READ_AHEAD_MIN_BYTES), unless
+ * same results. So are they for inputs too small for a worker to pay (READ_AHEAD_MIN_BYTES), and with fewer than
+ * READ_AHEAD_MIN_CPUS CPUs to run on (cpu-budget.ts: the process's affinity and its cgroups' CPU quota), unless
  * EKS_GITOPS_READ_AHEAD=1 asks for the worker whatever the machine and the input (tests compare both ways).
  */
 export function startReadAhead(argv: readonly string[], budget: () => CpuBudget = () => cpuBudget()): ReadAheadStart {
@@ -63,6 +61,10 @@ export function startReadAhead(argv: readonly string[], budget: () => CpuBudget 
   if (typeof dir !== "string") return { without: "run from the TypeScript sources" };
   if (wanted === "0") return { without: "EKS_GITOPS_READ_AHEAD=0" };
   if (wanted !== "1") {
+    // the input first: the overlays users validate most are too small anyway, and counting CPUs reads /proc and the
+    // cgroup files (~0.7 ms)
+    const paths = typedPaths(argv);
+    if (paths !== undefined && !worthReadingAhead(paths)) return { without: "input too small to pay for it" };
     let counted: CpuBudget | undefined;
     try {
       counted = budget();
@@ -72,10 +74,8 @@ export function startReadAhead(argv: readonly string[], budget: () => CpuBudget 
     if (counted && counted.cpus < READ_AHEAD_MIN_CPUS) {
       // rounded down: a quota of 1.999 CPUs is never shown as the 2 a worker needs
       const shown = Math.floor(counted.cpus * 100) / 100;
-      return { without: `${plural(shown, "CPU")} ${counted.by === "affinity" ? "to run on" : "of cgroup quota"}` };
+      return { without: `${shown} CPU${shown === 1 ? "" : "s"} ${counted.by === "affinity" ? "to run on" : "of cgroup quota"}` };
     }
-    const paths = typedPaths(argv);
-    if (paths !== undefined && !worthReadingAhead(paths)) return { without: "input too small to pay for it" };
   }
   return { worker: startReadAheadWorker(join(dir, "read-ahead-worker.cjs")) };
 }
