@@ -10,5 +10,6 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 10_800_000,
     hookTimeout: 10_800_000,
+    globalSetup: ["../../vitest.tmpdir.ts"],
   },
 });

@@ -9,5 +9,6 @@ export default defineProject({
     exclude: [...configDefaults.exclude, "src/**/*.emulator.test.ts", "src/**/*.peer.test.ts"],
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    globalSetup: ["../../vitest.tmpdir.ts"],
   },
 });

@@ -5,7 +5,8 @@ export default defineConfig({
   test: {
     name: "e2e",
     include: ["src/**/*.e2e.ts"],
-    globalSetup: ["./src/global-setup.ts"],
+    // this run's temporary folder first: the API server's files go in it, and it is removed after the server stops
+    globalSetup: ["../../vitest.tmpdir.ts", "./src/global-setup.ts"],
     fileParallelism: false,
     testTimeout: 300_000,
     hookTimeout: 300_000,

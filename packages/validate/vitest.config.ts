@@ -2,4 +2,4 @@ import { defineProject } from "vitest/config";
 
 // Explicit, generous timeouts: CI machines are shared and noisy, and a heavy test (schemas compiled, a CLI process
 // started) can take many times longer there than on an idle machine. No test asserts on time.
-export default defineProject({ test: { name: "validate", include: ["src/**/*.test.ts"], testTimeout: 300_000, hookTimeout: 300_000, setupFiles: ["../../vitest.fast-check.ts"] } });
+export default defineProject({ test: { name: "validate", include: ["src/**/*.test.ts"], testTimeout: 300_000, hookTimeout: 300_000, setupFiles: ["../../vitest.fast-check.ts"], globalSetup: ["../../vitest.tmpdir.ts"] } });

@@ -1,5 +1,5 @@
 // aws-auth through @kubernetes/client-node against a local API stand-in: resourceVersion conflicts, backups, NodeClaims.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -22,6 +22,7 @@ beforeEach(() => {
   api.beforePut = undefined;
   api.requests.length = 0;
   backups = mkdtempSync(join(tmpdir(), "aws-auth-backups-"));
+  return () => rmSync(backups, { recursive: true, force: true });
 });
 
 const access = () => kubeAccess({ kubeconfig: api.kubeconfig, backupDir: backups, now: () => new Date("2026-09-01T10:00:00Z") });
