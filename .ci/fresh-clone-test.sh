@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CI stage: the README's `pnpm test`, run as a new user would on a fresh machine with Node and pnpm only:
-# a fresh clone of this checkout's HEAD, `pnpm install --frozen-lockfile`, a `python3` first on PATH that has no
-# moto, an empty cache (XDG_CACHE_HOME: no schemas, no test peers), and the schemas served from the mirror
-# folder as a URL on 127.0.0.1 by a small Node server. Usage: .ci/fresh-clone-test.sh MIRROR_FOLDER
+# a fresh clone of this checkout's HEAD, run by a user who is not root (`nobody` when CI runs as root),
+# `pnpm install --frozen-lockfile`, a `python3` first on PATH that has no moto, an empty cache (XDG_CACHE_HOME: no
+# schemas, no test peers), and the schemas served from the mirror folder as a URL on 127.0.0.1 by a small Node
+# server. Usage: .ci/fresh-clone-test.sh MIRROR_FOLDER
 set -euo pipefail
 checkout="$(cd "$(dirname "$0")/.." && pwd)"
 mirror_dir="$(cd "${1:?usage: fresh-clone-test.sh MIRROR_FOLDER}" && pwd)"
@@ -40,10 +41,31 @@ done
 mirror_url="$(head -n 1 "$work/mirror-url")"
 [ -n "$mirror_url" ] || { echo "fresh-clone-test: the mirror server did not start" >&2; exit 1; }
 
+# A new user is not root: root reads files of mode 000, writes anywhere and owns every folder, so a test that leans
+# on that passes here and fails for the user. Run as root (as CI is), the clone is handed to `nobody` and the
+# stage runs as `nobody`, with a home of its own (the pnpm store, git's and npm's settings); run as another user, as
+# that user. The main `pnpm test` of .ci/run stays root's (tests that drop to `nobody` themselves need root).
+home="$HOME"
+as_user=()
+if [ "$(id -u)" = 0 ]; then
+  if ! id nobody >/dev/null 2>&1 || ! command -v setpriv >/dev/null 2>&1; then
+    echo "fresh-clone-test: run as root, and no \`nobody\` user or no setpriv to run the stage as a user who is not" >&2
+    exit 1
+  fi
+  home="$work/home"
+  mkdir -p "$home" "$work/cache"
+  chown -R nobody "$work/repo" "$home" "$work/cache"
+  as_user=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --)
+  if ! "${as_user[@]}" test -w "$work/repo"; then
+    echo "fresh-clone-test: \`nobody\` cannot reach $work (a folder above it is closed to others); set TMPDIR to a folder it can" >&2
+    exit 1
+  fi
+fi
+
 # a new user's shell: nothing of this CI run's environment (no CI switches, no AWS_SDK_* settings, no moto Python)
-user_env=(env -i "HOME=$HOME" "PATH=$work/bin:$PATH" "LANG=${LANG:-C.UTF-8}" "TERM=dumb"
+user_env=(${as_user[@]+"${as_user[@]}"} env -i "HOME=$home" "PATH=$work/bin:$PATH" "LANG=${LANG:-C.UTF-8}" "TERM=dumb"
   "XDG_CACHE_HOME=$work/cache" "EKS_GITOPS_MIRROR=$mirror_url")
 cd "$work/repo"
-echo "fresh clone in $work/repo; python3 without moto first on PATH; empty cache; EKS_GITOPS_MIRROR=$mirror_url"
+echo "fresh clone in $work/repo as $(${as_user[@]+"${as_user[@]}"} id -un); python3 without moto first on PATH; empty cache; EKS_GITOPS_MIRROR=$mirror_url"
 "${user_env[@]}" pnpm install --frozen-lockfile
 "${user_env[@]}" pnpm test
