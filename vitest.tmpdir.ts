@@ -20,6 +20,9 @@ function unlock(dir: string): void {
 export default function setup(): () => void {
   const previous = process.env.TMPDIR;
   const dir = mkdtempSync(join(tmpdir(), "eks-gitops-test-"));
+  // open to every user, sticky, as /tmp is: tests run as root start processes as `nobody` (unreadable paths for
+  // real, a folder it may not write in), which make their own temporary files here too
+  chmodSync(dir, 0o1777);
   process.env.TMPDIR = dir;
   return () => {
     if (previous === undefined) delete process.env.TMPDIR;

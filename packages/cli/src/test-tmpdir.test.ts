@@ -1,7 +1,7 @@
 // The test runs' own temporary folder (vitest.tmpdir.ts at the root): every vitest project of the repository uses
 // it, so that `pnpm test` and `pnpm e2e` leave nothing behind in the machine's /tmp.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +29,8 @@ describe("the test runs' temporary folder", () => {
     const child = spawnSync(process.execPath, ["-e", "process.stdout.write(require('node:os').tmpdir())"], { encoding: "utf8" });
     expect(child.stdout).toBe(tmpdir());
     expect(existsSync(dirname(tmpdir()))).toBe(true);
+    // as /tmp is: a process a test starts as `nobody` makes its temporary files here too
+    expect(statSync(tmpdir()).mode & 0o7777).toBe(0o1777);
   });
 
   it("is set up by every vitest project of the repository", () => {
