@@ -3,6 +3,8 @@
 // bundle.js) or, with EKS_GITOPS_FROM_SOURCE=1 or when no bundle can be built, from the TypeScript
 // sources through tsx's loader. Either way, cluster overlays (clusters/<name>/cluster.ts) are TypeScript:
 // the loader for them is registered on first use.
+// first: the machine's running threads before this process starts its own (see running-at-start.js)
+import "./running-at-start.js";
 import { bundledEntry, bundleFailure, runBundle } from "./bundle.js";
 import { invocationDir } from "./invocation-dir.js";
 import { setV8Flags } from "./v8-flags.js";

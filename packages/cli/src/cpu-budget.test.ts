@@ -1,10 +1,10 @@
 // cpuBudget reads the kernel's files: here from folders laid out like /proc and /sys/fs/cgroup of the usual
 // machines (a container of cgroup v2 or v1, a systemd slice, a hybrid host), written as those files are.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cgroupCpuQuota, cpuBudget } from "./cpu-budget.ts";
+import { cgroupCpuQuota, cpuBudget, machineCpus, runningThreads } from "./cpu-budget.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "eks-gitops-cpu-budget-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -144,8 +144,61 @@ describe("cpuBudget", () => {
       expect(cpuBudget(quota("800000"), 4)).toEqual({ cpus: 4, by: "affinity" });
     }
     expect(cpuBudget(quota("max"), 4)).toEqual({ cpus: 4, by: "affinity" });
-    // this process, as the machine has it: at least one CPU
-    expect(cpuBudget().cpus).toBeGreaterThan(0);
+    // this process, as the machine has it: none of the machine's CPUs left to it when the tests beside it keep them all
+    expect(cpuBudget().cpus).toBeGreaterThanOrEqual(0);
     expect(cpuBudget().cpus).toBeLessThanOrEqual(availableParallelism());
+  });
+
+  // /proc/loadavg as the kernel writes it (fs/proc/loadavg.c): three load averages, running/all threads, last pid
+  const loadavg = (running: number) => `0.52 0.58 0.59 ${running}/467 12345\n`;
+  const busyMachine = (running: number, online: string, extra: Record<string, string> = {}) => machine({ "proc/loadavg": loadavg(running), "sys/devices/system/cpu/online": online, ...extra });
+
+  it.runIf(process.platform === "linux")("leaves out the CPUs other programs' running threads take (this thread is one of those counted)", () => {
+    // idle: this thread alone
+    expect(cpuBudget(busyMachine(1, "0-1\n"), 2)).toEqual({ cpus: 2, by: "affinity" });
+    // another program keeps one of two CPUs busy: one left, too few for a second thread
+    expect(cpuBudget(busyMachine(2, "0-1\n"), 2)).toEqual({ cpus: 1, by: "busy", busy: { others: 1, machineCpus: 2 } });
+    // more running than the machine has CPUs: none left
+    expect(cpuBudget(busyMachine(5, "0-1\n"), 2)).toEqual({ cpus: 0, by: "busy", busy: { others: 4, machineCpus: 2 } });
+    // a large machine, busy elsewhere: this process's own two CPUs are what limit it
+    expect(cpuBudget(busyMachine(41, "0-63\n"), 2)).toEqual({ cpus: 2, by: "affinity" });
+    expect(cpuBudget(busyMachine(3, "0-3,6-7\n"), 8)).toEqual({ cpus: 4, by: "busy", busy: { others: 2, machineCpus: 6 } });
+    // a cgroup quota lower than what is left still says quota
+    const quoted = busyMachine(2, "0-3\n", { "proc/self/mountinfo": ROOT_MOUNT + V2_MOUNT, "proc/self/cgroup": "0::/\n", "sys/fs/cgroup/cpu.max": "150000 100000\n" });
+    expect(cpuBudget(quoted, 4)).toEqual({ cpus: 1.5, by: "cgroup quota" });
+  });
+
+  it.runIf(process.platform === "linux")("counts other programs' threads at the lower of two reads: as the process started (the launcher's) and now", () => {
+    const now = busyMachine(3, "0-1\n");
+    // this process's own start showed in the later count only: one read as it started says the machine was idle
+    expect(cpuBudget(now, 2, loadavg(1))).toEqual({ cpus: 2, by: "affinity" });
+    expect(cpuBudget(now, 2, loadavg(2))).toEqual({ cpus: 1, by: "busy", busy: { others: 1, machineCpus: 2 } });
+    // a read at the start that does not say is not used
+    expect(cpuBudget(now, 2, "")).toEqual({ cpus: 0, by: "busy", busy: { others: 2, machineCpus: 2 } });
+  });
+
+  it.runIf(process.platform === "linux")("goes by the affinity and quota alone where the machine's files are missing or say nothing usable", () => {
+    expect(cpuBudget(machine({ "sys/devices/system/cpu/online": "0-1\n" }), 2)).toEqual({ cpus: 2, by: "affinity" });
+    expect(cpuBudget(machine({ "proc/loadavg": loadavg(9) }), 2)).toEqual({ cpus: 2, by: "affinity" });
+    for (const online of ["", "x\n", "3-1\n", "0-\n"]) expect(cpuBudget(busyMachine(9, online), 2), online).toEqual({ cpus: 2, by: "affinity" });
+    for (const text of ["0.1 0.1 0.1\n", "0.1 0.1 0.1 /4 1\n", "0.1 0.1 0.1 x/4 1\n", "0.1 0.1 0.1 0/4 1\n"]) {
+      expect(cpuBudget(machine({ "proc/loadavg": text, "sys/devices/system/cpu/online": "0-1\n" }), 2), text).toEqual({ cpus: 2, by: "affinity" });
+    }
+  });
+});
+
+describe("runningThreads and machineCpus", () => {
+  it("read the kernel's count of running threads, and the machine's online CPUs", () => {
+    expect(runningThreads("0.00 0.01 0.05 1/91 4242\n")).toBe(1);
+    expect(runningThreads("12.5 8.1 4.0 17/2048 99\n")).toBe(17);
+    expect(runningThreads(undefined)).toBeUndefined();
+    expect(machineCpus(machine({ "sys/devices/system/cpu/online": "0\n" }))).toBe(1);
+    expect(machineCpus(machine({ "sys/devices/system/cpu/online": "0-3,8-11,15\n" }))).toBe(9);
+    expect(machineCpus(machine({}))).toBeUndefined();
+    if (process.platform === "linux") {
+      // this machine's, as the kernel has them
+      expect(runningThreads(readFileSync("/proc/loadavg", "latin1"))).toBeGreaterThanOrEqual(1);
+      expect(machineCpus()).toBeGreaterThanOrEqual(availableParallelism());
+    }
   });
 });

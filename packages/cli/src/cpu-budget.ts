@@ -20,9 +20,20 @@ import { join } from "node:path";
 export interface CpuBudget {
   /** CPUs' worth of time: whole for an affinity, fractional under a quota (1.5 for `--cpus=1.5`). */
   readonly cpus: number;
-  /** What limits it: "affinity" (the CPUs the process may run on), or the cgroup quota that is lower. */
-  readonly by: "affinity" | "cgroup quota";
+  /**
+   * What limits it: "affinity" (the CPUs the process may run on), the cgroup quota that is lower, or other programs'
+   * threads running on the machine's CPUs (`busy`).
+   */
+  readonly by: "affinity" | "cgroup quota" | "busy";
+  /** With `by: "busy"`: the threads running besides this process, and the machine's CPUs. */
+  readonly busy?: { readonly others: number; readonly machineCpus: number };
 }
+
+/**
+ * Symbol of the global where the launcher (bin/running-at-start.js) puts the text of /proc/loadavg read as the
+ * process starts, before it has started threads of its own.
+ */
+export const LOADAVG_AT_START = Symbol.for("eks-gitops.loadavg-at-start");
 
 /** A mounted cgroup hierarchy: where its root (`root`, a cgroup path) shows in the file system (`at`). */
 interface Hierarchy {
@@ -135,8 +146,50 @@ export function cgroupCpuQuota(root = "/"): number | undefined {
   return lowest;
 }
 
-/** The CPUs this process may use: its affinity's, or its cgroups' quota where that is lower. */
-export function cpuBudget(root = "/", affinity = availableParallelism()): CpuBudget {
+/**
+ * The threads running on the machine, the reading one included, from the text of /proc/loadavg: its fourth field
+ * ("1/91": the kernel's count of runnable threads, of all threads). Undefined for a text that does not say.
+ */
+export function runningThreads(loadavg: string | undefined): number | undefined {
+  const field = loadavg?.split(" ")[3];
+  const slash = field?.indexOf("/") ?? -1;
+  const running = field === undefined || slash < 1 ? Number.NaN : Number(field.slice(0, slash));
+  return Number.isInteger(running) && running > 0 ? running : undefined;
+}
+
+/** The machine's CPUs, all of them (not this process's affinity), from /sys/devices/system/cpu/online ("0-3,6"). */
+export function machineCpus(root = "/"): number | undefined {
+  const online = readText(join(root, "sys/devices/system/cpu/online"))?.trim();
+  if (!online) return undefined;
+  let count = 0;
+  for (const range of online.split(",")) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(range);
+    if (!m) return undefined;
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Number(m[2]);
+    if (to < from) return undefined;
+    count += to - from + 1;
+  }
+  return count;
+}
+
+/**
+ * The CPUs this process may use: its affinity's, or its cgroups' quota where that is lower, or what other programs
+ * leave of the machine's CPUs where that is lower still. Other programs' threads are counted twice, as the process
+ * started (`loadavgAtStart`, read by the launcher) and now, and the lower count is taken: the kernel's count is of
+ * one instant, and this process's own start (V8 compiling code on threads of its own, reading the CLI's files)
+ * showed in 1 of 10 counts at the later moment on an idle machine, never in the first. A program at a low priority
+ * (`nice`) counts as busy too, though the scheduler lets this process ahead of it.
+ */
+export function cpuBudget(root = "/", affinity = availableParallelism(), loadavgAtStart?: string): CpuBudget {
   const quota = process.platform === "linux" ? cgroupCpuQuota(root) : undefined;
-  return quota !== undefined && quota < affinity ? { cpus: quota, by: "cgroup quota" } : { cpus: affinity, by: "affinity" };
+  const own: CpuBudget = quota !== undefined && quota < affinity ? { cpus: quota, by: "cgroup quota" } : { cpus: affinity, by: "affinity" };
+  if (process.platform !== "linux") return own;
+  const now = runningThreads(readText(join(root, "proc/loadavg")));
+  const all = machineCpus(root);
+  if (now === undefined || all === undefined) return own;
+  // this thread is one of those counted
+  const others = Math.min(now, runningThreads(loadavgAtStart) ?? now) - 1;
+  const left = Math.max(all - others, 0);
+  return left < own.cpus ? { cpus: left, by: "busy", busy: { others, machineCpus: all } } : own;
 }

@@ -2,12 +2,12 @@
 // same byte for byte as when every file is read on the main thread (EKS_GITOPS_READ_AHEAD=0), on every fixture
 // and on hostile input, whichever thread happens to read each file (the real worker's reading is shown without a
 // race in packages/validate/src/read-ahead-worker.test.ts).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cpuBudget } from "./cpu-budget.ts";
+import { cgroupCpuQuota, machineCpus } from "./cpu-budget.ts";
 import { READ_AHEAD_MIN_CPUS, startReadAhead } from "./read-ahead.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
@@ -107,10 +107,11 @@ describe("validate's read-ahead worker", () => {
     expect(validate([small, "-o", "json", "--max-file-bytes", "100000"]).started).toBe(false);
     expect(none.without).toBe("input too small to pay for it");
     const one = validate([large, "-o", "json", "--max-file-bytes", "100000"]);
-    // on a machine of one CPU (or a quota under two) no input is large enough: see the next test
-    const { cpus } = cpuBudget();
-    expect(one.started).toBe(cpus >= READ_AHEAD_MIN_CPUS);
-    if (!one.started) expect(one.without).toMatch(/CPUs? (to run on|of cgroup quota)$/);
+    // on a machine of one CPU (or a quota under two) no input is large enough: see the next test; nor on a machine
+    // whose other programs keep its CPUs busy (the tests beside this one may), which the run says
+    const own = Math.min(availableParallelism(), cgroupCpuQuota() ?? Number.POSITIVE_INFINITY);
+    if (own < READ_AHEAD_MIN_CPUS) expect(one.started).toBe(false);
+    if (!one.started) expect(one.without).toMatch(/(CPUs? (to run on|of cgroup quota)|other threads? running on the machine's \d+ CPUs?)$/);
     expect(one.stdout).toBe(validate([large, "-o", "json", "--max-file-bytes", "100000"], { EKS_GITOPS_READ_AHEAD: "0" }).stdout);
   });
 
@@ -124,12 +125,36 @@ describe("validate's read-ahead worker", () => {
     const alone = validate(args, {}, cpu);
     expect(alone.status).toBe(0);
     expect(alone.started).toBe(false);
-    // one CPU to run on, or a cgroup quota of one or less where the tests run
-    expect(alone.without).toMatch(/^(1 CPU to run on|0(\.\d+)? CPUs of cgroup quota|1 CPU of cgroup quota)$/);
+    // one CPU to run on, or a cgroup quota of one or less where the tests run, or none of the machine's CPUs left by
+    // the tests beside this one
+    expect(alone.without).toMatch(/^(1 CPU to run on|0(\.\d+)? CPUs of cgroup quota|1 CPU of cgroup quota|\d+ other threads? running on the machine's \d+ CPUs?)$/);
     expect(alone.files).toBe(3);
     const forced = validate(args, { EKS_GITOPS_READ_AHEAD: "1" }, cpu);
     expect(forced.started).toBe(true);
     expect(forced.stdout).toBe(alone.stdout);
+  });
+
+  const cpusToFill = process.platform === "linux" ? machineCpus() : undefined;
+  it.skipIf(cpusToFill === undefined || cpusToFill > 8)("starts no worker while other programs keep the machine's CPUs busy, and says so", async () => {
+    const large = join(tmp, "large-busy");
+    mkdirSync(large);
+    for (let i = 0; i < 3; i++) writeFileSync(join(large, `c${i}.yaml`), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  a: "${"x".repeat(30_000)}"\n`);
+    const args = [large, "-o", "json", "--max-file-bytes", "100000"];
+    // a busy loop for each of the machine's CPUs, running before `validate` starts and until it ends
+    const loops = Array.from({ length: cpusToFill as number }, () => spawn("sh", ["-c", "while :; do :; done"], { stdio: "ignore" }));
+    try {
+      await new Promise((done) => setTimeout(done, 300));
+      const busy = validate(args);
+      expect(busy.started).toBe(false);
+      expect(busy.without).toMatch(/^\d+ other threads? running on the machine's \d+ CPUs?$/);
+      expect(Number(/^(\d+)/.exec(busy.without ?? "")?.[1])).toBeGreaterThanOrEqual(cpusToFill as number);
+      // EKS_GITOPS_READ_AHEAD=1 starts one whatever the machine, with the same report
+      const forced = validate(args, { EKS_GITOPS_READ_AHEAD: "1" });
+      expect(forced.started).toBe(true);
+      expect(forced.stdout).toBe(busy.stdout);
+    } finally {
+      for (const loop of loops) loop.kill("SIGKILL");
+    }
   });
 
   it("leaves stdin to the main thread", () => {
@@ -165,6 +190,15 @@ describe("startReadAhead's count of CPUs", () => {
     for (let i = 0; i < 2; i++) writeFileSync(join(dir, `c${i}.yaml`), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  a: "${"x".repeat(size)}"\n`);
     return dir;
   };
+
+  it("starts none where other programs' running threads leave fewer than two of the machine's CPUs, and says how many run", () => {
+    const large = input("large-busy-in-process", 40_000);
+    bundled(() => {
+      expect(startReadAhead([large], () => ({ cpus: 1, by: "busy", busy: { others: 1, machineCpus: 2 } }))).toStrictEqual({ without: "1 other thread running on the machine's 2 CPUs" });
+      expect(startReadAhead([large], () => ({ cpus: 0, by: "busy", busy: { others: 7, machineCpus: 4 } }))).toStrictEqual({ without: "7 other threads running on the machine's 4 CPUs" });
+      expect(startReadAhead([large], () => ({ cpus: 2, by: "busy", busy: { others: 2, machineCpus: 4 } }))).toStrictEqual({ worker: undefined });
+    });
+  });
 
   it("starts none under a cgroup quota of fewer than two CPUs, and says so, rounded down", () => {
     const large = input("large-in-process", 40_000);

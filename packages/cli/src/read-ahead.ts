@@ -6,7 +6,7 @@ import type { Worker } from "node:worker_threads";
 import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
 import { startReadAheadWorker, worthReadingAhead } from "@eks-gitops/validate/read-ahead-start";
 import { VALIDATE_OPTIONS } from "./commands/validate-options.ts";
-import { type CpuBudget, cpuBudget } from "./cpu-budget.ts";
+import { type CpuBudget, cpuBudget, LOADAVG_AT_START } from "./cpu-budget.ts";
 import { findRepoRoot } from "./repo.ts";
 
 /**
@@ -37,7 +37,8 @@ function typedPaths(argv: readonly string[]): string[] | undefined {
  * quota of 1.5 CPUs it still is. `validate DIR -o json`, medians of 4-5 interleaved runs (2026-12-04), block 5,000:
  * one CPU (taskset -c 0) 1.60 s with the worker against 1.21 s without (every shape 19-33% less time without, see
  * the validate README); 1.5 CPUs of quota 1.21 against 1.04 s; two CPUs 0.87 against 0.96 s (7-15% faster with it on
- * every shape but crd-heavy, 0.40 against 0.38 s).
+ * every shape but crd-heavy, 0.40 against 0.38 s); two CPUs beside another program's busy thread 1.31 against 1.07 s
+ * (json 5,000 1.27 against 1.05 s, 7 rounds), so the CPUs other programs keep busy are left out of the count.
  */
 export const READ_AHEAD_MIN_CPUS = 2;
 
@@ -52,10 +53,14 @@ export interface ReadAheadStart {
  * bin/bundle.js builds the worker beside bin.cjs and names the folder; run from the sources
  * (EKS_GITOPS_FROM_SOURCE=1), or with EKS_GITOPS_READ_AHEAD=0, every file is read on the main thread, with the
  * same results. So are they for inputs too small for a worker to pay (READ_AHEAD_MIN_BYTES), and with fewer than
- * READ_AHEAD_MIN_CPUS CPUs to run on (cpu-budget.ts: the process's affinity and its cgroups' CPU quota), unless
+ * READ_AHEAD_MIN_CPUS CPUs to run on (cpu-budget.ts: the process's affinity and its cgroups' CPU quota, less the
+ * machine's CPUs other programs' running threads take), unless
  * EKS_GITOPS_READ_AHEAD=1 asks for the worker whatever the machine and the input (tests compare both ways).
  */
-export function startReadAhead(argv: readonly string[], budget: () => CpuBudget = () => cpuBudget()): ReadAheadStart {
+export function startReadAhead(
+  argv: readonly string[],
+  budget: () => CpuBudget = () => cpuBudget("/", undefined, (globalThis as Record<symbol, unknown>)[LOADAVG_AT_START] as string | undefined),
+): ReadAheadStart {
   const dir = (globalThis as Record<symbol, unknown>)[Symbol.for("eks-gitops.bundle-dir")];
   const wanted = process.env.EKS_GITOPS_READ_AHEAD;
   if (typeof dir !== "string") return { without: "run from the TypeScript sources" };
@@ -72,6 +77,10 @@ export function startReadAhead(argv: readonly string[], budget: () => CpuBudget 
       // whatever could not be read: the worker is started, as before the CPUs were counted
     }
     if (counted && counted.cpus < READ_AHEAD_MIN_CPUS) {
+      if (counted.by === "busy" && counted.busy) {
+        const { others, machineCpus } = counted.busy;
+        return { without: `${others} other thread${others === 1 ? "" : "s"} running on the machine's ${machineCpus} CPU${machineCpus === 1 ? "" : "s"}` };
+      }
       // rounded down: a quota of 1.999 CPUs is never shown as the 2 a worker needs
       const shown = Math.floor(counted.cpus * 100) / 100;
       return { without: `${shown} CPU${shown === 1 ? "" : "s"} ${counted.by === "affinity" ? "to run on" : "of cgroup quota"}` };
