@@ -44,7 +44,8 @@ mirror_url="$(head -n 1 "$work/mirror-url")"
 # A new user is not root: root reads files of mode 000, writes anywhere and owns every folder, so a test that leans
 # on that passes here and fails for the user. Run as root (as CI is), the clone is handed to `nobody` and the
 # stage runs as `nobody`, with a home of its own (the pnpm store, git's and npm's settings); run as another user, as
-# that user. The main `pnpm test` of .ci/run stays root's (tests that drop to `nobody` themselves need root).
+# that user. The main `pnpm test` of .ci/run stays root's (tests that drop to `nobody` themselves need root). Its
+# pnpm store is in that home, empty as a new user's: every package is downloaded from the registry each time.
 home="$HOME"
 as_user=()
 if [ "$(id -u)" = 0 ]; then
@@ -56,6 +57,14 @@ if [ "$(id -u)" = 0 ]; then
   mkdir -p "$home" "$work/cache"
   chown -R nobody "$work/repo" "$home" "$work/cache"
   as_user=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --)
+  if ! "${as_user[@]}" true; then
+    echo "fresh-clone-test: setpriv cannot run a command as \`nobody\` here (no CAP_SETUID, or a user namespace without it)" >&2
+    exit 1
+  fi
+  if ! "${as_user[@]}" env -i "HOME=$home" "PATH=$PATH" pnpm --version >/dev/null 2>&1; then
+    echo "fresh-clone-test: \`nobody\` cannot run pnpm ($(command -v pnpm)): install Node and pnpm where every user can run them" >&2
+    exit 1
+  fi
   if ! "${as_user[@]}" test -w "$work/repo"; then
     echo "fresh-clone-test: \`nobody\` cannot reach $work (a folder above it is closed to others); set TMPDIR to a folder it can" >&2
     exit 1

@@ -470,7 +470,8 @@ function knownDisagreements(): Set<number> {
 const intermittent = new Set<number>();
 
 function writeCandidates(rows: Row[]): void {
-  const dir = join(process.env.TMPDIR ?? "/tmp", "karpenter-disagreements");
+  // not the run's own temporary folder (vitest.tmpdir.ts removes it at the end): the machine's
+  const dir = join(process.env.EKS_GITOPS_TEST_REPORT_DIR ?? process.env.TMPDIR ?? "/tmp", "karpenter-disagreements");
   mkdirSync(dir, { recursive: true });
   for (const r of rows) {
     const { input } = randomScenario(r.seed, snapshot);

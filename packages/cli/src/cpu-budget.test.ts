@@ -160,12 +160,27 @@ describe("cpuBudget", () => {
     expect(cpuBudget(busyMachine(2, "0-1\n"), 2)).toEqual({ cpus: 1, by: "busy", busy: { others: 1, machineCpus: 2 } });
     // more running than the machine has CPUs: none left
     expect(cpuBudget(busyMachine(5, "0-1\n"), 2)).toEqual({ cpus: 0, by: "busy", busy: { others: 4, machineCpus: 2 } });
-    // a large machine, busy elsewhere: this process's own two CPUs are what limit it
-    expect(cpuBudget(busyMachine(41, "0-63\n"), 2)).toEqual({ cpus: 2, by: "affinity" });
+    // a quota-limited container on a large machine busy elsewhere: its quota is what limits it
+    const container = (running: number) => busyMachine(running, "0-63\n", { "proc/self/mountinfo": ROOT_MOUNT + V2_MOUNT, "proc/self/cgroup": "0::/\n", "sys/fs/cgroup/cpu.max": "200000 100000\n" });
+    expect(cpuBudget(container(41), 64)).toEqual({ cpus: 2, by: "cgroup quota" });
+    expect(cpuBudget(container(64), 64)).toEqual({ cpus: 1, by: "busy", busy: { others: 63, machineCpus: 64 } });
     expect(cpuBudget(busyMachine(3, "0-3,6-7\n"), 8)).toEqual({ cpus: 4, by: "busy", busy: { others: 2, machineCpus: 6 } });
     // a cgroup quota lower than what is left still says quota
     const quoted = busyMachine(2, "0-3\n", { "proc/self/mountinfo": ROOT_MOUNT + V2_MOUNT, "proc/self/cgroup": "0::/\n", "sys/fs/cgroup/cpu.max": "150000 100000\n" });
     expect(cpuBudget(quoted, 4)).toEqual({ cpus: 1.5, by: "cgroup quota" });
+  });
+
+  it.runIf(process.platform === "linux")("counts no other program for a process held to some of the machine's CPUs, or where lxcfs overlays the machine's files", () => {
+    // taskset, a container's cpuset, Kubernetes' static CPU manager: the machine's count says nothing of its own CPUs
+    expect(cpuBudget(busyMachine(64, "0-63\n"), 2)).toEqual({ cpus: 2, by: "affinity" });
+    expect(cpuBudget(busyMachine(4, "0-3\n"), 2)).toEqual({ cpus: 2, by: "affinity" });
+    // lxcfs mounts over /proc/loadavg (the host's count unless asked otherwise) and the online list (the container's)
+    const LXCFS = "1245 1223 0:52 /proc/loadavg /proc/loadavg rw,nosuid,nodev,relatime - fuse.lxcfs lxcfs rw,user_id=0,group_id=0,allow_other\n";
+    const LXCFS_CPU = "1250 1223 0:52 /sys/devices/system/cpu /sys/devices/system/cpu rw,nosuid,nodev,relatime - fuse.lxcfs lxcfs rw,user_id=0,group_id=0,allow_other\n";
+    expect(cpuBudget(busyMachine(9, "0-1\n", { "proc/self/mountinfo": ROOT_MOUNT + LXCFS }), 2)).toEqual({ cpus: 2, by: "affinity" });
+    expect(cpuBudget(busyMachine(9, "0-1\n", { "proc/self/mountinfo": ROOT_MOUNT + LXCFS_CPU }), 2)).toEqual({ cpus: 2, by: "affinity" });
+    // the same machine without them: busy
+    expect(cpuBudget(busyMachine(9, "0-1\n", { "proc/self/mountinfo": ROOT_MOUNT }), 2)).toEqual({ cpus: 0, by: "busy", busy: { others: 8, machineCpus: 2 } });
   });
 
   it.runIf(process.platform === "linux")("counts other programs' threads at the lower of two reads: as the process started (the launcher's) and now", () => {

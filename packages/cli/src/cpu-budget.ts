@@ -174,20 +174,39 @@ export function machineCpus(root = "/"): number | undefined {
 }
 
 /**
+ * Whether /proc/loadavg or the online CPUs are not the kernel's own here: a file system mounted over them, as lxcfs
+ * does in LXD containers and pods given a container's view (its online list is the container's, while its
+ * /proc/loadavg is the host's unless asked for, and then a sample refreshed every few seconds).
+ */
+function overlaidMachineFiles(root: string): boolean {
+  const mountinfo = readText(join(root, "proc/self/mountinfo"));
+  if (mountinfo === undefined) return false;
+  for (const line of mountinfo.split("\n")) {
+    const at = line.split(" ")[4];
+    if (at !== undefined && (unescapeMountPath(at) === "/proc/loadavg" || unescapeMountPath(at).startsWith("/sys/devices/system/cpu"))) return true;
+  }
+  return false;
+}
+
+/**
  * The CPUs this process may use: its affinity's, or its cgroups' quota where that is lower, or what other programs
  * leave of the machine's CPUs where that is lower still. Other programs' threads are counted twice, as the process
  * started (`loadavgAtStart`, read by the launcher) and now, and the lower count is taken: the kernel's count is of
  * one instant, and this process's own start (V8 compiling code on threads of its own, reading the CLI's files)
  * showed in 1 of 10 counts at the later moment on an idle machine, never in the first. A program at a low priority
- * (`nice`) counts as busy too, though the scheduler lets this process ahead of it.
+ * (`nice`) counts as busy too, though the scheduler lets this process ahead of it. Other programs are not counted
+ * for a process held to some of the machine's CPUs, nor where those files are overlaid (overlaidMachineFiles). With
+ * `by: "busy"`, `cpus` may be 0: none of the machine's CPUs left.
  */
 export function cpuBudget(root = "/", affinity = availableParallelism(), loadavgAtStart?: string): CpuBudget {
   const quota = process.platform === "linux" ? cgroupCpuQuota(root) : undefined;
   const own: CpuBudget = quota !== undefined && quota < affinity ? { cpus: quota, by: "cgroup quota" } : { cpus: affinity, by: "affinity" };
-  if (process.platform !== "linux") return own;
+  if (process.platform !== "linux" || overlaidMachineFiles(root)) return own;
   const now = runningThreads(readText(join(root, "proc/loadavg")));
   const all = machineCpus(root);
-  if (now === undefined || all === undefined) return own;
+  // the kernel's count is of the whole machine: it says nothing of a process held to some of its CPUs (taskset, a
+  // container's cpuset, Kubernetes' static CPU manager), whose CPUs may be idle on a busy machine or busy on an idle one
+  if (now === undefined || all === undefined || affinity < all) return own;
   // this thread is one of those counted
   const others = Math.min(now, runningThreads(loadavgAtStart) ?? now) - 1;
   const left = Math.max(all - others, 0);

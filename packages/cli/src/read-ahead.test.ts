@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cgroupCpuQuota, machineCpus } from "./cpu-budget.ts";
+import { cgroupCpuQuota, LOADAVG_AT_START, machineCpus } from "./cpu-budget.ts";
 import { READ_AHEAD_MIN_CPUS, startReadAhead } from "./read-ahead.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
@@ -31,6 +31,28 @@ function validate(args: string[], env: Record<string, string> = {}, cpus?: strin
 function oneCpu(): string | undefined {
   if (process.platform !== "linux" || spawnSync("taskset", ["-V"]).status !== 0) return undefined;
   return /^Cpus_allowed_list:\s*(\d+)/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
+}
+
+/**
+ * `run` in this process as the bundled CLI runs (a pretend bundle folder, EKS_GITOPS_READ_AHEAD unset, no launcher's
+ * read of /proc/loadavg), all put back after: no bundle is beside the folder, so a worker that would be started is
+ * not there to start (startReadAheadWorker gives undefined), and no case starts one.
+ */
+function inBundle(run: () => void): void {
+  const BUNDLE_DIR = Symbol.for("eks-gitops.bundle-dir");
+  const global = globalThis as Record<symbol, unknown>;
+  const saved = { dir: global[BUNDLE_DIR], start: global[LOADAVG_AT_START], env: process.env.EKS_GITOPS_READ_AHEAD };
+  global[BUNDLE_DIR] = join(tmp, "no-bundle-here");
+  delete global[LOADAVG_AT_START];
+  delete process.env.EKS_GITOPS_READ_AHEAD;
+  try {
+    run();
+  } finally {
+    global[BUNDLE_DIR] = saved.dir;
+    global[LOADAVG_AT_START] = saved.start;
+    if (saved.env === undefined) delete process.env.EKS_GITOPS_READ_AHEAD;
+    else process.env.EKS_GITOPS_READ_AHEAD = saved.env;
+  }
 }
 
 /** Both ways, compared: the same exit code and output; returns the worker's run (started whatever the input's size). */
@@ -110,8 +132,10 @@ describe("validate's read-ahead worker", () => {
     // on a machine of one CPU (or a quota under two) no input is large enough: see the next test; nor on a machine
     // whose other programs keep its CPUs busy (the tests beside this one may), which the run says
     const own = Math.min(availableParallelism(), cgroupCpuQuota() ?? Number.POSITIVE_INFINITY);
-    if (own < READ_AHEAD_MIN_CPUS) expect(one.started).toBe(false);
-    if (!one.started) expect(one.without).toMatch(/(CPUs? (to run on|of cgroup quota)|other threads? running on the machine's \d+ CPUs?)$/);
+    if (own < READ_AHEAD_MIN_CPUS) {
+      expect(one.started).toBe(false);
+      expect(one.without).toMatch(/(CPUs? (to run on|of cgroup quota)|other threads? running on the machine's \d+ CPUs?)$/);
+    } else if (!one.started) expect(one.without).toMatch(/^\d+ other threads? running on the machine's \d+ CPUs?$/);
     expect(one.stdout).toBe(validate([large, "-o", "json", "--max-file-bytes", "100000"], { EKS_GITOPS_READ_AHEAD: "0" }).stdout);
   });
 
@@ -134,14 +158,16 @@ describe("validate's read-ahead worker", () => {
     expect(forced.stdout).toBe(alone.stdout);
   });
 
-  const cpusToFill = process.platform === "linux" ? machineCpus() : undefined;
+  // the machine's CPUs, when this process may run on all of them (else other programs are not counted: cpu-budget.ts)
+  const cpusToFill = process.platform === "linux" && machineCpus() === availableParallelism() ? machineCpus() : undefined;
   it.skipIf(cpusToFill === undefined || cpusToFill > 8)("starts no worker while other programs keep the machine's CPUs busy, and says so", async () => {
     const large = join(tmp, "large-busy");
     mkdirSync(large);
     for (let i = 0; i < 3; i++) writeFileSync(join(large, `c${i}.yaml`), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  a: "${"x".repeat(30_000)}"\n`);
     const args = [large, "-o", "json", "--max-file-bytes", "100000"];
     // a busy loop for each of the machine's CPUs, running before `validate` starts and until it ends
-    const loops = Array.from({ length: cpusToFill as number }, () => spawn("sh", ["-c", "while :; do :; done"], { stdio: "ignore" }));
+    // (each stops by itself after two minutes, should this test's process die before it kills them)
+    const loops = Array.from({ length: cpusToFill as number }, () => spawn("timeout", ["120", "sh", "-c", "while :; do :; done"], { stdio: "ignore" }));
     try {
       await new Promise((done) => setTimeout(done, 300));
       const busy = validate(args);
@@ -152,9 +178,25 @@ describe("validate's read-ahead worker", () => {
       const forced = validate(args, { EKS_GITOPS_READ_AHEAD: "1" });
       expect(forced.started).toBe(true);
       expect(forced.stdout).toBe(busy.stdout);
+      // in this process, the CLI's own count: busy now, and the launcher's read as it started (the global it sets)
+      // is the lower one taken; a read that saw an idle machine then leaves the worker to start
+      inBundle(() => {
+        expect(startReadAhead([large]).without).toMatch(/^\d+ other threads? running on the machine's \d+ CPUs?$/);
+        (globalThis as Record<symbol, unknown>)[LOADAVG_AT_START] = "0.00 0.00 0.00 1/100 4242\n";
+        expect(startReadAhead([large])).toStrictEqual({ worker: undefined });
+      });
     } finally {
       for (const loop of loops) loop.kill("SIGKILL");
     }
+  });
+
+  it.runIf(process.platform === "linux")("has the launcher read the machine's running threads before anything else it loads", () => {
+    // the launcher's first import, ahead of the bundle (whose loading starts threads of this process's own)
+    const launcher = readFileSync(BIN, "utf8");
+    expect(/^import .*$/m.exec(launcher)?.[0]).toBe('import "./running-at-start.js";');
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", `await import(${JSON.stringify(join(ROOT, "packages/cli/bin/running-at-start.js"))}); process.stdout.write(String(globalThis[Symbol.for("eks-gitops.loadavg-at-start")]))`], { encoding: "utf8" });
+    expect(child.stdout).toMatch(/^\d+\.\d+ \d+\.\d+ \d+\.\d+ \d+\/\d+ \d+\n$/);
+    expect(Symbol.for("eks-gitops.loadavg-at-start")).toBe(LOADAVG_AT_START);
   });
 
   it("leaves stdin to the main thread", () => {
@@ -169,21 +211,7 @@ describe("validate's read-ahead worker", () => {
 });
 
 describe("startReadAhead's count of CPUs", () => {
-  // in-process, with the CPUs given, and no bundle beside the (pretend) bundle folder: a worker that would be
-  // started is not there to start (startReadAheadWorker gives undefined), so no case starts one
-  const BUNDLE_DIR = Symbol.for("eks-gitops.bundle-dir");
-  const bundled = (run: () => void) => {
-    const saved = { dir: (globalThis as Record<symbol, unknown>)[BUNDLE_DIR], env: process.env.EKS_GITOPS_READ_AHEAD };
-    (globalThis as Record<symbol, unknown>)[BUNDLE_DIR] = join(tmp, "no-bundle-here");
-    delete process.env.EKS_GITOPS_READ_AHEAD;
-    try {
-      run();
-    } finally {
-      (globalThis as Record<symbol, unknown>)[BUNDLE_DIR] = saved.dir;
-      if (saved.env === undefined) delete process.env.EKS_GITOPS_READ_AHEAD;
-      else process.env.EKS_GITOPS_READ_AHEAD = saved.env;
-    }
-  };
+  const bundled = inBundle;
   const input = (name: string, size: number) => {
     const dir = join(tmp, name);
     mkdirSync(dir);

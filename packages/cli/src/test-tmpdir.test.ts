@@ -29,8 +29,10 @@ describe("the test runs' temporary folder", () => {
     const child = spawnSync(process.execPath, ["-e", "process.stdout.write(require('node:os').tmpdir())"], { encoding: "utf8" });
     expect(child.stdout).toBe(tmpdir());
     expect(existsSync(dirname(tmpdir()))).toBe(true);
-    // as /tmp is: a process a test starts as `nobody` makes its temporary files here too
-    expect(statSync(tmpdir()).mode & 0o7777).toBe(0o1777);
+    // run as root, as /tmp is: a process a test starts as `nobody` makes its temporary files here too
+    expect(statSync(tmpdir()).mode & 0o7777).toBe(process.getuid?.() === 0 ? 0o1777 : 0o700);
+    // reports for the user to read after the run go to the machine's temporary folder, which the run does not remove
+    expect(tmpdir().startsWith(`${process.env.EKS_GITOPS_TEST_REPORT_DIR}/`)).toBe(true);
   });
 
   it("is set up by every vitest project of the repository", () => {

@@ -219,7 +219,8 @@ async function report(title: string, cases: readonly Case[], validatorSchemas: "
   );
   const schemas: Schemas = { pinned: validatorSchemas === "pinned" ? pinnedLookup : liveLookup, live: liveLookup };
   const result = compare(cases, schemas);
-  const file = join(tmpdir(), `eks-gitops-differential-${title}.json`);
+  // not the run's own temporary folder (vitest.tmpdir.ts removes it at the end): the machine's
+  const file = join(process.env.EKS_GITOPS_TEST_REPORT_DIR ?? tmpdir(), `eks-gitops-differential-${title}.json`);
   const slim = { ...result, disagreements: result.disagreements.map(({ object: _object, ...d }) => d) };
   writeFileSync(file, `${JSON.stringify(slim, null, 2)}\n`);
   process.stdout.write(`${formatComparison(title, result)}\n(full report: ${file})\n`);
