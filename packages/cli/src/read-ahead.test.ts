@@ -166,8 +166,9 @@ describe("validate's read-ahead worker", () => {
     for (let i = 0; i < 3; i++) writeFileSync(join(large, `c${i}.yaml`), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  a: "${"x".repeat(30_000)}"\n`);
     const args = [large, "-o", "json", "--max-file-bytes", "100000"];
     // a busy loop for each of the machine's CPUs, running before `validate` starts and until it ends
-    // (each stops by itself after two minutes, should this test's process die before it kills them)
-    const loops = Array.from({ length: cpusToFill as number }, () => spawn("timeout", ["120", "sh", "-c", "while :; do :; done"], { stdio: "ignore" }));
+    // each in a process group of its own, killed whole (`timeout` and its shell) at the end; each stops by itself
+    // after two minutes, should this test's process die before it kills them
+    const loops = Array.from({ length: cpusToFill as number }, () => spawn("timeout", ["120", "sh", "-c", "while :; do :; done"], { stdio: "ignore", detached: true }));
     try {
       await new Promise((done) => setTimeout(done, 300));
       const busy = validate(args);
@@ -186,7 +187,7 @@ describe("validate's read-ahead worker", () => {
         expect(startReadAhead([large])).toStrictEqual({ worker: undefined });
       });
     } finally {
-      for (const loop of loops) loop.kill("SIGKILL");
+      for (const loop of loops) if (loop.pid !== undefined) process.kill(-loop.pid, "SIGKILL");
     }
   });
 
