@@ -46,23 +46,29 @@ interface Hierarchy {
 const unescapeMountPath = (path: string): string => path.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
 
 /**
- * The cgroup hierarchies that limit CPU time, from /proc/self/mountinfo: cgroup v2 mounts, and cgroup v1 mounts
- * with the `cpu` controller. A line is `id parent major:minor root mount-point options [optional...] - type source
- * super-options`.
+ * What /proc/self/mountinfo says for counting CPUs, read in one pass: the cgroup hierarchies that limit CPU time
+ * (cgroup v2 mounts, and cgroup v1 mounts with the `cpu` controller), and whether a file system is mounted over
+ * /proc/loadavg or the online CPUs, so that they are not the kernel's own: lxcfs does so in LXD containers and pods
+ * given a container's view (its online list is the container's, while its /proc/loadavg is the host's unless asked
+ * for, and then a sample refreshed every few seconds). A line is `id parent major:minor root mount-point options
+ * [optional...] - type source super-options`.
  */
-function cpuHierarchies(mountinfo: string): Hierarchy[] {
-  const found: Hierarchy[] = [];
+function readMounts(mountinfo: string): { hierarchies: Hierarchy[]; overlaid: boolean } {
+  const hierarchies: Hierarchy[] = [];
+  let overlaid = false;
   for (const line of mountinfo.split("\n")) {
     const fields = line.split(" ");
+    if (fields[4] === undefined) continue;
+    const at = unescapeMountPath(fields[4]);
+    if (at === "/proc/loadavg" || at.startsWith("/sys/devices/system/cpu")) overlaid = true;
     const dash = fields.indexOf("-");
     if (dash < 6 || fields.length < dash + 4) continue;
     const type = fields[dash + 1];
     const root = unescapeMountPath(fields[3] as string);
-    const at = unescapeMountPath(fields[4] as string);
-    if (type === "cgroup2") found.push({ version: 2, root, at });
-    else if (type === "cgroup" && (fields[dash + 3] as string).split(",").includes("cpu")) found.push({ version: 1, root, at });
+    if (type === "cgroup2") hierarchies.push({ version: 2, root, at });
+    else if (type === "cgroup" && (fields[dash + 3] as string).split(",").includes("cpu")) hierarchies.push({ version: 1, root, at });
   }
-  return found;
+  return { hierarchies, overlaid };
 }
 
 /**
@@ -131,11 +137,16 @@ function folderQuota(version: 1 | 2, folder: string): number | undefined {
  */
 export function cgroupCpuQuota(root = "/"): number | undefined {
   const mountinfo = readText(join(root, "proc/self/mountinfo"));
+  return mountinfo === undefined ? undefined : quotaOf(root, readMounts(mountinfo).hierarchies);
+}
+
+/** cgroupCpuQuota over the hierarchies mountinfo gave (readMounts). */
+function quotaOf(root: string, hierarchies: readonly Hierarchy[]): number | undefined {
   const cgroup = readText(join(root, "proc/self/cgroup"));
-  if (mountinfo === undefined || cgroup === undefined) return undefined;
+  if (cgroup === undefined) return undefined;
   const own = ownCgroups(cgroup);
   let lowest: number | undefined;
-  for (const hierarchy of cpuHierarchies(mountinfo)) {
+  for (const hierarchy of hierarchies) {
     const path = hierarchy.version === 2 ? own.v2 : own.v1;
     if (path === undefined) continue;
     for (const folder of cgroupFolders(hierarchy, path)) {
@@ -174,34 +185,21 @@ export function machineCpus(root = "/"): number | undefined {
 }
 
 /**
- * Whether /proc/loadavg or the online CPUs are not the kernel's own here: a file system mounted over them, as lxcfs
- * does in LXD containers and pods given a container's view (its online list is the container's, while its
- * /proc/loadavg is the host's unless asked for, and then a sample refreshed every few seconds).
- */
-function overlaidMachineFiles(root: string): boolean {
-  const mountinfo = readText(join(root, "proc/self/mountinfo"));
-  if (mountinfo === undefined) return false;
-  for (const line of mountinfo.split("\n")) {
-    const at = line.split(" ")[4];
-    if (at !== undefined && (unescapeMountPath(at) === "/proc/loadavg" || unescapeMountPath(at).startsWith("/sys/devices/system/cpu"))) return true;
-  }
-  return false;
-}
-
-/**
  * The CPUs this process may use: its affinity's, or its cgroups' quota where that is lower, or what other programs
  * leave of the machine's CPUs where that is lower still. Other programs' threads are counted twice, as the process
  * started (`loadavgAtStart`, read by the launcher) and now, and the lower count is taken: the kernel's count is of
  * one instant, and this process's own start (V8 compiling code on threads of its own, reading the CLI's files)
  * showed in 1 of 10 counts at the later moment on an idle machine, never in the first. A program at a low priority
  * (`nice`) counts as busy too, though the scheduler lets this process ahead of it. Other programs are not counted
- * for a process held to some of the machine's CPUs, nor where those files are overlaid (overlaidMachineFiles). With
+ * for a process held to some of the machine's CPUs, nor where those files are overlaid (readMounts). With
  * `by: "busy"`, `cpus` may be 0: none of the machine's CPUs left.
  */
 export function cpuBudget(root = "/", affinity = availableParallelism(), loadavgAtStart?: string): CpuBudget {
-  const quota = process.platform === "linux" ? cgroupCpuQuota(root) : undefined;
+  const text = process.platform === "linux" ? readText(join(root, "proc/self/mountinfo")) : undefined;
+  const mounts = text === undefined ? undefined : readMounts(text);
+  const quota = mounts ? quotaOf(root, mounts.hierarchies) : undefined;
   const own: CpuBudget = quota !== undefined && quota < affinity ? { cpus: quota, by: "cgroup quota" } : { cpus: affinity, by: "affinity" };
-  if (process.platform !== "linux" || overlaidMachineFiles(root)) return own;
+  if (process.platform !== "linux" || mounts?.overlaid) return own;
   const now = runningThreads(readText(join(root, "proc/loadavg")));
   const all = machineCpus(root);
   // the kernel's count is of the whole machine: it says nothing of a process held to some of its CPUs (taskset, a

@@ -19,8 +19,9 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 function validate(args: string[], env: Record<string, string> = {}, cpus?: string) {
   // EKS_GITOPS_READ_AHEAD as each test says, never as the caller's environment has it
   const { EKS_GITOPS_READ_AHEAD: _, ...inherited } = process.env;
-  const command = [BIN, "validate", ...args, "--timings", "--root", ROOT];
-  const r = cpus === undefined ? spawnSync(process.execPath, command, { cwd: ROOT, encoding: "utf8", env: { ...inherited, ...env }, maxBuffer: 64 * 1024 * 1024 }) : spawnSync("taskset", ["-c", cpus, process.execPath, ...command], { cwd: ROOT, encoding: "utf8", env: { ...inherited, ...env }, maxBuffer: 64 * 1024 * 1024 });
+  const command = [process.execPath, BIN, "validate", ...args, "--timings", "--root", ROOT];
+  const [bin, ...rest] = cpus === undefined ? command : ["taskset", "-c", cpus, ...command];
+  const r = spawnSync(bin as string, rest, { cwd: ROOT, encoding: "utf8", env: { ...inherited, ...env }, maxBuffer: 64 * 1024 * 1024 });
   const worker = /files read ahead in a worker: (\d+) of (\d+), native checks made there: (\d+) objects/.exec(r.stderr);
   const none = /no read-ahead worker(?: \(([^)]*)\))?: (\d+) files read on the main thread/.exec(r.stderr);
   expect(worker ?? none, r.stderr).not.toBeNull();
@@ -212,7 +213,6 @@ describe("validate's read-ahead worker", () => {
 });
 
 describe("startReadAhead's count of CPUs", () => {
-  const bundled = inBundle;
   const input = (name: string, size: number) => {
     const dir = join(tmp, name);
     mkdirSync(dir);
@@ -222,7 +222,7 @@ describe("startReadAhead's count of CPUs", () => {
 
   it("starts none where other programs' running threads leave fewer than two of the machine's CPUs, and says how many run", () => {
     const large = input("large-busy-in-process", 40_000);
-    bundled(() => {
+    inBundle(() => {
       expect(startReadAhead([large], () => ({ cpus: 1, by: "busy", busy: { others: 1, machineCpus: 2 } }))).toStrictEqual({ without: "1 other thread running on the machine's 2 CPUs" });
       expect(startReadAhead([large], () => ({ cpus: 0, by: "busy", busy: { others: 7, machineCpus: 4 } }))).toStrictEqual({ without: "7 other threads running on the machine's 4 CPUs" });
       expect(startReadAhead([large], () => ({ cpus: 2, by: "busy", busy: { others: 2, machineCpus: 4 } }))).toStrictEqual({ worker: undefined });
@@ -231,7 +231,7 @@ describe("startReadAhead's count of CPUs", () => {
 
   it("starts none under a cgroup quota of fewer than two CPUs, and says so, rounded down", () => {
     const large = input("large-in-process", 40_000);
-    bundled(() => {
+    inBundle(() => {
       expect(startReadAhead([large], () => ({ cpus: 1.5, by: "cgroup quota" }))).toStrictEqual({ without: "1.5 CPUs of cgroup quota" });
       expect(startReadAhead([large], () => ({ cpus: 1.999, by: "cgroup quota" }))).toStrictEqual({ without: "1.99 CPUs of cgroup quota" });
       expect(startReadAhead([large], () => ({ cpus: 0.5, by: "cgroup quota" }))).toStrictEqual({ without: "0.5 CPUs of cgroup quota" });
@@ -242,7 +242,7 @@ describe("startReadAhead's count of CPUs", () => {
   it("goes on to start the worker with two CPUs or CPUs that cannot be counted, and looks at the input before counting", () => {
     const large = input("large-enough", 40_000);
     const small = input("small-in-process", 10);
-    bundled(() => {
+    inBundle(() => {
       expect(startReadAhead([large], () => ({ cpus: 2, by: "cgroup quota" }))).toStrictEqual({ worker: undefined });
       const unreadable = () => {
         throw new Error("unreadable");
