@@ -22,10 +22,19 @@ function validate(args: string[], env: Record<string, string> = {}, cpus?: strin
   const command = [process.execPath, BIN, "validate", ...args, "--timings", "--root", ROOT];
   const [bin, ...rest] = cpus === undefined ? command : ["taskset", "-c", cpus, ...command];
   const r = spawnSync(bin as string, rest, { cwd: ROOT, encoding: "utf8", env: { ...inherited, ...env }, maxBuffer: 64 * 1024 * 1024 });
-  const worker = /files read ahead in a worker: (\d+) of (\d+), native checks made there: (\d+) objects/.exec(r.stderr);
+  const worker = /files read ahead in a worker started \d+\.\d\d s after the process( by the launcher)?: (\d+) of (\d+), native checks made there: (\d+) objects/.exec(r.stderr);
   const none = /no read-ahead worker(?: \(([^)]*)\))?: (\d+) files read on the main thread/.exec(r.stderr);
   expect(worker ?? none, r.stderr).not.toBeNull();
-  return { status: r.status, stdout: r.stdout, started: worker !== null, without: none?.[1], fromWorker: Number(worker?.[1] ?? 0), files: Number(worker?.[2] ?? none?.[2]), nativeAhead: Number(worker?.[3] ?? 0) };
+  return {
+    status: r.status,
+    stdout: r.stdout,
+    started: worker !== null,
+    early: worker?.[1] !== undefined,
+    without: none?.[1],
+    fromWorker: Number(worker?.[2] ?? 0),
+    files: Number(worker?.[3] ?? none?.[2]),
+    nativeAhead: Number(worker?.[4] ?? 0),
+  };
 }
 
 /** The first CPU this process may run on (/proc/self/status), when `taskset` is there to start a command on it alone. */
@@ -138,6 +147,22 @@ describe("validate's read-ahead worker", () => {
       expect(one.without).toMatch(/(CPUs? (to run on|of cgroup quota)|other threads? running on the machine's \d+ CPUs?)$/);
     } else if (!one.started) expect(one.without).toMatch(/^\d+ other threads? running on the machine's \d+ CPUs?$/);
     expect(one.stdout).toBe(validate([large, "-o", "json", "--max-file-bytes", "100000"], { EKS_GITOPS_READ_AHEAD: "0" }).stdout);
+  });
+
+  it("starts the worker from the launcher, before the CLI's bundle loads, and the command uses that worker", () => {
+    const files = join(tmp, "launcher-start");
+    mkdirSync(files);
+    for (let i = 0; i < 4; i++) writeFileSync(join(files, `c${i}.yaml`), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\n`);
+    // asked for (EKS_GITOPS_READ_AHEAD=1): whatever this machine's CPUs, the worker starts, and from the launcher
+    const run = validate([files, "-o", "json"], { EKS_GITOPS_READ_AHEAD: "1" });
+    expect(run.started).toBe(true);
+    expect(run.early).toBe(true);
+    expect(run.files).toBe(4);
+    // the launcher's decision is the command's: no worker for a small input, and why (one decision, not two)
+    const small = validate([files, "-o", "json"]);
+    expect(small.started).toBe(false);
+    expect(small.without).toBe("input too small to pay for it");
+    expect(small.stdout).toBe(run.stdout);
   });
 
   const cpu = oneCpu();

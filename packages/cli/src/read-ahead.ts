@@ -45,8 +45,12 @@ export const READ_AHEAD_MIN_CPUS = 2;
 /** The read-ahead worker started, or why none was. */
 export interface ReadAheadStart {
   readonly worker?: Worker;
+  /** Seconds after the process started that the worker was (said by `validate --timings`). */
+  readonly startedAt?: number;
   /** Why no worker was started (said by `validate --timings`). */
   readonly without?: string;
+  /** Started by the launcher, before the CLI's bundle loaded (bin/bundle.js, runBundle), not by the command. */
+  readonly early?: boolean;
 }
 
 /**
@@ -86,5 +90,6 @@ export function startReadAhead(
       return { without: `${shown} CPU${shown === 1 ? "" : "s"} ${counted.by === "affinity" ? "to run on" : "of cgroup quota"}` };
     }
   }
-  return { worker: startReadAheadWorker(join(dir, "read-ahead-worker.cjs")) };
+  const worker = startReadAheadWorker(join(dir, "read-ahead-worker.cjs"));
+  return worker ? { worker, startedAt: process.uptime() } : { worker };
 }

@@ -107,9 +107,14 @@ const slice = (list: FileList, from: number, to: number): string[] => Array.from
  * many objects meet READ_AHEAD_CHARS first). A window of 16, refilled 8 files at a time, left the two threads waiting
  * for each other in turn: files differ in cost on each side (a Deployment's parse and native checks in the worker,
  * its schema and CEL rules here), and 8 files did not even that out. With 64 and 16 (block 5,000: medians of 7-9
- * interleaved runs) 0.93 -> 0.90 s and 1.21 -> 1.08 s on a slower minute.
+ * interleaved runs) 0.93 -> 0.90 s and 1.21 -> 1.08 s on a slower minute. 64 files still left the worker waiting
+ * at its window through the first ~0.25 s, while this thread ran its code cold (each kind's first objects), and the
+ * lead it could have made then was missing later, when this thread ran faster than the worker and caught up with
+ * it: a CPU profile showed the worker idle early and this thread idle late. With 1,024, files of one object
+ * (~1 KB) meet READ_AHEAD_CHARS first (~600 of them), and neither thread waits for the other until the end (block
+ * 5,000, medians of 7-9 interleaved runs: 0.81 -> 0.76 s and 0.83 -> 0.76 s; peak RSS the same, 168-170 MB).
  */
-export const READ_AHEAD_WINDOW = 64;
+export const READ_AHEAD_WINDOW = 1024;
 
 /**
  * Characters of text read ahead of the main thread at most: a file of a few hundred objects (a multi-document
@@ -123,7 +128,7 @@ export const READ_AHEAD_CHARS = 512 * 1024;
 
 /**
  * Files the main thread takes before it wakes a worker waiting at its window, which then reads that many in one go
- * (a quarter of the window). One wake-up a file (a futex call on each side, and a thread switch) cost the main thread ~60-80 us a file under
+ * One wake-up a file (a futex call on each side, and a thread switch) cost the main thread ~60-80 us a file under
  * load (`Atomics.notify` was the largest self time of ReadAhead.next in a CPU profile of 5,000 JSON files).
  */
 export const READ_AHEAD_BATCH = 16;

@@ -1,7 +1,7 @@
 // `eks-gitops validate`: check rendered output (or any Kubernetes YAML/JSON) as the API server would, plus cross-object checks.
 import { existsSync, readdirSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
-import type { Worker } from "node:worker_threads";
+import type { ReadAheadStart } from "../read-ahead.ts";
 import { CLUSTERS_DIR, RENDERED_DIR } from "@eks-gitops/config/layout";
 import { ConfigError } from "@eks-gitops/config/errors";
 import { reportConfigError } from "../overlay-report.ts";
@@ -118,10 +118,11 @@ async function lockRenderedFolders(root: string, paths: readonly string[]): Prom
 const clockMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 /**
- * `readAheadWorker`: the worker the CLI started first thing (read-ahead.ts), handed the files to parse ahead;
- * `withoutWorker`: why none was started (said by --timings).
+ * `start.worker`: the worker the launcher or the CLI started first thing (read-ahead.ts), handed the files to parse
+ * ahead; `start.without`: why none was started (said by --timings, with when and by whom one was).
  */
-export async function validateCommand(argv: readonly string[], readAheadWorker?: Worker, withoutWorker?: string): Promise<number> {
+export async function validateCommand(argv: readonly string[], start: ReadAheadStart = {}): Promise<number> {
+  const { worker: readAheadWorker, without: withoutWorker } = start;
   const { values, positionals } = parseCommandArgs("validate", argv, { options: VALIDATE_OPTIONS, strict: true, allowPositionals: true });
   if (values.help) {
     process.stdout.write(`${validateUsage}\n`);
@@ -183,7 +184,7 @@ export async function validateCommand(argv: readonly string[], readAheadWorker?:
     if (values.timings) {
       const all = [...timings, { phase: "output", ms: clockMs() - started }];
       const worker = readAheadWorker
-        ? `files read ahead in a worker: ${readAhead.fromWorker} of ${readAhead.files}, native checks made there: ${readAhead.nativeAhead} objects`
+        ? `files read ahead in a worker${start.startedAt !== undefined ? ` started ${start.startedAt.toFixed(2)} s after the process${start.early ? " by the launcher" : ""}` : ""}: ${readAhead.fromWorker} of ${readAhead.files}, native checks made there: ${readAhead.nativeAhead} objects`
         : `no read-ahead worker${withoutWorker ? ` (${withoutWorker})` : ""}: ${readAhead.files} files read on the main thread`;
       process.stderr.write(`timings: ${all.map((t) => `${t.phase} ${t.ms.toFixed(0)} ms`).join(", ")}; ${worker}; process ${process.uptime().toFixed(2)} s since start\n`);
     }
