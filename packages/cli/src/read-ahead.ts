@@ -1,4 +1,6 @@
-// The read-ahead worker of `validate` (packages/validate/src/read-ahead.ts), started before the validator loads.
+// The read-ahead worker of `validate` (packages/validate/src/read-ahead.ts), started before the validator loads: by
+// the launcher, before the CLI's bundle loads (bin/bundle.js runs this module bundled alone, read-ahead-start.cjs),
+// or by the command when the launcher could not. Nothing here may load more than the decision needs.
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
