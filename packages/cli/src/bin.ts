@@ -4,7 +4,7 @@ import { ConfigError } from "@eks-gitops/config/errors";
 import { closestName } from "./args.ts";
 import { colorEnabled } from "./color.ts";
 import { EXIT, UsageError } from "./exit-codes.ts";
-import { type ReadAheadStart, startReadAhead } from "./read-ahead.ts";
+import { startReadAhead, takeLauncherReadAhead } from "./read-ahead.ts";
 import cliPackage from "../package.json" with { type: "json" };
 
 type Command = (argv: readonly string[]) => Promise<number>;
@@ -17,9 +17,7 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     // the read-ahead worker starts first: it loads on the other CPU while the validator loads here
     run: async (argv) => {
       // started by the launcher already, before this bundle loaded (bin/bundle.js), unless it could not
-      const early = (globalThis as Record<symbol, unknown>)[Symbol.for("eks-gitops.read-ahead-started")] as ReadAheadStart | undefined;
-      delete (globalThis as Record<symbol, unknown>)[Symbol.for("eks-gitops.read-ahead-started")];
-      return (await import("./commands/validate.ts")).validateCommand(argv, early ?? startReadAhead(argv));
+      return (await import("./commands/validate.ts")).validateCommand(argv, takeLauncherReadAhead() ?? startReadAhead(argv));
     },
     summary: "validate rendered output (or any YAML/JSON) as the API server would, plus cross-object checks",
   },

@@ -3,12 +3,13 @@
 // and on hostile input, whichever thread happens to read each file (the real worker's reading is shown without a
 // race in packages/validate/src/read-ahead-worker.test.ts).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { cgroupCpuQuota, LOADAVG_AT_START, machineCpus } from "./cpu-budget.ts";
-import { READ_AHEAD_MIN_CPUS, startReadAhead } from "./read-ahead.ts";
+import { BUNDLE_DIR, READ_AHEAD_MIN_CPUS, READ_AHEAD_STARTED, startReadAhead, takeLauncherReadAhead } from "./read-ahead.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const BIN = join(ROOT, "packages/cli/bin/eks-gitops.js");
@@ -165,6 +166,23 @@ describe("validate's read-ahead worker", () => {
     expect(small.stdout).toBe(run.stdout);
   });
 
+  it("falls back to the command's own start when the launcher cannot run read-ahead-start.cjs", async () => {
+    const files = join(tmp, "launcher-fallback");
+    mkdirSync(files);
+    for (let i = 0; i < 4; i++) writeFileSync(join(files, `c${i}.yaml`), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\n`);
+    // built (or up to date) before it is copied: a bundle folder like the real one, without the launcher's file
+    const asked = validate([files, "-o", "json"], { EKS_GITOPS_READ_AHEAD: "1" });
+    const { BUNDLE_DIR: bundles } = await import(pathToFileURL(join(ROOT, "packages/cli/bin/bundle.js")).href);
+    const copy = join(tmp, "bundle-without-start");
+    cpSync(bundles, copy, { recursive: true, filter: (src: string) => !src.endsWith(".tmp") });
+    const { dir } = JSON.parse(readFileSync(join(copy, "manifest.json"), "utf8"));
+    rmSync(join(copy, dir, "read-ahead-start.cjs"));
+    const run = validate([files, "-o", "json"], { EKS_GITOPS_READ_AHEAD: "1", EKS_GITOPS_BUNDLE_DIR: copy });
+    expect(run.started).toBe(true);
+    expect(run.early).toBe(false);
+    expect(run.stdout).toBe(asked.stdout);
+  });
+
   const cpu = oneCpu();
   it.skipIf(cpu === undefined)("starts no worker on one CPU, even for an input large enough for one, and says why; EKS_GITOPS_READ_AHEAD=1 still starts one", () => {
     const large = join(tmp, "large-one-cpu");
@@ -276,6 +294,54 @@ describe("startReadAhead's count of CPUs", () => {
       // a small input is settled without counting CPUs at all
       expect(startReadAhead([small], unreadable)).toStrictEqual({ without: "input too small to pay for it" });
       expect(startReadAhead([small], () => ({ cpus: 1, by: "affinity" }))).toStrictEqual({ without: "input too small to pay for it" });
+    });
+  });
+});
+
+describe("the launcher's start of the worker (bin/bundle.js, runBundle)", () => {
+  it("runs read-ahead-start.cjs for validate only, with the command's arguments, before the bundle; the CLI takes what it started once", async () => {
+    const { runBundle, READ_AHEAD_STARTED: startedName, BUNDLE_DIR_GLOBAL } = await import(pathToFileURL(join(ROOT, "packages/cli/bin/bundle.js")).href);
+    // the names the launcher (plain JavaScript) and the CLI use for the same globals
+    expect(Symbol.for(startedName)).toBe(READ_AHEAD_STARTED);
+    expect(Symbol.for(BUNDLE_DIR_GLOBAL)).toBe(BUNDLE_DIR);
+    const dir = join(tmp, "fake-bundle");
+    mkdirSync(dir);
+    const SEEN = Symbol.for("eks-gitops.test.seen");
+    // a bundle whose main() records what it finds, and a read-ahead-start.cjs that records what it was asked
+    writeFileSync(
+      join(dir, "bin.cjs"),
+      `module.exports.main = async (argv) => { globalThis[Symbol.for("eks-gitops.test.seen")] = { argv, started: globalThis[Symbol.for(${JSON.stringify(startedName)})] }; return 7; };`,
+    );
+    writeFileSync(join(dir, "read-ahead-start.cjs"), `exports.startReadAhead = (args) => ({ without: "recorded", args, bundleDir: globalThis[Symbol.for(${JSON.stringify(BUNDLE_DIR_GLOBAL)})] });`);
+    const global = globalThis as Record<symbol, unknown>;
+    const saved = global[BUNDLE_DIR];
+    const seen = () => global[SEEN] as { argv: string[]; started?: unknown };
+    try {
+      expect(await runBundle(join(dir, "bin.cjs"), ["validate", "a", "--root", "b"])).toBe(7);
+      const started = { without: "recorded", args: ["a", "--root", "b"], bundleDir: dir, early: true };
+      expect(seen()).toEqual({ argv: ["validate", "a", "--root", "b"], started });
+      // taken once: the command gets it, and nothing after it sees the worker
+      expect(takeLauncherReadAhead()).toEqual(started);
+      expect(takeLauncherReadAhead()).toBeUndefined();
+      // another command: nothing started
+      await runBundle(join(dir, "bin.cjs"), ["synth", "a"]);
+      expect(seen().started).toBeUndefined();
+      // no read-ahead-start.cjs beside the bundle: nothing started, the command decides (and the run goes on)
+      const without = join(tmp, "fake-bundle-without-start");
+      mkdirSync(without);
+      cpSync(join(dir, "bin.cjs"), join(without, "bin.cjs"));
+      expect(await runBundle(join(without, "bin.cjs"), ["validate", "a"])).toBe(7);
+      expect(seen().started).toBeUndefined();
+    } finally {
+      delete global[SEEN];
+      delete global[READ_AHEAD_STARTED];
+      global[BUNDLE_DIR] = saved;
+    }
+  });
+
+  it("decides nothing for --help (it reads no file)", () => {
+    inBundle(() => {
+      expect(startReadAhead(["--help", ROOT], () => ({ cpus: 8, by: "affinity" }))).toEqual({ without: "input too small to pay for it" });
     });
   });
 });

@@ -18,6 +18,8 @@ import { findRepoRoot } from "./repo.ts";
 function typedPaths(argv: readonly string[]): string[] | undefined {
   try {
     const { values, positionals } = parseArgs({ args: [...argv], options: VALIDATE_OPTIONS, strict: false, allowPositionals: true });
+    // --help reads nothing
+    if (values.help === true) return [];
     if (positionals.length > 0) return positionals;
     // validate's own defaultPaths() would load the validator (and listClusters the overlay checks) before the
     // worker starts: the folders are listed here, a folder too many only making the worker start
@@ -55,6 +57,24 @@ export interface ReadAheadStart {
   readonly early?: boolean;
 }
 
+/** The global bin/bundle.js sets to the folder of the bundle it runs (BUNDLE_DIR_GLOBAL there): the worker's file is there. */
+export const BUNDLE_DIR = Symbol.for("eks-gitops.bundle-dir");
+
+/** The global the launcher leaves what it started in (bin/bundle.js, READ_AHEAD_STARTED there), for `validate`. */
+export const READ_AHEAD_STARTED = Symbol.for("eks-gitops.read-ahead-started");
+
+/**
+ * What the launcher started for `validate` before the CLI's bundle loaded (bin/bundle.js runs startReadAhead from
+ * read-ahead-start.cjs), taken once: the global is gone after, so nothing else sees the worker. Undefined when the
+ * launcher did not decide (run from the sources, another command, no read-ahead-start.cjs): the command decides.
+ */
+export function takeLauncherReadAhead(): ReadAheadStart | undefined {
+  const global = globalThis as Record<symbol, unknown>;
+  const started = global[READ_AHEAD_STARTED] as ReadAheadStart | undefined;
+  delete global[READ_AHEAD_STARTED];
+  return started;
+}
+
 /**
  * bin/bundle.js builds the worker beside bin.cjs and names the folder; run from the sources
  * (EKS_GITOPS_FROM_SOURCE=1), or with EKS_GITOPS_READ_AHEAD=0, every file is read on the main thread, with the
@@ -67,7 +87,7 @@ export function startReadAhead(
   argv: readonly string[],
   budget: () => CpuBudget = () => cpuBudget("/", undefined, (globalThis as Record<symbol, unknown>)[LOADAVG_AT_START] as string | undefined),
 ): ReadAheadStart {
-  const dir = (globalThis as Record<symbol, unknown>)[Symbol.for("eks-gitops.bundle-dir")];
+  const dir = (globalThis as Record<symbol, unknown>)[BUNDLE_DIR];
   const wanted = process.env.EKS_GITOPS_READ_AHEAD;
   if (typeof dir !== "string") return { without: "run from the TypeScript sources" };
   if (wanted === "0") return { without: "EKS_GITOPS_READ_AHEAD=0" };

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
-import { READ_AHEAD_BATCH, READ_AHEAD_WINDOW, ReadAhead, UNCLAIMED, WAKE_AT } from "./read-ahead.ts";
+import { NEVER, READ_AHEAD_BATCH, READ_AHEAD_CHARS, READ_AHEAD_WINDOW, ReadAhead, UNCLAIMED, WAKE_AT } from "./read-ahead.ts";
 import { loadDocuments } from "./reader.ts";
 import { scanFiles, scanFilesShared } from "./scan.ts";
 import { textFacts } from "./scan-text.ts";
@@ -62,7 +62,7 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
     expect(ahead.fromWorker).toBeGreaterThanOrEqual(READ_AHEAD_WINDOW);
   });
 
-  it("asks once for its code cache to be written, with how far into its files it got (half of a short run's)", async () => {
+  it("asks once for its code cache to be written, with how far into its files it got (its 64th file)", async () => {
     // the loader's global (read-ahead-start.ts) stood in for: calls and the last count, in memory both threads share
     const box = new Int32Array(new SharedArrayBuffer(8));
     const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
@@ -86,6 +86,65 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
     // asked once, at its 64th file (SAVE_AFTER_FILES) or half way through a shorter list (its whole window was posted
     // before the main thread took any)
     expect([...box]).toEqual([1, Math.min(64, Math.ceil(files.length / 2))]);
+  });
+
+  it("asks for its code cache half way through a list shorter than twice its 64 files", async () => {
+    const short = files.slice(0, 40);
+    const box = new Int32Array(new SharedArrayBuffer(8));
+    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
+    const worker = new Worker(
+      `const { workerData } = require("node:worker_threads");
+       const box = new Int32Array(workerData);
+       globalThis[Symbol.for(${JSON.stringify(SAVE_CODE_CACHE)})] = (files) => { Atomics.add(box, 0, 1); Atomics.store(box, 1, files); };
+       import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`,
+      { eval: true, workerData: box.buffer },
+    );
+    let posted = 0;
+    const allPosted = new Promise<void>((resolve, reject) => {
+      worker.on("message", () => ++posted === short.length && resolve());
+      worker.once("error", reject);
+    });
+    const ahead = new ReadAhead(short, read, worker);
+    await allPosted;
+    for (let i = 0; i < short.length; i++) await ahead.next();
+    ahead.close();
+    await worker.terminate();
+    expect([...box]).toEqual([1, 20]);
+  });
+
+  it("reads files of ~1 KB ahead up to its window's characters (hundreds of files), and is woken once a quarter of them are taken", async () => {
+    const sub = join(dir, "kilobyte");
+    mkdirSync(sub);
+    const text = (i: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: k${String(i).padStart(4, "0")}\ndata:\n  a: "${"x".repeat(960)}"\n`;
+    const length = text(0).length;
+    const count = Math.ceil(READ_AHEAD_CHARS / length) + 100;
+    const many = Array.from({ length: count }, (_, i) => {
+      const file = join(sub, `k${String(i).padStart(4, "0")}.yaml`);
+      writeFileSync(file, text(i));
+      return file;
+    });
+    const { worker, sent } = startWorker();
+    const posted = new Set<number>();
+    worker.on("message", (m: { index: number }) => posted.add(m.index));
+    // the worker never looks again by itself (waitMs: an hour): a wake-up missed would leave a file unposted
+    const ahead = new ReadAhead(many, read, worker, undefined, { waitMs: 3_600_000 });
+    const state = new Int32Array((sent[0] as { state: SharedArrayBuffer }).state);
+    // bounded by its characters, not by a count of files: the file that takes it past 512 K characters is the last
+    // one read (hundreds of them: a window of 64 files stopped it long before)
+    const lead = Math.ceil(READ_AHEAD_CHARS / length);
+    expect(lead).toBeGreaterThan(64);
+    expect(lead).toBeLessThan(READ_AHEAD_WINDOW);
+    // waiting at its window (WAKE_AT set), every file before it posted
+    while (Atomics.load(state, WAKE_AT) === NEVER || posted.size < lead) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(posted.size).toBe(lead);
+    // woken when the files holding a quarter of those characters are taken, not at every file
+    expect(Atomics.load(state, WAKE_AT)).toBe(Math.ceil(READ_AHEAD_CHARS / 4 / length));
+    for (let i = 0; i < many.length; i++) {
+      await ahead.next();
+      expect(ahead.lastFromWorker, `file ${i}`).toBe(true);
+    }
+    ahead.close();
+    await worker.terminate();
   });
 
   it("parses the texts the main thread gives it instead of reading the files", async () => {

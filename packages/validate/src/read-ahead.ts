@@ -127,8 +127,9 @@ export const READ_AHEAD_WINDOW = 1024;
 export const READ_AHEAD_CHARS = 512 * 1024;
 
 /**
- * Files the main thread takes before it wakes a worker waiting at its window, which then reads that many in one go
- * One wake-up a file (a futex call on each side, and a thread switch) cost the main thread ~60-80 us a file under
+ * Files the main thread takes before it wakes a worker waiting at its window's count of files, which then reads
+ * that many in one go (waiting at its characters, the worker asks to be woken once a quarter of them are free: see
+ * read-ahead-worker.ts). One wake-up a file (a futex call on each side, and a thread switch) cost the main thread ~60-80 us a file under
  * load (`Atomics.notify` was the largest self time of ReadAhead.next in a CPU profile of 5,000 JSON files).
  */
 export const READ_AHEAD_BATCH = 16;
@@ -388,8 +389,9 @@ export class ReadAhead implements ScanPartner {
 
   /**
    * Posts the worker the known texts of the files it may read next: those it may reach before the main thread
-   * takes another file (its window past `taken`, and as many again). A few at a time, not all at once: the
-   * worker holds only the texts of files just ahead, so that memory does not grow with the texts kept.
+   * takes another file (its window past `taken`, and as many again: up to 2,048 files). Not all at once: the
+   * worker holds only the texts of files ahead, so that memory does not grow with the texts kept (those texts are
+   * the scan's, at most SCAN_KEEP_CHARS in all).
    */
   private feed(taken: number): void {
     if (this.gone || this.known.size === 0) return;
