@@ -62,8 +62,11 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
     expect(ahead.fromWorker).toBeGreaterThanOrEqual(READ_AHEAD_WINDOW);
   });
 
-  it("asks once for its code cache to be written, with how far into its files it got (its 64th file)", async () => {
-    // the loader's global (read-ahead-start.ts) stood in for: calls and the last count, in memory both threads share
+  /**
+   * The real worker over `list`, with the loader's global (read-ahead-start.ts) stood in for: [calls, last count]
+   * of its asks for its code cache, in memory both threads share. `first` files are posted before any is taken.
+   */
+  async function codeCacheAsks(list: readonly string[], first: number): Promise<number[]> {
     const box = new Int32Array(new SharedArrayBuffer(8));
     const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
     const worker = new Worker(
@@ -74,42 +77,23 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       { eval: true, workerData: box.buffer },
     );
     let posted = 0;
-    const windowPosted = new Promise<void>((resolve, reject) => {
-      worker.on("message", () => ++posted === READ_AHEAD_WINDOW && resolve());
+    const firstPosted = new Promise<void>((resolve, reject) => {
+      worker.on("message", () => ++posted === first && resolve());
       worker.once("error", reject);
     });
-    const ahead = new ReadAhead(files, read, worker);
-    await windowPosted;
-    for (let i = 0; i < files.length; i++) await ahead.next();
+    const ahead = new ReadAhead(list, read, worker);
+    await firstPosted;
+    for (let i = 0; i < list.length; i++) await ahead.next();
     ahead.close();
     await worker.terminate();
-    // asked once, at its 64th file (SAVE_AFTER_FILES) or half way through a shorter list (its whole window was posted
-    // before the main thread took any)
-    expect([...box]).toEqual([1, Math.min(64, Math.ceil(files.length / 2))]);
-  });
+    return [...box];
+  }
 
-  it("asks for its code cache half way through a list shorter than twice its 64 files", async () => {
+  it("asks once for its code cache to be written, at its 64th file (SAVE_AFTER_FILES), or half way through a shorter list", async () => {
+    // its whole window posted before the main thread takes any: the count is the worker's own
+    expect(await codeCacheAsks(files, READ_AHEAD_WINDOW)).toEqual([1, 64]);
     const short = files.slice(0, 40);
-    const box = new Int32Array(new SharedArrayBuffer(8));
-    const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
-    const worker = new Worker(
-      `const { workerData } = require("node:worker_threads");
-       const box = new Int32Array(workerData);
-       globalThis[Symbol.for(${JSON.stringify(SAVE_CODE_CACHE)})] = (files) => { Atomics.add(box, 0, 1); Atomics.store(box, 1, files); };
-       import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`,
-      { eval: true, workerData: box.buffer },
-    );
-    let posted = 0;
-    const allPosted = new Promise<void>((resolve, reject) => {
-      worker.on("message", () => ++posted === short.length && resolve());
-      worker.once("error", reject);
-    });
-    const ahead = new ReadAhead(short, read, worker);
-    await allPosted;
-    for (let i = 0; i < short.length; i++) await ahead.next();
-    ahead.close();
-    await worker.terminate();
-    expect([...box]).toEqual([1, 20]);
+    expect(await codeCacheAsks(short, short.length)).toEqual([1, 20]);
   });
 
   it("reads files of ~1 KB ahead up to its window's characters (hundreds of files), and is woken once a quarter of them are taken", async () => {
