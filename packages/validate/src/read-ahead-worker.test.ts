@@ -109,8 +109,13 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
     });
     const { worker, sent } = startWorker();
     const posted = new Set<number>();
-    worker.on("message", (m: { index: number }) => posted.add(m.index));
-    // the worker never looks again by itself (waitMs: an hour): a wake-up missed would leave a file unposted
+    let waiting: { index: number; resolve: () => void } | undefined;
+    worker.on("message", (m: { index: number }) => {
+      posted.add(m.index);
+      if (waiting?.index === m.index) waiting.resolve();
+    });
+    // the worker never looks again by itself (waitMs: an hour): a wake-up missed would leave a file unposted, and
+    // this test waiting for it until vitest's timeout
     const ahead = new ReadAhead(many, read, worker, undefined, { waitMs: 3_600_000 });
     const state = new Int32Array((sent[0] as { state: SharedArrayBuffer }).state);
     // bounded by its characters, not by a count of files: the file that takes it past 512 K characters is the last
@@ -124,6 +129,8 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
     // woken when the files holding a quarter of those characters are taken, not at every file
     expect(Atomics.load(state, WAKE_AT)).toBe(Math.ceil(READ_AHEAD_CHARS / 4 / length));
     for (let i = 0; i < many.length; i++) {
+      // each file is taken only once the worker has posted it: the main thread never reads one itself
+      if (!posted.has(i)) await new Promise<void>((resolve) => (waiting = { index: i, resolve }));
       await ahead.next();
       expect(ahead.lastFromWorker, `file ${i}`).toBe(true);
     }
