@@ -38,6 +38,14 @@ function validate(args: string[], env: Record<string, string> = {}, cpus?: strin
   };
 }
 
+/** A folder of four small ConfigMaps (under the 64 KiB a worker needs to pay), for the launcher's tests. */
+function fourConfigMaps(name: string): string {
+  const files = join(tmp, name);
+  mkdirSync(files);
+  for (let i = 0; i < 4; i++) writeFileSync(join(files, `c${i}.yaml`), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\n`);
+  return files;
+}
+
 /** The first CPU this process may run on (/proc/self/status), when `taskset` is there to start a command on it alone. */
 function oneCpu(): string | undefined {
   if (process.platform !== "linux" || spawnSync("taskset", ["-V"]).status !== 0) return undefined;
@@ -151,9 +159,7 @@ describe("validate's read-ahead worker", () => {
   });
 
   it("starts the worker from the launcher, before the CLI's bundle loads, and the command uses that worker", () => {
-    const files = join(tmp, "launcher-start");
-    mkdirSync(files);
-    for (let i = 0; i < 4; i++) writeFileSync(join(files, `c${i}.yaml`), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\n`);
+    const files = fourConfigMaps("launcher-start");
     // asked for (EKS_GITOPS_READ_AHEAD=1): whatever this machine's CPUs, the worker starts, and from the launcher
     const run = validate([files, "-o", "json"], { EKS_GITOPS_READ_AHEAD: "1" });
     expect(run.started).toBe(true);
@@ -167,9 +173,7 @@ describe("validate's read-ahead worker", () => {
   });
 
   it("falls back to the command's own start when the launcher cannot run read-ahead-start.cjs", async () => {
-    const files = join(tmp, "launcher-fallback");
-    mkdirSync(files);
-    for (let i = 0; i < 4; i++) writeFileSync(join(files, `c${i}.yaml`), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\n`);
+    const files = fourConfigMaps("launcher-fallback");
     // built (or up to date) before it is copied: a bundle folder like the real one, without the launcher's file
     const asked = validate([files, "-o", "json"], { EKS_GITOPS_READ_AHEAD: "1" });
     const { BUNDLE_DIR: bundles } = await import(pathToFileURL(join(ROOT, "packages/cli/bin/bundle.js")).href);

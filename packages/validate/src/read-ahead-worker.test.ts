@@ -36,6 +36,27 @@ function startWorker(): { worker: Worker; sent: unknown[] } {
   return { worker, sent };
 }
 
+/**
+ * Records the files `worker` posts, and takes every file of `ahead` in order, each only once the worker has posted it
+ * (the main thread never reads one itself), checking that it came from the worker.
+ */
+function postedFiles(worker: Worker): { posted: Set<number>; takeEach: (ahead: ReadAhead, count: number) => Promise<void> } {
+  const posted = new Set<number>();
+  let waiting: { index: number; resolve: () => void } | undefined;
+  worker.on("message", (m: { index: number }) => {
+    posted.add(m.index);
+    if (waiting?.index === m.index) waiting.resolve();
+  });
+  const takeEach = async (ahead: ReadAhead, count: number) => {
+    for (let i = 0; i < count; i++) {
+      if (!posted.has(i)) await new Promise<void>((resolve) => (waiting = { index: i, resolve }));
+      await ahead.next();
+      expect(ahead.lastFromWorker, `file ${i}`).toBe(true);
+    }
+  };
+  return { posted, takeEach };
+}
+
 describe("the read-ahead worker", { timeout: 120_000 }, () => {
   it("posts every file of its window before the main thread asks, and those documents are loadDocuments' own", async () => {
     const { worker } = startWorker();
@@ -108,12 +129,7 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       return file;
     });
     const { worker, sent } = startWorker();
-    const posted = new Set<number>();
-    let waiting: { index: number; resolve: () => void } | undefined;
-    worker.on("message", (m: { index: number }) => {
-      posted.add(m.index);
-      if (waiting?.index === m.index) waiting.resolve();
-    });
+    const { posted, takeEach } = postedFiles(worker);
     // the worker never looks again by itself (waitMs: an hour): a wake-up missed would leave a file unposted, and
     // this test waiting for it until vitest's timeout
     const ahead = new ReadAhead(many, read, worker, undefined, { waitMs: 3_600_000 });
@@ -128,12 +144,7 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
     expect(posted.size).toBe(lead);
     // woken when the files holding a quarter of those characters are taken, not at every file
     expect(Atomics.load(state, WAKE_AT)).toBe(Math.ceil(READ_AHEAD_CHARS / 4 / length));
-    for (let i = 0; i < many.length; i++) {
-      // each file is taken only once the worker has posted it: the main thread never reads one itself
-      if (!posted.has(i)) await new Promise<void>((resolve) => (waiting = { index: i, resolve }));
-      await ahead.next();
-      expect(ahead.lastFromWorker, `file ${i}`).toBe(true);
-    }
+    await takeEach(ahead, many.length);
     ahead.close();
     await worker.terminate();
   });
@@ -179,19 +190,9 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       return file;
     });
     const { worker } = startWorker();
-    const posted = new Set<number>();
-    let waiting: { index: number; resolve: () => void } | undefined;
-    worker.on("message", (m: { index: number }) => {
-      posted.add(m.index);
-      if (waiting?.index === m.index) waiting.resolve();
-    });
+    const { takeEach } = postedFiles(worker);
     const ahead = new ReadAhead(many, read, worker, undefined, { waitMs: 3_600_000 });
-    for (let i = 0; i < many.length; i++) {
-      // each file is taken only once the worker has posted it: the main thread never reads one itself
-      if (!posted.has(i)) await new Promise<void>((resolve) => (waiting = { index: i, resolve }));
-      await ahead.next();
-      expect(ahead.lastFromWorker, `file ${i}`).toBe(true);
-    }
+    await takeEach(ahead, many.length);
     expect(ahead.fromWorker).toBe(many.length);
     ahead.close();
     await worker.terminate();

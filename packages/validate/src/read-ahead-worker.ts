@@ -115,6 +115,21 @@ function scanFront(work: ReadAheadWork, inbox: Inbox, post: (m: ReadAheadScanned
   return kept;
 }
 
+/**
+ * The count of files taken at which `chars` of the characters ahead are free (`ahead`: the files read and not yet
+ * taken, with their sizes, in order), or at which the last of them is; `atLeast` when none is ahead.
+ */
+function freedAt(ahead: readonly (readonly [number, number])[], chars: number, atLeast: number): number {
+  let freed = 0;
+  let at = atLeast;
+  for (const [index, size] of ahead) {
+    freed += size;
+    at = index + 1;
+    if (freed >= chars) break;
+  }
+  return at;
+}
+
 function run(work: ReadAheadWork, post: (m: ReadAheadMessage | ReadAheadScanned) => void): void {
   const state = new Int32Array(work.state);
   const claims = new Int32Array(work.claims);
@@ -143,15 +158,7 @@ function run(work: ReadAheadWork, post: (m: ReadAheadMessage | ReadAheadScanned)
       // a full count of files: woken once a batch is free; too many characters: once a quarter of them are free (the
       // next file, if it alone is that large). Files of ~1 KB meet the characters first (~600 of them): woken at
       // each file taken, the worker cost the main thread a notify (~70 us under load) up to ~100 times a run
-      let wakeAt = full ? index - work.window + work.batch : taken + 1;
-      if (!full) {
-        let freed = 0;
-        for (const [i, chars] of ahead) {
-          freed += chars;
-          wakeAt = i + 1;
-          if (freed >= work.windowChars / 4) break;
-        }
-      }
+      const wakeAt = full ? index - work.window + work.batch : freedAt(ahead, work.windowChars / 4, taken + 1);
       Atomics.store(state, WAKE_AT, wakeAt);
       const now = Atomics.load(state, TAKEN);
       if (now >= wakeAt) continue;
