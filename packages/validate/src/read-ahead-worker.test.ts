@@ -5,7 +5,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
+import { EventEmitter } from "node:events";
+import { MessageChannel, MessagePort, type TransferListItem, Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
 import { NEVER, READ_AHEAD_BATCH, READ_AHEAD_CHARS, READ_AHEAD_WINDOW, ReadAhead, UNCLAIMED, WAKE_AT } from "./read-ahead.ts";
 import { loadDocuments } from "./reader.ts";
@@ -23,27 +24,45 @@ const files = Array.from({ length: READ_AHEAD_WINDOW + 4 }, (_, i) => {
 });
 const read = { cwd: dir };
 
-/** The real worker, run from its sources through tsx's loader (the CLI runs a bundled copy); `sent`: what it was posted. */
-function startWorker(): { worker: Worker; sent: unknown[] } {
+/**
+ * What `worker` posts on the channel ReadAhead gives it (ReadAheadWork.port), as `message` events of the emitter
+ * returned: the worker is given a channel of the test's instead, whose messages go on to ReadAhead's. `sent`: what
+ * the worker was posted.
+ */
+function watchPosts(worker: Worker, sent: unknown[] = []): EventEmitter {
+  const posts = new EventEmitter();
+  const post = worker.postMessage.bind(worker);
+  worker.postMessage = (m: unknown, transfer?: readonly TransferListItem[]) => {
+    sent.push(m);
+    const port = (m as { port?: unknown } | null)?.port;
+    if (!(port instanceof MessagePort)) return post(m, transfer);
+    const spy = new MessageChannel();
+    spy.port1.on("message", (posted: unknown) => {
+      port.postMessage(posted);
+      posts.emit("message", posted);
+    });
+    spy.port1.unref();
+    post({ ...(m as object), port: spy.port2 }, [spy.port2]);
+  };
+  return posts;
+}
+
+/** The real worker, run from its sources through tsx's loader (the CLI runs a bundled copy); `posts`: what it posts (watchPosts), `sent`: what it was posted. */
+function startWorker(): { worker: Worker; posts: EventEmitter; sent: unknown[] } {
   const entry = JSON.stringify(new URL("./read-ahead-worker.ts", import.meta.url).href);
   const worker = new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`, { eval: true });
   const sent: unknown[] = [];
-  const post = worker.postMessage.bind(worker);
-  worker.postMessage = (m: unknown) => {
-    sent.push(m);
-    post(m);
-  };
-  return { worker, sent };
+  return { worker, posts: watchPosts(worker, sent), sent };
 }
 
 /**
  * Records the files `worker` posts, and takes every file of `ahead` in order, each only once the worker has posted it
  * (the main thread never reads one itself), checking that it came from the worker.
  */
-function postedFiles(worker: Worker): { posted: Set<number>; takeEach: (ahead: ReadAhead, count: number) => Promise<void> } {
+function postedFiles(posts: EventEmitter): { posted: Set<number>; takeEach: (ahead: ReadAhead, count: number) => Promise<void> } {
   const posted = new Set<number>();
   let waiting: { index: number; resolve: () => void } | undefined;
-  worker.on("message", (m: { index: number }) => {
+  posts.on("message", (m: { index: number }) => {
     posted.add(m.index);
     if (waiting?.index === m.index) waiting.resolve();
   });
@@ -59,10 +78,10 @@ function postedFiles(worker: Worker): { posted: Set<number>; takeEach: (ahead: R
 
 describe("the read-ahead worker", { timeout: 120_000 }, () => {
   it("posts every file of its window before the main thread asks, and those documents are loadDocuments' own", async () => {
-    const { worker } = startWorker();
+    const { worker, posts } = startWorker();
     const posted: number[] = [];
     const windowPosted = new Promise<void>((resolve, reject) => {
-      worker.on("message", (m: { index: number }) => {
+      posts.on("message", (m: { index: number }) => {
         posted.push(m.index);
         if (posted.length === READ_AHEAD_WINDOW) resolve();
       });
@@ -97,9 +116,10 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
        import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${entry}); });`,
       { eval: true, workerData: box.buffer },
     );
+    const posts = watchPosts(worker);
     let posted = 0;
     const firstPosted = new Promise<void>((resolve, reject) => {
-      worker.on("message", () => ++posted === first && resolve());
+      posts.on("message", () => ++posted === first && resolve());
       worker.once("error", reject);
     });
     const ahead = new ReadAhead(list, read, worker);
@@ -128,8 +148,8 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       writeFileSync(file, text(i));
       return file;
     });
-    const { worker, sent } = startWorker();
-    const { posted, takeEach } = postedFiles(worker);
+    const { worker, posts, sent } = startWorker();
+    const { posted, takeEach } = postedFiles(posts);
     // the worker never looks again by itself (waitMs: an hour): a wake-up missed would leave a file unposted, and
     // this test waiting for it until vitest's timeout
     const ahead = new ReadAhead(many, read, worker, undefined, { waitMs: 3_600_000 });
@@ -154,10 +174,10 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
     const gone = join(dir, "gone");
     const paths = Array.from({ length: 3 }, (_, i) => join(gone, `g${i}.yaml`));
     const texts = paths.map((_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: given${i}\n`);
-    const { worker } = startWorker();
+    const { worker, posts } = startWorker();
     const posted: { index: number; text?: string }[] = [];
     const allPosted = new Promise<void>((resolve, reject) => {
-      worker.on("message", (m: { index: number; text?: string }) => {
+      posts.on("message", (m: { index: number; text?: string }) => {
         posted.push(m);
         if (posted.length === paths.length) resolve();
       });
@@ -189,8 +209,8 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       writeFileSync(file, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: w${i}\n`);
       return file;
     });
-    const { worker } = startWorker();
-    const { takeEach } = postedFiles(worker);
+    const { worker, posts } = startWorker();
+    const { takeEach } = postedFiles(posts);
     const ahead = new ReadAhead(many, read, worker, undefined, { waitMs: 3_600_000 });
     await takeEach(ahead, many.length);
     expect(ahead.fromWorker).toBe(many.length);
@@ -213,13 +233,13 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       writeFileSync(file, t);
       return file;
     });
-    const { worker } = startWorker();
+    const { worker, posts } = startWorker();
     // the worker scans every file when the main thread claims none before the worker's scan has ended
     const scanned: [number, unknown][] = [];
     const posted = new Set<number>();
     let waiting: { index: number; resolve: () => void } | undefined;
     const scanEnded = new Promise<number>((resolve, reject) => {
-      worker.on("message", (m: { scanned?: [number, unknown][]; end?: number; index?: number }) => {
+      posts.on("message", (m: { scanned?: [number, unknown][]; end?: number; index?: number }) => {
         if (m.scanned) scanned.push(...m.scanned);
         if (m.end !== undefined) resolve(m.end);
         if (m.index !== undefined) posted.add(m.index);
@@ -259,10 +279,10 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
 
   it("is given the files' names a few at a time, never the whole list, and reads every file", async () => {
     // what the main thread posts it: the work (its first names) and then the next names as the files are taken
-    const { worker, sent } = startWorker();
+    const { worker, posts, sent } = startWorker();
     const windowPosted = new Promise<void>((resolve, reject) => {
       let n = 0;
-      worker.on("message", () => {
+      posts.on("message", () => {
         if (++n === READ_AHEAD_WINDOW) resolve();
       });
       worker.once("error", reject);
@@ -298,10 +318,10 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       writeFileSync(file, t);
       return file;
     });
-    const { worker, sent } = startWorker();
+    const { worker, posts, sent } = startWorker();
     const scanned: [number, unknown][] = [];
     const scanEnded = new Promise<number>((resolve, reject) => {
-      worker.on("message", (m: { scanned?: [number, unknown][]; end?: number }) => {
+      posts.on("message", (m: { scanned?: [number, unknown][]; end?: number }) => {
         if (m.scanned) scanned.push(...m.scanned);
         if (m.end !== undefined) resolve(m.end);
       });
@@ -357,9 +377,9 @@ describe("the read-ahead worker", { timeout: 120_000 }, () => {
       writeFileSync(file, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b${i}\ndata:\n  a: "${"x".repeat(2000)}"\n`);
       return file;
     });
-    const { worker, sent } = startWorker();
+    const { worker, posts, sent } = startWorker();
     const posted: number[] = [];
-    worker.on("message", (m: { index: number }) => posted.push(m.index));
+    posts.on("message", (m: { index: number }) => posted.push(m.index));
     const ahead = new ReadAhead(big, { cwd: sub }, worker, undefined, { windowChars: 3000 });
     const state = new Int32Array((sent[0] as { state: SharedArrayBuffer }).state);
     // the worker asks to be woken when the first file is taken (its count of files alone would not stop it here);

@@ -218,7 +218,7 @@ port?.once("message", (work: ReadAheadWork) => {
   let save = (globalThis as Record<symbol, unknown>)[Symbol.for(SAVE_CODE_CACHE)] as ((files: number) => void) | undefined;
   const saveAt = Math.min(SAVE_AFTER_FILES, Math.ceil(work.total / 2)) - 1;
   run(work, (m) => {
-    port.postMessage(m);
+    work.port.postMessage(m);
     if (save && "index" in m && m.index >= saveAt) {
       save(saveAt + 1);
       save = undefined;

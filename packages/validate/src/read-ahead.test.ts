@@ -67,7 +67,7 @@ describe("ReadAhead", () => {
   it("takes what the worker posts for the files it claimed", async () => {
     // a worker that claims file 1 and posts a marker for it (the real worker posts loadDocuments' result)
     const marker = { resources: [], unreadable: [], iam: [] };
-    const w = worker(`Atomics.store(claims, 1, 1); parentPort.postMessage({ index: 1, docs: ${JSON.stringify(marker)} });`);
+    const w = worker(`Atomics.store(claims, 1, 1); work.port.postMessage({ index: 1, docs: ${JSON.stringify(marker)} }); parentPort.postMessage("posted");`);
     const posted = new Promise((resolve) => w.once("message", resolve));
     const ahead = new ReadAhead(files, read, w);
     await posted;
@@ -75,6 +75,30 @@ describe("ReadAhead", () => {
     const second = await ahead.next();
     expect(first).toEqual(expected[0]);
     expect(second).toEqual(marker);
+    expect(ahead.lastFromWorker).toBe(true);
+    ahead.close();
+  });
+
+  it("takes a file the worker posted on its channel at once, without a turn of the event loop", () => {
+    const marker = { resources: [], unreadable: [], iam: [] };
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const w = new Worker(
+      `const { parentPort, workerData } = require("node:worker_threads");
+       parentPort.once("message", (work) => {
+         Atomics.store(new Int32Array(work.claims), 0, 1);
+         work.port.postMessage({ index: 0, docs: ${JSON.stringify(marker)} });
+         const flag = new Int32Array(workerData);
+         Atomics.store(flag, 0, 1);
+         Atomics.notify(flag, 0);
+       });`,
+      { eval: true, workerData: flag.buffer },
+    );
+    const ahead = new ReadAhead(files, read, w);
+    // this thread blocks until the worker has posted: nothing is delivered to it by its event loop meanwhile
+    Atomics.wait(flag, 0, 0, 30_000);
+    const docs = ahead.next();
+    expect(docs).not.toBeInstanceOf(Promise);
+    expect(docs).toEqual(marker);
     expect(ahead.lastFromWorker).toBe(true);
     ahead.close();
   });
@@ -90,7 +114,7 @@ describe("ReadAhead", () => {
 
   it("gives documents parsed before as they are, and the worker skips their files", async () => {
     // the worker claims every file it can and posts a marker for each: a file given parsed is never its
-    const w = worker(`for (let i = 0; i < claims.length; i++) if (Atomics.compareExchange(claims, i, 0, 1) === 0) parentPort.postMessage({ index: i, docs: { resources: [], unreadable: [], iam: [{ file: "marker", index: i }] } });`);
+    const w = worker(`for (let i = 0; i < claims.length; i++) if (Atomics.compareExchange(claims, i, 0, 1) === 0) work.port.postMessage({ index: i, docs: { resources: [], unreadable: [], iam: [{ file: "marker", index: i }] } });`);
     const ahead = new ReadAhead(files, read, w);
     const text = readFileSync(files[0] as string, "utf8");
     const given = { resources: [], unreadable: [], iam: [] };

@@ -222,62 +222,69 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
   const secrets: ParsedResource[] = [];
   for (const u of options.unreadable ?? []) results.add(detacher.result(resultOf(u, "error", [...u.findings])), u.pointer);
   const readAhead = options.readAhead ?? new ReadAhead(options.files, options.read, undefined);
-  const batches = (async function* () {
-    try {
-      for (let i = 0; i < options.files.length; i++) {
-        const docs = await readAhead.next();
-        yield { docs, owned: readAhead.lastFromWorker, native: readAhead.lastNative, text: readAhead.lastText, listed: options.files.at(i) };
-      }
-    } finally {
-      readAhead.close();
-    }
-    if (options.documents) yield { docs: options.documents, owned: false, native: undefined, text: undefined, listed: undefined };
-  })();
   const warmAt = Math.min(WARM_FILES, options.files.length);
   let filesDone = 0;
-  for await (const { docs, owned, native, text, listed } of batches) {
-    // a file shown as it was listed is kept as the list's string, not as a second copy of it (~70 B an object)
-    const shown = docs.resources[0]?.file ?? docs.unreadable[0]?.file;
-    if (listed !== undefined && shown === listed) results.preferString(listed);
-    // facts keep strings once: copied out of the file's text (main-thread parsing) or kept as posted (worker)
-    const keep = <T>(v: T): T => (owned ? detacher.adopt(v) : detacher.data(v));
-    const fileResults: ResourceResult[] = [];
-    const fileFacts: { readonly at: number; readonly extra: ReturnType<typeof factExtra>; readonly packed?: string | false }[] = [];
-    for (const [i, r] of docs.resources.entries()) {
-      const ahead = native?.[i] ?? undefined;
-      const pending = validateOne(r, options, ahead);
-      const result = pending instanceof Promise ? await pending : pending;
-      fileResults.push(result);
-      // the fact the worker made of this very object (built-in objects: validation never changes them), else made here
-      if (crossObject && result.status !== "skipped" && !result.findings.some((f) => f.rule.startsWith("reject:")))
-        fileFacts.push(ahead?.fact !== undefined ? { at: i, extra: undefined, packed: ahead.fact } : { at: i, extra: factExtra(r) });
-      const secret = secretFacts(r, detacher);
-      if (secret) secrets.push(secret);
+  // the files in order, then the documents in memory; a file already here is taken without a turn of the event loop
+  // (an async generator cost each file a few promises and microtask hops)
+  const listedFiles = options.files.length;
+  try {
+    for (let fileIndex = 0; fileIndex <= listedFiles; fileIndex++) {
+      let batch: { docs: LoadedDocuments; owned: boolean; native: readonly (NativeAhead | null)[] | undefined; text: string | undefined; listed: string | undefined };
+      if (fileIndex < listedFiles) {
+        const next = readAhead.next();
+        const docs = next instanceof Promise ? await next : next;
+        batch = { docs, owned: readAhead.lastFromWorker, native: readAhead.lastNative, text: readAhead.lastText, listed: options.files.at(fileIndex) };
+      } else {
+        readAhead.close();
+        if (!options.documents) break;
+        batch = { docs: options.documents, owned: false, native: undefined, text: undefined, listed: undefined };
+      }
+      const { docs, owned, native, text, listed } = batch;
+      // a file shown as it was listed is kept as the list's string, not as a second copy of it (~70 B an object)
+      const shown = docs.resources[0]?.file ?? docs.unreadable[0]?.file;
+      if (listed !== undefined && shown === listed) results.preferString(listed);
+      // facts keep strings once: copied out of the file's text (main-thread parsing) or kept as posted (worker)
+      const keep = <T>(v: T): T => (owned ? detacher.adopt(v) : detacher.data(v));
+      const fileResults: ResourceResult[] = [];
+      const fileFacts: { readonly at: number; readonly extra: ReturnType<typeof factExtra>; readonly packed?: string | false }[] = [];
+      for (const [i, r] of docs.resources.entries()) {
+        const ahead = native?.[i] ?? undefined;
+        const pending = validateOne(r, options, ahead);
+        const result = pending instanceof Promise ? await pending : pending;
+        fileResults.push(result);
+        // the fact the worker made of this very object (built-in objects: validation never changes them), else made here
+        if (crossObject && result.status !== "skipped" && !result.findings.some((f) => f.rule.startsWith("reject:")))
+          fileFacts.push(ahead?.fact !== undefined ? { at: i, extra: undefined, packed: ahead.fact } : { at: i, extra: factExtra(r) });
+        const secret = secretFacts(r, detacher);
+        if (secret) secrets.push(secret);
+      }
+      for (const u of docs.unreadable) fileResults.push(resultOf(u, "error", [...u.findings]));
+      // IAM documents are small and linted together (a folder's index.json gives each file its context)
+      iam.push(...docs.iam);
+      // results are found again by file, document and list item (cross-object findings below)
+      const pointers = [...docs.resources, ...docs.unreadable].map((d) => d.pointer);
+      const first = results.size;
+      // located in the text the file was read from (one read per file); a file not read as text is asked for again
+      const fileText = text === undefined ? options.readText : () => text;
+      for (const [j, located] of locateAll(fileResults, fileText).entries()) results.add(detacher.result(located), pointers[j]);
+      for (const { at, extra, packed: made } of fileFacts) {
+        const f = factCount++;
+        facts.set(f, first + at);
+        // the worker's fact (a string, or false for none) goes to the same column as one made here
+        const packed = made !== undefined ? made || undefined : extra ? packExtra(extra) : undefined;
+        packedFacts.push(typeof packed === "string" ? packed : undefined);
+        if (packed !== undefined && typeof packed !== "string") objectFacts.set(f, keep(packed));
+      }
+      // asking V8 for heap statistics costs ~0.2 ms: every few hundred documents is often enough
+      documents += docs.resources.length + docs.unreadable.length + docs.iam.length;
+      if (documents >= nextHeapCheck) {
+        nextHeapCheck = documents + 100;
+        heap.check();
+      }
+      if (listed !== undefined && ++filesDone === warmAt) options.onWarm?.(warmAt);
     }
-    for (const u of docs.unreadable) fileResults.push(resultOf(u, "error", [...u.findings]));
-    // IAM documents are small and linted together (a folder's index.json gives each file its context)
-    iam.push(...docs.iam);
-    // results are found again by file, document and list item (cross-object findings below)
-    const pointers = [...docs.resources, ...docs.unreadable].map((d) => d.pointer);
-    const first = results.size;
-    // located in the text the file was read from (one read per file); a file not read as text is asked for again
-    const fileText = text === undefined ? options.readText : () => text;
-    for (const [j, located] of locateAll(fileResults, fileText).entries()) results.add(detacher.result(located), pointers[j]);
-    for (const { at, extra, packed: made } of fileFacts) {
-      const f = factCount++;
-      facts.set(f, first + at);
-      // the worker's fact (a string, or false for none) goes to the same column as one made here
-      const packed = made !== undefined ? made || undefined : extra ? packExtra(extra) : undefined;
-      packedFacts.push(typeof packed === "string" ? packed : undefined);
-      if (packed !== undefined && typeof packed !== "string") objectFacts.set(f, keep(packed));
-    }
-    // asking V8 for heap statistics costs ~0.2 ms: every few hundred documents is often enough
-    documents += docs.resources.length + docs.unreadable.length + docs.iam.length;
-    if (documents >= nextHeapCheck) {
-      nextHeapCheck = documents + 100;
-      heap.check();
-    }
-    if (listed !== undefined && ++filesDone === warmAt) options.onWarm?.(warmAt);
+  } finally {
+    readAhead.close();
   }
 
   const lint = iamLint ? lintIamDocuments(iam) : new Map();

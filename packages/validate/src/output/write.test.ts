@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Report, ResourceResult } from "../types.ts";
 import { formatReport, OUTPUT_FORMATS } from "./format.ts";
-import { writeJson, writeReport } from "./write.ts";
+import { JSON_BATCH, writeJson, writeReport } from "./write.ts";
 
 const resource = (i: number): ResourceResult => ({
   file: `dir/f${Math.floor(i / 100)}.yaml`,
@@ -30,7 +30,8 @@ const report = (n: number): Report => {
 
 describe("writeReport", () => {
   it.each(OUTPUT_FORMATS)("writes %s byte for byte as formatReport, in chunks", (format) => {
-    for (const n of [0, 1, 3000]) {
+    // JSON resources are written a batch at a time: a whole batch, one more, and a last batch cut short too
+    for (const n of [0, 1, JSON_BATCH, JSON_BATCH + 1, 3000]) {
       const chunks: string[] = [];
       writeReport(report(n), format, { verbose: true }, (c) => chunks.push(c));
       expect(chunks.join("")).toBe(formatReport(report(n), format, { verbose: true }));
