@@ -73,6 +73,25 @@ const CASES: Case[] = [
     expect: (r) => expect(r.stderr).toBe("bench: --cpus all: a list of CPUs as taskset -c takes it, e.g. 0 or 0,1 or 0-3\n"),
   },
   {
+    // typed in the package, pnpm passes the `--` on: the options after it still reach the bench (they were words of
+    // no meaning, and the whole bench ran without them)
+    typed: "pnpm -s bench -- --cpus all",
+    in: "packages/validate",
+    status: 2,
+    expect: (r) => expect(r.stderr).toBe("bench: --cpus all: a list of CPUs as taskset -c takes it, e.g. 0 or 0,1 or 0-3\n"),
+  },
+  {
+    // a misspelt option or a stray word is a usage error, never a stack trace or a bench run without it
+    typed: "pnpm -s --filter @eks-gitops/validate bench --shapes-onyl",
+    status: 2,
+    expect: (r) => expect(r.stderr).toMatch(/^bench: Unknown option '--shapes-onyl'/),
+  },
+  {
+    typed: "pnpm -s --filter @eks-gitops/validate bench shapes-only",
+    status: 2,
+    expect: (r) => expect(r.stderr).toMatch(/^bench: Unexpected argument 'shapes-only'/),
+  },
+  {
     typed: "pnpm -s synth --chek",
     status: 2,
     expect: (r) => expect(r.stderr).toBe("eks-gitops: synth --chek: unknown option; did you mean --check? (eks-gitops synth --help lists the options)\n"),

@@ -50,9 +50,11 @@ async function runShapes(values: { shapes?: string; sizes?: string; "shape-round
   });
 }
 
-async function main(): Promise<void> {
-  // `pnpm bench -- --count 1000` passes the `--` through
-  const { values } = parseArgs({ allowPositionals: true, options: {
+/** The bench's options (strict: an unknown option or a stray word throws). */
+function parseOptions(args: string[]) {
+  return parseArgs({
+    args,
+    options: {
       count: { type: "string", default: "5000" },
       "per-file": { type: "string", default: "100" },
       keep: { type: "boolean", default: false },
@@ -73,6 +75,22 @@ async function main(): Promise<void> {
       "shapes-only": { type: "boolean", default: false },
     },
   });
+}
+
+async function main(): Promise<void> {
+  // `pnpm bench -- --count 1000` (typed in this package) passes the `--` through, and parseArgs would take every
+  // option after it for a word of no meaning: the options follow it
+  const args = process.argv.slice(2);
+  if (args[0] === "--") args.shift();
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions(args);
+  } catch (err) {
+    // an unknown option or a stray word is a usage error (exit 2), in parseArgs' own words
+    if (String((err as NodeJS.ErrnoException).code).startsWith("ERR_PARSE_ARGS")) throw new OptionError((err as Error).message);
+    throw err;
+  }
+  const { values } = parsed;
   const rounds = Math.max(1, Number(values.rounds));
   const count = Number(values.count);
   const perFile = Number(values["per-file"]);
