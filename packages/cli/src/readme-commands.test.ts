@@ -92,6 +92,12 @@ const CASES: Case[] = [
     expect: (r) => expect(r.stderr).toMatch(/^bench: Unexpected argument 'shapes-only'/),
   },
   {
+    // a count that is not one is refused before anything runs (Number() made it NaN, and the bench measured nothing)
+    typed: "pnpm -s --filter @eks-gitops/validate bench --shapes-only --sizes 5000,x",
+    status: 2,
+    expect: (r) => expect(r.stderr).toBe("bench: --sizes 5000,x: a comma list of whole numbers of objects, each at least 1\n"),
+  },
+  {
     typed: "pnpm -s synth --chek",
     status: 2,
     expect: (r) => expect(r.stderr).toBe("eks-gitops: synth --chek: unknown option; did you mean --check? (eks-gitops synth --help lists the options)\n"),

@@ -34,20 +34,48 @@ function printTable(results: readonly Measurement[]): void {
   for (const r of rows) console.log(line(r));
 }
 
-async function runShapes(values: { shapes?: string; sizes?: string; "shape-rounds"?: string; seed?: string; cli?: string }, work: string, cpus: string | undefined): Promise<void> {
-  if (!values.shapes || values.shapes === "none") return;
-  const shapes = values.shapes.split(",").map((s) => s.trim()) as (Shape | "real-world")[];
-  for (const s of shapes) if (!ALL_SHAPES.includes(s)) throw new OptionError(`--shapes: unknown shape ${s}; one of ${ALL_SHAPES.join(", ")}`);
-  console.log(`\nshapes: ${shapes.join(", ")} at ${values.sizes} objects`);
+interface ShapeOptions {
+  readonly shapes: readonly (Shape | "real-world")[];
+  readonly sizes: readonly number[];
+  readonly rounds: number;
+  readonly seed: number;
+  readonly cli: string | undefined;
+}
+
+async function runShapes(options: ShapeOptions, work: string, cpus: string | undefined): Promise<void> {
+  if (options.shapes.length === 0) return;
+  console.log(`\nshapes: ${options.shapes.join(", ")} at ${options.sizes.join(",")} objects`);
   await benchShapes({
-    shapes,
-    sizes: String(values.sizes).split(",").map(Number),
-    rounds: Math.max(1, Number(values["shape-rounds"])),
+    shapes: [...options.shapes],
+    sizes: [...options.sizes],
+    rounds: options.rounds,
     work,
-    seed: Number(values.seed),
-    ...(values.cli ? { cli: values.cli } : {}),
+    seed: options.seed,
+    ...(options.cli ? { cli: options.cli } : {}),
     ...(cpus === undefined ? {} : { cpus }),
   });
+}
+
+/** A whole-number option, at least `min`; anything else is a usage error naming it (Number() would take "", "1e3" or "0x10"). */
+function whole(name: string, value: string | undefined, min: number): number {
+  const n = Number(value);
+  if (value === undefined || !/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min) throw new OptionError(`--${name} ${value ?? ""}: a whole number, at least ${min}`);
+  return n;
+}
+
+/** --sizes: a comma list of object counts. */
+function sizeList(value: string | undefined): number[] {
+  const sizes = String(value).split(",").map((s) => s.trim());
+  if (!sizes.every((s) => /^\d+$/.test(s) && Number(s) >= 1 && Number.isSafeInteger(Number(s)))) throw new OptionError(`--sizes ${value}: a comma list of whole numbers of objects, each at least 1`);
+  return sizes.map(Number);
+}
+
+/** --shapes: a comma list of ALL_SHAPES, or "none" (no shapes section). */
+function shapeList(value: string | undefined): (Shape | "real-world")[] {
+  if (value === undefined || value === "none") return [];
+  const shapes = value.split(",").map((s) => s.trim()) as (Shape | "real-world")[];
+  for (const s of shapes) if (!ALL_SHAPES.includes(s)) throw new OptionError(`--shapes: unknown shape ${s}; one of ${ALL_SHAPES.join(", ")}`);
+  return shapes;
 }
 
 /** The bench's options (strict: an unknown option or a stray word throws). */
@@ -91,10 +119,19 @@ async function main(): Promise<void> {
     throw err;
   }
   const { values } = parsed;
-  const rounds = Math.max(1, Number(values.rounds));
-  const count = Number(values.count);
-  const perFile = Number(values["per-file"]);
-  // a bad option is said before anything about the machine
+  // a bad option is said before anything about the machine, and before anything runs
+  const rounds = whole("rounds", values.rounds, 1);
+  const count = whole("count", values.count, 1);
+  const perFile = whole("per-file", values["per-file"], 1);
+  const large = whole("large", values.large, 0);
+  const largeRounds = whole("large-rounds", values["large-rounds"], 1);
+  const shapeOptions: ShapeOptions = {
+    shapes: shapeList(values.shapes),
+    sizes: sizeList(values.sizes),
+    rounds: whole("shape-rounds", values["shape-rounds"], 1),
+    seed: whole("seed", values.seed, 0),
+    cli: values.cli,
+  };
   let cpus: string | undefined;
   try {
     cpus = checkCpuList(values.cpus);
@@ -107,7 +144,7 @@ async function main(): Promise<void> {
   try {
     if (values["shapes-only"]) {
       console.log(machine());
-      await runShapes(values, work, cpus);
+      await runShapes(shapeOptions, work, cpus);
       return;
     }
     const corpus = buildCorpus(count);
@@ -164,9 +201,7 @@ async function main(): Promise<void> {
     if (oursMedian.invalid !== invalid) console.log(`warning: @eks-gitops/validate found ${oursMedian.invalid} invalid objects, the corpus has ${invalid}`);
 
     // Streaming memory: ten times the objects must not mean ten times the memory (issue 11: < 250 MB at 50,000).
-    const large = Number(values.large);
     if (large > 0) {
-      const largeRounds = Math.max(1, Number(values["large-rounds"]));
       const largeCorpus = buildCorpus(large);
       const largeDir = join(work, "corpus-large");
       mkdirSync(largeDir);
@@ -189,7 +224,7 @@ async function main(): Promise<void> {
       );
       if (largeResults[0]!.invalid !== largeInvalid) console.log(`warning: @eks-gitops/validate found ${largeResults[0]!.invalid} invalid objects, the corpus has ${largeInvalid}`);
     }
-    await runShapes(values, work, cpus);
+    await runShapes(shapeOptions, work, cpus);
   } finally {
     if (values.keep) console.log(`kept ${work}`);
     else rmSync(work, { recursive: true, force: true });
