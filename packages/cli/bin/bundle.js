@@ -18,15 +18,16 @@
 // - The build is checked against every input's size and mtime on each start (about a millisecond), written
 //   to a content-addressed folder, and published by an atomic rename of its manifest, so concurrent runs
 //   never see half a bundle.
-import { isAscii } from "node:buffer";
-import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { Script } from "node:vm";
+"use strict";
+const { isAscii } = require("node:buffer");
+const { createHash } = require("node:crypto");
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } = require("node:fs");
+const { createRequire } = require("node:module");
+const { dirname, join, relative, resolve, sep } = require("node:path");
+const { pathToFileURL } = require("node:url");
+const { Script } = require("node:vm");
 
-const CLI_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const CLI_DIR = resolve(__dirname, "..");
 const REPO_ROOT = resolve(CLI_DIR, "..", "..");
 const ENTRY = join(CLI_DIR, "src", "bin.ts");
 /** `validate` parses files in this worker while it validates earlier ones (packages/validate/src/read-ahead.ts). */
@@ -34,7 +35,7 @@ const READ_AHEAD_WORKER = join(REPO_ROOT, "packages", "validate", "src", "read-a
 // `validate`'s worker is started from this small bundle before bin.cjs loads (see runBundle)
 const READ_AHEAD_START = join(CLI_DIR, "src", "read-ahead.ts");
 /** Where bundles are kept; EKS_GITOPS_BUNDLE_DIR overrides it (tests). */
-export const BUNDLE_DIR = process.env.EKS_GITOPS_BUNDLE_DIR || join(CLI_DIR, "node_modules", ".cache", "eks-gitops-cli");
+const BUNDLE_DIR = process.env.EKS_GITOPS_BUNDLE_DIR || join(CLI_DIR, "node_modules", ".cache", "eks-gitops-cli");
 const MANIFEST = join(BUNDLE_DIR, "manifest.json");
 /** Written by every `pnpm install`: a changed dependency means a new bundle. */
 const INSTALL_STATE = join(REPO_ROOT, "node_modules", ".pnpm", "lock.yaml");
@@ -48,7 +49,7 @@ function buildKey(esbuildVersion) {
   } catch {
     // not a pnpm install: sources alone decide
   }
-  const builder = createHash("sha256").update(readFileSync(fileURLToPath(import.meta.url))).digest("hex");
+  const builder = createHash("sha256").update(readFileSync(__filename)).digest("hex");
   return `${builder} esbuild@${esbuildVersion} node@${process.version} install@${installed}`;
 }
 
@@ -190,8 +191,7 @@ async function build(esbuild) {
 }
 
 /** Path of an up-to-date bundle of src/bin.ts (building it if needed), or undefined when it cannot be had. */
-export async function bundledEntry() {
-  const require = createRequire(import.meta.url);
+async function bundledEntry() {
   let esbuildVersion;
   try {
     // the version decides freshness; esbuild itself is only loaded to build
@@ -207,21 +207,21 @@ export async function bundledEntry() {
   } catch (err) {
     // a source that does not compile, or a read-only checkout: the caller runs the sources through tsx,
     // which reports compile errors with their file and line; it says so once (every start is then slower)
-    bundleFailure = String(err?.message ?? err).split("\n")[0];
+    exports.bundleFailure = String(err?.message ?? err).split("\n")[0];
     return undefined;
   }
 }
 
 const sha256 = (data) => createHash("sha256").update(data).digest();
 
-/** Why the last bundledEntry() could not build a bundle (its first line), if it could not. */
-export let bundleFailure;
+/** Why the last bundledEntry() could not build a bundle (its first line), if it could not: read it as `exports.bundleFailure` after the call. */
+exports.bundleFailure = undefined;
 
 /**
  * The global a command calls with how far it got (`validate`: the files it validated, up to WARM_FILES of
  * packages/validate/src/stream.ts): a run that gets further than the one that wrote the code cache writes it again.
  */
-export const CODE_CACHE_CHECKPOINT = "eks-gitops.code-cache-checkpoint";
+const CODE_CACHE_CHECKPOINT = "eks-gitops.code-cache-checkpoint";
 
 /**
  * Reads a code cache file: the SHA-256 of what follows, the files the run that wrote it had validated when it was
@@ -229,7 +229,7 @@ export const CODE_CACHE_CHECKPOINT = "eks-gitops.code-cache-checkpoint";
  * checksum of its data in a release build, so a damaged file whose header still matches would be run: a file whose
  * hash does not match is no cache at all (written again). The count takes 8 bytes (the data starts 8-byte aligned).
  */
-export function readCodeCache(file) {
+function readCodeCache(file) {
   try {
     const stored = readFileSync(file);
     if (stored.length > 40 && sha256(stored.subarray(32)).equals(stored.subarray(0, 32))) return { coverage: stored.readUInt32LE(32), data: stored.subarray(40) };
@@ -240,7 +240,7 @@ export function readCodeCache(file) {
 }
 
 /** Writes a code cache file (see readCodeCache) through a temporary file renamed into place: a concurrent run never reads half of one. */
-export function writeCodeCache(file, coverage, data) {
+function writeCodeCache(file, coverage, data) {
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     // 8 bytes, so that V8's data starts 8-byte aligned (V8 copies a misaligned cache before reading it)
@@ -260,10 +260,10 @@ export function writeCodeCache(file, coverage, data) {
 }
 
 /** The global naming the folder of the bundle being run (packages/cli/src/read-ahead.ts finds the worker's file there). */
-export const BUNDLE_DIR_GLOBAL = "eks-gitops.bundle-dir";
+const BUNDLE_DIR_GLOBAL = "eks-gitops.bundle-dir";
 
 /** The global holding what startReadAhead (packages/cli/src/read-ahead.ts) returned, when the launcher started the worker. */
-export const READ_AHEAD_STARTED = "eks-gitops.read-ahead-started";
+const READ_AHEAD_STARTED = "eks-gitops.read-ahead-started";
 
 /**
  * Starts `validate`'s read-ahead worker before bin.cjs loads: from read-ahead-start.cjs (~15 KB: the CLI's
@@ -294,7 +294,7 @@ function startReadAheadEarly(dir, args) {
  * that meets them. Concurrent runs: the last to finish writes; a smaller one's cache is replaced by the next larger run. (V8 flushes the bytecode of functions unused for
  * a while: see `--no-flush-bytecode` in eks-gitops.js, without which a long run's cache lacked its start.)
  */
-export async function runBundle(file, argv) {
+async function runBundle(file, argv) {
   const command = /^[a-z]+$/.test(argv[0] ?? "") ? argv[0] : "none";
   // where the bundle's own files are (the read-ahead worker): the CLI hands it to `validate`
   globalThis[Symbol.for(BUNDLE_DIR_GLOBAL)] = dirname(file);
@@ -319,3 +319,13 @@ export async function runBundle(file, argv) {
   if (!usable || files > cached.coverage) writeCodeCache(cacheFile, files, script.createCachedData());
   return exitCode;
 }
+
+// CommonJS (bin/package.json, see eks-gitops.js): named like this, ES modules that import this file (tests) see these names
+exports.bundledEntry = bundledEntry;
+exports.readCodeCache = readCodeCache;
+exports.writeCodeCache = writeCodeCache;
+exports.runBundle = runBundle;
+exports.BUNDLE_DIR = BUNDLE_DIR;
+exports.CODE_CACHE_CHECKPOINT = CODE_CACHE_CHECKPOINT;
+exports.BUNDLE_DIR_GLOBAL = BUNDLE_DIR_GLOBAL;
+exports.READ_AHEAD_STARTED = READ_AHEAD_STARTED;

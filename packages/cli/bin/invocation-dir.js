@@ -1,8 +1,9 @@
 // The folder the user typed the command in. pnpm runs a package's script in that package's folder and
 // puts the folder the user was in into INIT_CWD; relative paths (and the search for the repository root)
 // must start from there, so `cd clusters/aws-cn && pnpm validate rendered` means clusters/aws-cn/rendered.
-import { realpathSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+"use strict";
+const { realpathSync, statSync } = require("node:fs");
+const { dirname } = require("node:path");
 
 const real = (path) => {
   try {
@@ -18,7 +19,7 @@ const real = (path) => {
  * script starts inherits INIT_CWD: a test that spawns this CLI in a folder of its own, from inside
  * `pnpm test`, must not be moved to where `pnpm test` was typed.
  */
-export function invocationDir(env = process.env, cwd = process.cwd()) {
+function invocationDir(env = process.env, cwd = process.cwd()) {
   const init = env.INIT_CWD;
   const packageJson = env.npm_package_json;
   if (!init || !packageJson) return undefined;
@@ -28,3 +29,5 @@ export function invocationDir(env = process.env, cwd = process.cwd()) {
   if (target === undefined || target === here || !statSync(target).isDirectory()) return undefined;
   return target;
 }
+
+exports.invocationDir = invocationDir;

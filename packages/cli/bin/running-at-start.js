@@ -2,7 +2,8 @@
 // /proc/loadavg as this process starts, before it has started threads of its own. `validate` counts the threads other
 // programs keep running from it and from a second read later (packages/cli/src/cpu-budget.ts), to decide whether a
 // second thread of its own would have a CPU to run on.
-import { readFileSync } from "node:fs";
+"use strict";
+const { readFileSync } = require("node:fs");
 
 if (process.platform === "linux") {
   try {

@@ -1,13 +1,14 @@
 // V8 flags the launcher (eks-gitops.js) sets before any bundle code is compiled, so that V8's code caches
 // (checked against the flags) stay valid from run to run. Apart from the launcher so that a test can set them in
 // a process of its own and see their effect (launcher.test.ts).
-import { setFlagsFromString } from "node:v8";
+"use strict";
+const { setFlagsFromString } = require("node:v8");
 
 // A cost, measured and kept: V8 checks every code cache against a hash of the flags that differ from their
 // defaults, and Node's built-in modules carry a cache made with the defaults, so a worker thread started after this
 // (validate's read-ahead worker) compiles its built-in modules from source: ~45 ms to its first line instead of
 // ~21 ms. Setting the flags only after the worker's boot was no faster (validate README, issue 19, 2026-12-05).
-export function setV8Flags() {
+function setV8Flags() {
   // A run of this CLI lasts a second or so: V8's default tiering (start optimising a function after ~66 KB of
   // its bytecode has run: `node --v8-options` gives --interrupt-budget=67584 on Node 20) spends much of that second
   // compiling code in background threads that compete for the CPUs with the run itself, for functions that finish
@@ -21,3 +22,5 @@ export function setV8Flags() {
   // again. Kept, they are a few MB of a long run's heap; a short run never gets to drop them.
   setFlagsFromString("--no-flush-bytecode");
 }
+
+exports.setV8Flags = setV8Flags;

@@ -159,6 +159,22 @@ describe("eks-gitops launcher", () => {
     expect(synth.stdout).toMatch(/^ok {6}clusters\/eksworkshop\/rendered/);
   });
 
+  it("starts without Node's ES module loader: a run that imports no overlay never sets it up (the launcher is CommonJS)", () => {
+    // Node loads its ES module machinery (module jobs, translators) for an ES module entry before anything of ours
+    // runs: ~10 ms of every `--version` or loose-file `validate` (see eks-gitops.js). A preload notes what Node loaded.
+    const probe = join(dir, "esm-probe.cjs");
+    writeFileSync(probe, `process.on("exit", () => process.stderr.write(process.moduleLoadList.filter((m) => /esm\\/(module_job|translators)/.test(m)).join(",") + "|"));`);
+    const loaded = (args: string[]) => {
+      const r = spawnSync(process.execPath, ["--require", probe, BIN, ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, EKS_GITOPS_BUNDLE_DIR: dir } });
+      expect(r.status).toBe(0);
+      return r.stderr;
+    };
+    expect(loaded(["--version"])).toBe("|");
+    expect(loaded(["validate", "packages/validate/fixtures/structural/deployment-valid.yaml", "packages/validate/fixtures/structural/application-valid.yaml", "--output", "json"])).toBe("|");
+    // the control: an overlay is imported, and the loader is set up then
+    expect(loaded(["validate", "clusters/eksworkshop/rendered", "--output", "json"])).toMatch(/module_job/);
+  });
+
   it("says so when no bundle can be built, and still runs from the sources", () => {
     // a bundle folder that cannot be created (its parent is a file), as in a read-only checkout
     const file = join(dir, "a-file");

@@ -242,7 +242,7 @@ describe("validate's read-ahead worker", () => {
   it.runIf(process.platform === "linux")("has the launcher read the machine's running threads before anything else it loads", () => {
     // the launcher's first import, ahead of the bundle (whose loading starts threads of this process's own)
     const launcher = readFileSync(BIN, "utf8");
-    expect(/^import .*$/m.exec(launcher)?.[0]).toBe('import "./running-at-start.js";');
+    expect(/^(?:import |require\(|const .* = require\().*$/m.exec(launcher)?.[0]).toBe('require("./running-at-start.js");');
     const child = spawnSync(process.execPath, ["--input-type=module", "-e", `await import(${JSON.stringify(join(ROOT, "packages/cli/bin/running-at-start.js"))}); process.stdout.write(String(globalThis[Symbol.for("eks-gitops.loadavg-at-start")]))`], { encoding: "utf8" });
     expect(child.stdout).toMatch(/^\d+\.\d+ \d+\.\d+ \d+\.\d+ \d+\/\d+ \d+\n$/);
     expect(Symbol.for("eks-gitops.loadavg-at-start")).toBe(LOADAVG_AT_START);
