@@ -44,7 +44,10 @@ describe("compareText and compareNumeric without ICU", () => {
   const icu = new Intl.Collator("en");
   const icuNumeric = new Intl.Collator("en", { numeric: true });
   let seed = 19;
-  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const random = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
   // characters ICU must compare: letters and marks beyond ASCII, ignorable controls, a contraction-prone middle
   // dot, surrogate pairs, other scripts
   const OTHERS = ["ä", "É", "ß", "æ", "ﬁ", "Ⅻ", "\u0000", "\u0001", "\t", "\n", "\u0301", "\u0308", "\u00b7", "\u00a0", "\u200b", "\u0131", "\u0e40", "\u0627", "\u2028", "\ud83d\ude00"];

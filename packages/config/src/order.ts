@@ -24,9 +24,15 @@ for (let upper = 0x41; upper <= 0x5a; upper++) RANK[upper] = RANK[upper + 0x20] 
 let collator: Intl.Collator | undefined;
 let numeric: Intl.Collator | undefined;
 
+/** compareText by ICU, for text with a character the comparison below cannot weigh. */
+function byCollator(a: string, b: string): number {
+  collator ??= new Intl.Collator("en");
+  return collator.compare(a, b);
+}
+
 /** Compares two strings in the product's one order (see above); a comparator for Array.prototype.sort. */
 export function compareText(a: string, b: string): number {
-  const n = a.length < b.length ? a.length : b.length;
+  const n = Math.min(a.length, b.length);
   // primary weights, up to the first that differs; every character up to there is printable ASCII, so no ICU
   // contraction or ignorable character can span it
   for (let i = 0; i < n; i++) {
@@ -34,7 +40,7 @@ export function compareText(a: string, b: string): number {
     const rx = x < 128 ? (RANK[x] as number) : 0;
     const y = b.charCodeAt(i);
     const ry = y < 128 ? (RANK[y] as number) : 0;
-    if (rx === 0 || ry === 0) return (collator ??= new Intl.Collator("en")).compare(a, b);
+    if (rx === 0 || ry === 0) return byCollator(a, b);
     if (rx !== ry) return rx < ry ? -1 : 1;
   }
   // one begins the other: the longer sorts after, when what it adds is printable ASCII (an ignorable character, such
@@ -43,7 +49,7 @@ export function compareText(a: string, b: string): number {
     const longer = a.length > n ? a : b;
     for (let i = n; i < longer.length; i++) {
       const z = longer.charCodeAt(i);
-      if (z >= 128 || RANK[z] === 0) return (collator ??= new Intl.Collator("en")).compare(a, b);
+      if (z >= 128 || RANK[z] === 0) return byCollator(a, b);
     }
     return a.length > b.length ? 1 : -1;
   }
@@ -61,11 +67,14 @@ const VERSION = /^(?:0|[1-9][0-9]{0,14})(?:\.(?:0|[1-9][0-9]{0,14}))*$/;
 
 /** compareText with runs of digits compared as numbers ("1.36.10" after "1.36.9"): for versions of pinned files. */
 export function compareNumeric(a: string, b: string): number {
-  if (!VERSION.test(a) || !VERSION.test(b)) return (numeric ??= new Intl.Collator("en", { numeric: true })).compare(a, b);
+  if (!VERSION.test(a) || !VERSION.test(b)) {
+    numeric ??= new Intl.Collator("en", { numeric: true });
+    return numeric.compare(a, b);
+  }
   // as the numeric collation reads two versions: number by number, then the one with fewer numbers first
   const x = a.split(".");
   const y = b.split(".");
-  const n = x.length < y.length ? x.length : y.length;
+  const n = Math.min(x.length, y.length);
   for (let i = 0; i < n; i++) {
     const p = Number(x[i]);
     const q = Number(y[i]);

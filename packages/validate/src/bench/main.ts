@@ -8,7 +8,7 @@ import { findTool, howToBuild, REPO_ROOT } from "../testing/test-tools.ts";
 import { buildCorpus, CORPUS_KINDS, corpusFiles } from "./corpus.ts";
 import { writeKubeconformSchemas } from "./kubeconform-schemas.ts";
 import { checkCpuList, countKubeconform, countOurs, type Measurement, measure, median, TIME } from "./measure.ts";
-import { ALL_SHAPES, benchShapes } from "./shapes.ts";
+import { ALL_SHAPES, benchShapes, type ShapesOptions } from "./shapes.ts";
 import type { Shape } from "./world.ts";
 
 function countKubectlValidate(stdout: string) {
@@ -34,39 +34,27 @@ function printTable(results: readonly Measurement[]): void {
   for (const r of rows) console.log(line(r));
 }
 
-interface ShapeOptions {
-  readonly shapes: readonly (Shape | "real-world")[];
-  readonly sizes: readonly number[];
-  readonly rounds: number;
-  readonly seed: number;
-  readonly cli: string | undefined;
-}
+/** The shapes section's options, as benchShapes takes them but for the scratch folder and the CPUs. */
+type ShapeOptions = Omit<ShapesOptions, "work" | "cpus">;
 
 async function runShapes(options: ShapeOptions, work: string, cpus: string | undefined): Promise<void> {
   if (options.shapes.length === 0) return;
   console.log(`\nshapes: ${options.shapes.join(", ")} at ${options.sizes.join(",")} objects`);
-  await benchShapes({
-    shapes: [...options.shapes],
-    sizes: [...options.sizes],
-    rounds: options.rounds,
-    work,
-    seed: options.seed,
-    ...(options.cli ? { cli: options.cli } : {}),
-    ...(cpus === undefined ? {} : { cpus }),
-  });
+  await benchShapes({ ...options, work, ...(cpus === undefined ? {} : { cpus }) });
 }
 
 /** A whole-number option, at least `min`; anything else is a usage error naming it (Number() would take "", "1e3" or "0x10"). */
 function whole(name: string, value: string | undefined, min: number): number {
-  const n = Number(value);
-  if (value === undefined || !/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min) throw new OptionError(`--${name} ${value ?? ""}: a whole number, at least ${min}`);
-  return n;
+  if (!isWhole(value, min)) throw new OptionError(`--${name} ${value ?? ""}: a whole number, at least ${min}`);
+  return Number(value);
 }
+
+const isWhole = (value: string | undefined, min: number): value is string => value !== undefined && /^\d+$/.test(value) && Number.isSafeInteger(Number(value)) && Number(value) >= min;
 
 /** --sizes: a comma list of object counts. */
 function sizeList(value: string | undefined): number[] {
   const sizes = String(value).split(",").map((s) => s.trim());
-  if (!sizes.every((s) => /^\d+$/.test(s) && Number(s) >= 1 && Number.isSafeInteger(Number(s)))) throw new OptionError(`--sizes ${value}: a comma list of whole numbers of objects, each at least 1`);
+  if (!sizes.every((s) => isWhole(s, 1))) throw new OptionError(`--sizes ${value}: a comma list of whole numbers of objects, each at least 1`);
   return sizes.map(Number);
 }
 
@@ -130,7 +118,7 @@ async function main(): Promise<void> {
     sizes: sizeList(values.sizes),
     rounds: whole("shape-rounds", values["shape-rounds"], 1),
     seed: whole("seed", values.seed, 0),
-    cli: values.cli,
+    ...(values.cli ? { cli: values.cli } : {}),
   };
   let cpus: string | undefined;
   try {
