@@ -11,6 +11,8 @@
 "use strict";
 // first: the machine's running threads before this process starts its own (see running-at-start.js)
 require("./running-at-start.js");
+// NODE_EXTRA_CA_CERTS, when eks-gitops.sh moved it aside: put back, its certificates trusted on first need (see extra-ca.js)
+const trustExtraCaCerts = require("./extra-ca.js").restoreExtraCaCerts();
 const bundle = require("./bundle.js");
 const { invocationDir } = require("./invocation-dir.js");
 const { setV8Flags } = require("./v8-flags.js");
@@ -41,6 +43,8 @@ async function main(argv) {
   // never silently slower: a bundle that cannot be built is said once, with why (a source that does not compile
   // is then reported by tsx with its file and line)
   if (bundle.bundleFailure !== undefined) process.stderr.write(`eks-gitops: running from the TypeScript sources, slower: the CLI bundle could not be built (${bundle.bundleFailure})\n`);
+  // the sources are ES modules, whose imports of node:https pass by extra-ca.js's hooks
+  trustExtraCaCerts?.();
   await registerTypeScript();
   const { main: run } = await import("../src/bin.ts");
   return run(argv);

@@ -7,7 +7,7 @@ import { writeKubectlValidateSchemas } from "../testing/kube-schemas.ts";
 import { findTool, howToBuild, REPO_ROOT } from "../testing/test-tools.ts";
 import { buildCorpus, CORPUS_KINDS, corpusFiles } from "./corpus.ts";
 import { writeKubeconformSchemas } from "./kubeconform-schemas.ts";
-import { checkCpuList, countKubeconform, countOurs, type Measurement, measure, median, TIME } from "./measure.ts";
+import { checkCpuList, countKubeconform, countOurs, type Measurement, measure, median, ourCommand, TIME } from "./measure.ts";
 import { ALL_SHAPES, benchShapes, type ShapesOptions } from "./shapes.ts";
 import type { Shape } from "./world.ts";
 
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
 
     // Ours and kubeconform run `rounds` times, interleaved, and the median run of each is reported: on a
     // shared machine one run of either can land on a busy moment. kubectl-validate (a minute a run) runs once.
-    const ourArgv = [process.execPath, join(REPO_ROOT, "packages/cli/bin/eks-gitops.js"), "validate", corpusDir, "--output", "json", "--root", REPO_ROOT];
+    const ourArgv = [...ourCommand(REPO_ROOT), "validate", corpusDir, "--output", "json", "--root", REPO_ROOT];
     // a first, unmeasured run builds the CLI bundle and the validator code caches if they are missing
     measure("@eks-gitops/validate", ourArgv, work, countOurs, cpus);
     const kubeconform = findTool("kubeconform");

@@ -16,6 +16,16 @@ export interface Measurement {
 
 export const TIME = "/usr/bin/time";
 
+/**
+ * How our CLI is started: `sh packages/cli/bin/eks-gitops.sh`, as the root scripts (`pnpm validate`) and the
+ * package's bin start it (it moves NODE_EXTRA_CA_CERTS aside, see packages/cli/bin/extra-ca.js), or `cli` (a
+ * launcher script run with sh, or a Node entry point: a frozen bundle of an earlier commit, for before/after figures).
+ */
+export function ourCommand(repoRoot: string, cli?: string): string[] {
+  const entry = cli ?? join(repoRoot, "packages/cli/bin/eks-gitops.sh");
+  return entry.endsWith(".sh") ? ["sh", entry] : [process.execPath, entry];
+}
+
 /** The run with the median wall time (the lower middle one for an even count). */
 export function median(runs: readonly Measurement[]): Measurement {
   const sorted = [...runs].sort((a, b) => a.wallSeconds - b.wallSeconds);

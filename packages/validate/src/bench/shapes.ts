@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { findTool, howToBuild, REPO_ROOT } from "../testing/test-tools.ts";
 import { writeKubeconformSchemas } from "./kubeconform-schemas.ts";
-import { countKubeconform, countOurs, type Measurement, measure, median, medianRoundRatio } from "./measure.ts";
+import { countKubeconform, countOurs, type Measurement, measure, median, medianRoundRatio, ourCommand } from "./measure.ts";
 import { BENCH_CRDS, benchCrd, describeShape, type Shape, SHAPES, shapeFiles } from "./world.ts";
 
 export const REAL_WORLD_DIR = join(REPO_ROOT, "packages/validate/corpus/real-world");
@@ -20,7 +20,7 @@ export interface ShapesOptions {
   readonly seed: number;
   /** Every run on these CPUs only (`taskset -c`, see checkCpuList). @default the machine's */
   readonly cpus?: string;
-  /** Our CLI's entry point. @default packages/cli/bin/eks-gitops.js (another: a frozen bundle of an earlier commit, for before/after figures) */
+  /** Our CLI's entry point (see ourCommand). @default packages/cli/bin/eks-gitops.sh, as `pnpm validate` runs it */
   readonly cli?: string;
 }
 
@@ -76,8 +76,8 @@ export async function benchShapes(options: ShapesOptions): Promise<void> {
     await writeKubeconformSchemas(schemas, undefined, { extraCrds: Array.from({ length: BENCH_CRDS }, (_, n) => benchCrd(n)) });
     location = `${schemas}/{{ .ResourceKind }}{{ .KindSuffix }}.json`;
   } else console.log(`kubeconform: skipped, ${howToBuild("kubeconform")}`);
-  const cli = options.cli ?? join(REPO_ROOT, "packages/cli/bin/eks-gitops.js");
-  const ours = (dir: string) => [process.execPath, cli, "validate", dir, "--output", "json", "--root", REPO_ROOT];
+  const cli = ourCommand(REPO_ROOT, options.cli);
+  const ours = (dir: string) => [...cli, "validate", dir, "--output", "json", "--root", REPO_ROOT];
   const theirs = (dir: string) => (kubeconform && location ? [kubeconform, "-strict", "-summary", "-output", "json", "-schema-location", location, dir] : undefined);
   const rows: Row[] = [];
   const run = (shape: string, dir: string, objects: number, expectedInvalid: number | undefined) => {

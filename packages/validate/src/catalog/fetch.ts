@@ -52,7 +52,10 @@ async function readSource(location: string, onProgress: FetchOptions["onProgress
     try {
       res = await fetch(location);
     } catch (err) {
-      throw new CatalogError(`cannot download ${location}: ${(err as Error).message}; ${offline}`);
+      // fetch says only "fetch failed": why (a refused connection, an untrusted certificate) is its cause
+      const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.message ? ` (${cause.code && !cause.message.includes(cause.code) ? `${cause.code}: ` : ""}${cause.message})` : "";
+      throw new CatalogError(`cannot download ${location}: ${(err as Error).message}${why}; ${offline}`);
     }
     if (!res.ok) throw new CatalogError(`cannot download ${location}: HTTP ${res.status}`);
     if (!onProgress || !res.body) return Buffer.from(await res.arrayBuffer());
