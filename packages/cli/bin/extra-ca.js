@@ -9,12 +9,12 @@
 //
 // So eks-gitops.sh starts Node with the variable moved to EKS_GITOPS_EXTRA_CA_CERTS, and restoreExtraCaCerts() puts
 // it back (child processes get it as the user set it) and trusts the file's certificates the way Node would have:
-// every TLS connection made without certificate authorities of its own (`ca`, `pfx`, `secureContext`) trusts
-// Node's root certificates and the file's; one that names its own trusts only those, as in Node. Nothing is ever
-// trusted that Node would not trust, and a file that cannot be read is said as Node says it (a warning), its
-// certificates then trusted by nobody.
+// every TLS context made without certificate authorities of its own (`ca`) trusts Node's root certificates and the
+// file's, one that names its own trusts only those (a `pfx`'s authorities are added either way), as in Node.
+// Nothing is ever trusted that Node would not trust, and a file that cannot be read is said as Node says it (a
+// warning), its certificates then trusted by nobody.
 //
-// Hand-written, as no library does this: Node 20 has no tls.setDefaultCACertificates (Node 22.15 / 23.8). The
+// Hand-written, as no library does this: Node 20 has no call to change its default certificate authorities. The
 // certificates are read when the first module that makes TLS connections is loaded (`tls`, `https`, `http2`, by
 // require() or process.getBuiltinModule()) or fetch() is first called; loading `tls` at every start would cost
 // ~5 ms of the 37. A worker thread has a module loader of its own: none of the CLI's workers connects anywhere.
@@ -28,8 +28,8 @@ const MOVED = "EKS_GITOPS_EXTRA_CA_CERTS";
 /** The modules whose loading means a TLS connection may follow. */
 const TLS_MODULES = new Set(["tls", "node:tls", "https", "node:https", "http2", "node:http2"]);
 
-/** Options of tls.connect() that name the certificate authorities to trust: with any of them, Node adds none of its own. */
-const OWN_AUTHORITIES = ["ca", "pfx", "secureContext"];
+/** What tls.createSecureContext() reads of its options (Node 20's createSecureContext and configSecureContext): a connection setting none of them gets the shared context. */
+const CONTEXT_OPTIONS = ["allowPartialTrustChain", "ca", "cert", "ciphers", "clientCertEngine", "crl", "dhparam", "ecdhCurve", "key", "passphrase", "pfx", "privateKeyIdentifier", "privateKeyEngine", "sessionIdContext", "sessionTimeout", "sigalgs", "ticketKeys", "honorCipherOrder", "minVersion", "maxVersion", "secureProtocol", "secureOptions"];
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
@@ -80,7 +80,10 @@ function restoreExtraCaCerts() {
   return trust;
 }
 
-/** Reads the certificates of `file`, and makes tls.connect() trust them with Node's own where Node would have. */
+/**
+ * Reads the certificates of `file`, and makes every secure context made without certificate authorities of its own
+ * trust them with Node's own root certificates: the root store Node would have made.
+ */
 function trustFile(file) {
   const tls = require("node:tls");
   let extra;
@@ -93,18 +96,30 @@ function trustFile(file) {
     return;
   }
   let authorities;
+  const withFile = () => (authorities ??= [...tls.rootCertificates, ...extra]);
+  const createSecureContext = tls.createSecureContext;
+  // Every TLS context is made here: tls.connect() calls it through this module's export (for https, fetch and http2
+  // alike) unless given a `secureContext`, and other code makes its own here. Node's code (20.x) trusts `options.ca`
+  // when it is truthy, and its root store (with the file's certificates) otherwise.
+  tls.createSecureContext = function (options) {
+    if (options?.ca) return createSecureContext.call(this, options);
+    return createSecureContext.call(this, { ...options, ca: withFile() });
+  };
+  // A context trusting Node's ~140 certificates and the file's (~280 here) costs ~40 ms to make (OpenSSL parses each
+  // one), where Node's own, sharing one root store, cost ~0.3 ms: a connection that sets nothing of its context gets one made once and shared, as
+  // Node shares its root store. Only connections: a context that other code makes is its own (it may add to it).
+  let shared;
   const connect = tls.connect;
   tls.connect = function (...args) {
-    // tls.connect(options[, cb]), (port[, host][, options][, cb]) or (path[, options][, cb]); https, fetch and http2
-    // pass an options object: the first object among the arguments
+    // tls.connect(options[, cb]), (port[, host][, options][, cb]) or (path[, options][, cb]): the first object
     const at = args.findIndex((a) => typeof a === "object" && a !== null);
     const options = at >= 0 ? args[at] : undefined;
-    if (!options || !OWN_AUTHORITIES.some((k) => options[k] !== undefined)) {
-      authorities ??= [...tls.rootCertificates, ...extra];
-      if (options) args[at] = { ...options, ca: authorities };
+    if (!options || (options.secureContext === undefined && CONTEXT_OPTIONS.every((k) => options[k] === undefined || (k === "ca" && !options.ca)))) {
+      shared ??= createSecureContext.call(tls, { ca: withFile() });
+      if (options) args[at] = { ...options, secureContext: shared };
       else {
         const callback = typeof args[args.length - 1] === "function" ? args.pop() : undefined;
-        args.push({ ca: authorities });
+        args.push({ secureContext: shared });
         if (callback) args.push(callback);
       }
     }

@@ -74,9 +74,10 @@ async function httpsServer(answer: (path: string) => Promise<Buffer | undefined>
 
 /**
  * A Node process that runs extra-ca.js as the launcher does, then makes its first TLS connection through `first`
- * (fetch, require("node:https"), process.getBuiltinModule("node:https") or http2), then one through https that names
- * its own certificate authority (one of Node's roots, which did not sign the server's certificate). It prints what
- * it saw as JSON.
+ * (fetch, require("node:https"), process.getBuiltinModule("node:https") or http2), then connections through https:
+ * one naming its own certificate authority (one of Node's roots, which did not sign the server's certificate), one
+ * with a context it made itself, two setting nothing (counting the contexts made) and one setting a cipher list. It
+ * prints what it saw as JSON.
  */
 const CLIENT = `
 const { spawnSync } = require("node:child_process");
@@ -97,6 +98,15 @@ const h2 = () => new Promise((done) => { const s = require("node:http2").connect
   if (first === "builtin") out.first = await get(process.getBuiltinModule("node:https"));
   if (first === "http2") out.first = await h2();
   out.ownCa = await get(require("node:https"), { ca: [require("node:tls").rootCertificates[0]] });
+  const tls = require("node:tls");
+  // a context other code makes itself trusts the file too, as Node's root store would
+  out.ownContext = await get(require("node:https"), { secureContext: tls.createSecureContext({}) });
+  // connections that set nothing of their context share one (no context made for each); one that sets a cipher list gets its own
+  const make = tls.createSecureContext;
+  let made = 0;
+  tls.createSecureContext = function (...a) { made++; return make.apply(this, a); };
+  out.shared = [await get(require("node:https")), await get(require("node:https")), made];
+  out.ciphers = [await get(require("node:https"), { ciphers: "HIGH" }), made];
   console.log(JSON.stringify(out));
 })();
 `;
@@ -117,6 +127,7 @@ describe("extra-ca.js: NODE_EXTRA_CA_CERTS moved aside, trusted on the first TLS
       expect(out).toMatchObject({ trust: "function", env: CA, moved: null, child: CA, tlsLoaded: [] });
       // a connection that names its own certificate authorities trusts only those, as in Node
       expect(out.ownCa).toBe(UNTRUSTED);
+      expect(out).toMatchObject({ ownContext: "200", shared: ["200", "200", 0], ciphers: ["200", 1] });
     } finally {
       await server.close();
     }
@@ -127,7 +138,7 @@ describe("extra-ca.js: NODE_EXTRA_CA_CERTS moved aside, trusted on the first TLS
     try {
       for (const first of ["fetch", "require"]) {
         const { out } = await client(first, server.url, { NODE_EXTRA_CA_CERTS: "" });
-        expect(out).toMatchObject({ trust: "undefined", env: "", moved: null, first: UNTRUSTED });
+        expect(out).toMatchObject({ trust: "undefined", env: "", moved: null, first: UNTRUSTED, ownContext: UNTRUSTED });
       }
     } finally {
       await server.close();
