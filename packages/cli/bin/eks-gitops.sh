@@ -7,6 +7,8 @@
 # the variable back and trusts the file's certificates on the first TLS connection, as Node would have
 # (bin/extra-ca.js). With --use-openssl-ca in NODE_OPTIONS Node trusts the system's store instead of its own, which
 # extra-ca.js does not reproduce: the variable is then left to Node.
+# only this script sets EKS_GITOPS_EXTRA_CA_CERTS: one inherited or set by hand is dropped
+unset EKS_GITOPS_EXTRA_CA_CERTS
 case " ${NODE_OPTIONS-} " in
 *--use-openssl-ca*) ;;
 *)
@@ -23,7 +25,12 @@ while [ -L "$self" ]; do
   link=$(readlink "$self")
   case $link in
   /*) self=$link ;;
-  *) self=${self%/*}/$link ;;
+  *)
+    case $self in
+    */*) self=${self%/*}/$link ;;
+    *) self=./$link ;;
+    esac
+    ;;
   esac
 done
 case $self in

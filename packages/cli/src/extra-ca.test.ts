@@ -7,7 +7,7 @@ import { createSecureServer } from "node:http2";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { CATALOG, fetchPinned } from "@eks-gitops/validate";
 import { afterAll, describe, expect, it, vi } from "vitest";
 
@@ -73,61 +73,88 @@ async function httpsServer(answer: (path: string) => Promise<Buffer | undefined>
 }
 
 /**
- * A Node process that runs extra-ca.js as the launcher does, then makes its first TLS connection through `first`
- * (fetch, require("node:https"), process.getBuiltinModule("node:https") or http2), then connections through https:
- * one naming its own certificate authority (one of Node's roots, which did not sign the server's certificate), one
- * with a context it made itself, two setting nothing (counting the contexts made) and one setting a cipher list. It
- * prints what it saw as JSON.
+ * A Node process that runs extra-ca.js as the launcher does, changes folder (as the launcher does for a root script),
+ * then makes its first TLS connection through `first` (fetch, require("node:https"), process.getBuiltinModule or
+ * http2), then connections through https that set their context in the ways Node treats apart. It prints, as JSON,
+ * what each connection got (`outcomes`: the status and TLS version, or the error code) and what it saw besides.
  */
 const CLIENT = `
 const { spawnSync } = require("node:child_process");
 const trust = require(${JSON.stringify(join(BIN, "extra-ca.js"))}).restoreExtraCaCerts();
-const [first, url] = process.argv.slice(1);
+const [first, url, folder] = process.argv.slice(1);
+process.chdir(folder);
 const out = {
   trust: typeof trust,
   tlsLoaded: process.moduleLoadList.filter((m) => /^NativeModule (tls|https|_tls_wrap|http2)$/.test(m)),
   env: process.env.NODE_EXTRA_CA_CERTS ?? null,
   moved: process.env.EKS_GITOPS_EXTRA_CA_CERTS ?? null,
-  child: spawnSync(process.execPath, ["-p", "process.env.NODE_EXTRA_CA_CERTS"], { encoding: "utf8" }).stdout.trim(),
+  child: spawnSync(process.execPath, ["-p", "process.env.NODE_EXTRA_CA_CERTS ?? null"], { encoding: "utf8" }).stdout.trim(),
+  outcomes: {},
 };
-const get = (https, options) => new Promise((done) => https.get(url, { agent: false, ...options }, (r) => { r.resume(); r.on("end", () => done(String(r.statusCode))); }).on("error", (e) => done(e.code)));
+const get = (https, options) => new Promise((done) => https.get(url, { agent: false, ...options }, (r) => { const v = r.socket.getProtocol(); r.resume(); r.on("end", () => done(r.statusCode + " " + v)); }).on("error", (e) => done(e.code)));
 const h2 = () => new Promise((done) => { const s = require("node:http2").connect(url); s.on("connect", () => { s.close(); done("connected"); }); s.on("error", (e) => done(e.code)); });
 (async () => {
-  if (first === "fetch") out.first = await fetch(url).then((r) => String(r.status), (e) => e.cause?.code ?? e.message);
-  if (first === "require") out.first = await get(require("node:https"));
-  if (first === "builtin") out.first = await get(process.getBuiltinModule("node:https"));
-  if (first === "http2") out.first = await h2();
-  out.ownCa = await get(require("node:https"), { ca: [require("node:tls").rootCertificates[0]] });
+  const o = out.outcomes;
+  if (first === "fetch") o.first = await fetch(url).then((r) => String(r.status), (e) => e.cause?.code ?? e.message);
+  if (first === "require") o.first = await get(require("node:https"));
+  if (first === "builtin") o.first = await get(process.getBuiltinModule("node:https"));
+  if (first === "http2") o.first = await h2();
+  const https = require("node:https");
   const tls = require("node:tls");
-  // a context other code makes itself trusts the file too, as Node's root store would
-  out.ownContext = await get(require("node:https"), { secureContext: tls.createSecureContext({}) });
-  // connections that set nothing of their context share one (no context made for each); one that sets a cipher list gets its own
+  // its own authority (one of Node's roots, which did not sign the server's certificate): only that one
+  o.ownCa = await get(https, { ca: [tls.rootCertificates[0]] });
+  // a context made by the caller, and one made of options that inherit what they set
+  o.ownContext = await get(https, { secureContext: tls.createSecureContext({}) });
+  o.inherited = await get(https, { secureContext: tls.createSecureContext(Object.create({ maxVersion: "TLSv1.2" })) });
+  // where Node 20 copies its roots without the file's
+  o.partialChain = await get(https, { allowPartialTrustChain: true });
+  o.ciphers = await get(https, { ciphers: "HIGH" });
+  // a default changed after the first connections: read again for the next one, as Node does for each context
   const make = tls.createSecureContext;
   let made = 0;
   tls.createSecureContext = function (...a) { made++; return make.apply(this, a); };
-  out.shared = [await get(require("node:https")), await get(require("node:https")), made];
-  out.ciphers = [await get(require("node:https"), { ciphers: "HIGH" }), made];
+  o.plain = [await get(https), await get(https)];
+  out.made = made;
+  tls.DEFAULT_MAX_VERSION = "TLSv1.2";
+  o.defaultChanged = await get(https);
   console.log(JSON.stringify(out));
 })();
 `;
 
-async function client(first: string, url: string, env: NodeJS.ProcessEnv): Promise<{ ran: Ran; out: Record<string, unknown> }> {
-  const ran = await run(process.execPath, ["-e", CLIENT, first, `${url}/`], env);
+async function client(first: string, url: string, env: NodeJS.ProcessEnv, cwd = REPO): Promise<{ ran: Ran; out: Record<string, unknown> & { outcomes: Record<string, unknown> } }> {
+  const ran = await run(process.execPath, ["-e", CLIENT, first, `${url}/`, scratch], env, cwd);
   expect(ran.status, ran.stderr).toBe(0);
-  return { ran, out: JSON.parse(ran.stdout) as Record<string, unknown> };
+  return { ran, out: JSON.parse(ran.stdout) };
 }
 
-describe("extra-ca.js: NODE_EXTRA_CA_CERTS moved aside, trusted on the first TLS connection", () => {
-  it.each(["fetch", "require", "builtin", "http2"])("trusts the file's certificates from the first connection on, made by %s", async (first) => {
+/** The same client with Node reading `file` itself at start, and with the file moved aside as eks-gitops.sh does. */
+async function nativeAndMoved(first: string, url: string, file: string, cwd = REPO) {
+  const native = await client(first, url, { NODE_EXTRA_CA_CERTS: file }, cwd);
+  const moved = await client(first, url, { EKS_GITOPS_EXTRA_CA_CERTS: file, NODE_EXTRA_CA_CERTS: "" }, cwd);
+  return { native, moved };
+}
+
+describe("extra-ca.js: NODE_EXTRA_CA_CERTS moved aside, trusted as Node trusts it, from the first TLS connection on", () => {
+  it.each(["fetch", "require", "builtin", "http2"])("every connection gets what it gets with Node reading the file itself; the first one made by %s", async (first) => {
     const server = await httpsServer();
     try {
-      const { out } = await client(first, server.url, { EKS_GITOPS_EXTRA_CA_CERTS: CA, NODE_EXTRA_CA_CERTS: "" });
-      expect(out.first).toBe(first === "http2" ? "connected" : "200");
+      const { native, moved } = await nativeAndMoved(first, server.url, CA);
+      expect(moved.out.outcomes).toEqual(native.out.outcomes);
+      expect(native.out.outcomes).toMatchObject({
+        first: first === "http2" ? "connected" : first === "fetch" ? "200" : "200 TLSv1.3",
+        ownCa: UNTRUSTED,
+        ownContext: "200 TLSv1.3",
+        inherited: "200 TLSv1.2",
+        ciphers: "200 TLSv1.3",
+        plain: ["200 TLSv1.3", "200 TLSv1.3"],
+        defaultChanged: "200 TLSv1.2",
+      });
+      expect(native.out.outcomes.partialChain).not.toMatch(/^200/);
       // the variable is back for child processes, and nothing of TLS was loaded before the first use
-      expect(out).toMatchObject({ trust: "function", env: CA, moved: null, child: CA, tlsLoaded: [] });
-      // a connection that names its own certificate authorities trusts only those, as in Node
-      expect(out.ownCa).toBe(UNTRUSTED);
-      expect(out).toMatchObject({ ownContext: "200", shared: ["200", "200", 0], ciphers: ["200", 1] });
+      expect(moved.out).toMatchObject({ trust: "function", env: CA, moved: null, child: CA, tlsLoaded: [] });
+      // connections that set nothing of their context share one (none made for them)
+      expect(moved.out.made).toBe(0);
+      expect(moved.ran.stderr).toBe("");
     } finally {
       await server.close();
     }
@@ -136,27 +163,59 @@ describe("extra-ca.js: NODE_EXTRA_CA_CERTS moved aside, trusted on the first TLS
   it("trusts nothing more when nothing was moved aside (the control: the server's certificate is untrusted)", async () => {
     const server = await httpsServer();
     try {
-      for (const first of ["fetch", "require"]) {
-        const { out } = await client(first, server.url, { NODE_EXTRA_CA_CERTS: "" });
-        expect(out).toMatchObject({ trust: "undefined", env: "", moved: null, first: UNTRUSTED, ownContext: UNTRUSTED });
-      }
+      const { out } = await client("require", server.url, { NODE_EXTRA_CA_CERTS: "" });
+      expect(out).toMatchObject({ trust: "undefined", env: "", moved: null, outcomes: { first: UNTRUSTED, ownContext: UNTRUSTED, plain: [UNTRUSTED, UNTRUSTED] } });
     } finally {
       await server.close();
     }
   });
 
-  it("says a file it cannot read as Node does, and trusts none of it", async () => {
+  it("reads the file at start, as Node does: a relative path is the start folder's", async () => {
     const server = await httpsServer();
+    try {
+      // the client changes folder before it connects (as the launcher does for a root script)
+      const { native, moved } = await nativeAndMoved("fetch", server.url, "ca.pem", TLS_DIR);
+      expect(native.out.outcomes.first).toBe("200");
+      expect(moved.out.outcomes).toEqual(native.out.outcomes);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("takes the certificates before one that does not parse, and says so; warns of a file it cannot read; is silent on one without certificates", async () => {
+    const server = await httpsServer();
+    const pem = readFileSync(CA, "latin1");
+    const broken = join(scratch, "broken.pem");
+    // Node's first root, a damaged block, then the test authority: the test authority is never reached
+    writeFileSync(broken, `${(await import("node:tls")).rootCertificates[0]}\n${pem.replace(/(BEGIN CERTIFICATE-----\n)(.{8})/, "$1AAAAAAAA")}${pem}`);
     const missing = join(scratch, "no-such-bundle.pem");
     const empty = join(scratch, "empty.pem");
     writeFileSync(empty, "not a certificate\n");
     try {
-      const gone = await client("require", server.url, { EKS_GITOPS_EXTRA_CA_CERTS: missing, NODE_EXTRA_CA_CERTS: "" });
-      expect(gone.out).toMatchObject({ env: missing, first: UNTRUSTED });
-      expect(gone.ran.stderr).toBe(`Warning: Ignoring extra certs from \`${missing}\`, load failed: ENOENT\n`);
-      const none = await client("fetch", server.url, { EKS_GITOPS_EXTRA_CA_CERTS: empty, NODE_EXTRA_CA_CERTS: "" });
-      expect(none.out).toMatchObject({ first: UNTRUSTED });
-      expect(none.ran.stderr).toContain(`Ignoring extra certs from \`${empty}\`, load failed: no PEM certificate in the file`);
+      for (const [file, warned] of [[broken, true], [missing, true], [empty, false]] as const) {
+        const { native, moved } = await nativeAndMoved("require", server.url, file);
+        expect(native.out.outcomes.first, file).toBe(UNTRUSTED);
+        expect(moved.out.outcomes, file).toEqual(native.out.outcomes);
+        const warning = `Warning: Ignoring extra certs from \`${file}\`, load failed: `;
+        expect(native.ran.stderr.includes(warning), file).toBe(warned);
+        expect(moved.ran.stderr.includes(warning), file).toBe(warned);
+      }
+      // the certificates before the damaged one are kept: the server signed by the test authority, put first, is trusted
+      const first = join(scratch, "first.pem");
+      writeFileSync(first, `${pem}${pem.replace(/(BEGIN CERTIFICATE-----\n)(.{8})/, "$1AAAAAAAA")}`);
+      const { native, moved } = await nativeAndMoved("require", server.url, first);
+      expect(native.out.outcomes.first).toBe("200 TLSv1.3");
+      expect(moved.out.outcomes).toEqual(native.out.outcomes);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("ignores a moved value it was not given by the launcher: NODE_EXTRA_CA_CERTS already read by Node, or the system's store", async () => {
+    const server = await httpsServer();
+    try {
+      const native = await client("require", server.url, { NODE_EXTRA_CA_CERTS: CA, EKS_GITOPS_EXTRA_CA_CERTS: join(scratch, "other.pem") });
+      expect(native.out).toMatchObject({ trust: "undefined", env: CA, moved: null, outcomes: { first: "200 TLSv1.3" } });
     } finally {
       await server.close();
     }
@@ -176,17 +235,23 @@ describe("eks-gitops.sh: Node starts without NODE_EXTRA_CA_CERTS", () => {
     expect(typed.stdout).toMatch(/^eks-gitops \d+\.\d+\.\d+\n$/);
     expect(started()).toEqual({ extra: null, moved: CA });
     const link = join(scratch, "eks-gitops");
-    symlinkSync(join(BIN, "eks-gitops.sh"), link);
+    // a relative link, as a package manager's bin folder holds
+    symlinkSync(relative(scratch, join(BIN, "eks-gitops.sh")), link);
     const linked = await run(link, ["--version"], { NODE_EXTRA_CA_CERTS: CA }, scratch);
     expect(linked.status, linked.stderr).toBe(0);
     expect(linked.stdout).toBe(typed.stdout);
+    // `sh eks-gitops`: the link named without a folder
+    const named = await run("sh", ["eks-gitops", "--version"], { NODE_EXTRA_CA_CERTS: CA }, scratch);
+    expect(named.status, named.stderr).toBe(0);
+    expect(named.stdout).toBe(typed.stdout);
   });
 
   it("leaves it to Node when Node trusts the system's store (--use-openssl-ca), and when it is unset", async () => {
     const openssl = await run("sh", [join(BIN, "eks-gitops.sh"), "--version"], { NODE_EXTRA_CA_CERTS: CA, NODE_OPTIONS: `--use-openssl-ca --require ${probe}` });
     expect(openssl.status, openssl.stderr).toBe(0);
     expect(started()).toEqual({ extra: CA, moved: null });
-    const unset = await run("sh", [join(BIN, "eks-gitops.sh"), "--version"], { NODE_OPTIONS: `--require ${probe}` });
+    // a moved value the launcher did not set (inherited, or set by hand) is dropped
+    const unset = await run("sh", [join(BIN, "eks-gitops.sh"), "--version"], { NODE_OPTIONS: `--require ${probe}`, EKS_GITOPS_EXTRA_CA_CERTS: CA });
     expect(unset.status, unset.stderr).toBe(0);
     expect(started()).toEqual({ extra: null, moved: null });
   });
