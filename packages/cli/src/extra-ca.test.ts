@@ -127,19 +127,31 @@ async function client(first: string, url: string, env: NodeJS.ProcessEnv, cwd = 
   return { ran, out: JSON.parse(ran.stdout) };
 }
 
-/** The same client with Node reading `file` itself at start, and with the file moved aside as eks-gitops.sh does. */
-async function nativeAndMoved(first: string, url: string, file: string, cwd = REPO) {
+/**
+ * The same client with Node reading `file` itself at start, and with the file moved aside as eks-gitops.sh does:
+ * every connection must get the same outcome both ways.
+ */
+async function sameAsNode(first: string, url: string, file: string, cwd = REPO) {
   const native = await client(first, url, { NODE_EXTRA_CA_CERTS: file }, cwd);
   const moved = await client(first, url, { EKS_GITOPS_EXTRA_CA_CERTS: file, NODE_EXTRA_CA_CERTS: "" }, cwd);
+  expect(moved.out.outcomes, file).toEqual(native.out.outcomes);
   return { native, moved };
+}
+
+/** Runs `use` with a local HTTPS server (httpsServer), closed after. */
+async function withServer(use: (url: string) => Promise<void>): Promise<void> {
+  const server = await httpsServer();
+  try {
+    await use(server.url);
+  } finally {
+    await server.close();
+  }
 }
 
 describe("extra-ca.js: NODE_EXTRA_CA_CERTS moved aside, trusted as Node trusts it, from the first TLS connection on", () => {
   it.each(["fetch", "require", "builtin", "http2"])("every connection gets what it gets with Node reading the file itself; the first one made by %s", async (first) => {
-    const server = await httpsServer();
-    try {
-      const { native, moved } = await nativeAndMoved(first, server.url, CA);
-      expect(moved.out.outcomes).toEqual(native.out.outcomes);
+    await withServer(async (url) => {
+      const { native, moved } = await sameAsNode(first, url, CA);
       expect(native.out.outcomes).toMatchObject({
         first: first === "http2" ? "connected" : first === "fetch" ? "200" : "200 TLSv1.3",
         ownCa: UNTRUSTED,
@@ -155,70 +167,48 @@ describe("extra-ca.js: NODE_EXTRA_CA_CERTS moved aside, trusted as Node trusts i
       // connections that set nothing of their context share one (none made for them)
       expect(moved.out.made).toBe(0);
       expect(moved.ran.stderr).toBe("");
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it("trusts nothing more when nothing was moved aside (the control: the server's certificate is untrusted)", async () => {
-    const server = await httpsServer();
-    try {
-      const { out } = await client("require", server.url, { NODE_EXTRA_CA_CERTS: "" });
+    await withServer(async (url) => {
+      const { out } = await client("require", url, { NODE_EXTRA_CA_CERTS: "" });
       expect(out).toMatchObject({ trust: "undefined", env: "", moved: null, outcomes: { first: UNTRUSTED, ownContext: UNTRUSTED, plain: [UNTRUSTED, UNTRUSTED] } });
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it("reads the file at start, as Node does: a relative path is the start folder's", async () => {
-    const server = await httpsServer();
-    try {
-      // the client changes folder before it connects (as the launcher does for a root script)
-      const { native, moved } = await nativeAndMoved("fetch", server.url, "ca.pem", TLS_DIR);
-      expect(native.out.outcomes.first).toBe("200");
-      expect(moved.out.outcomes).toEqual(native.out.outcomes);
-    } finally {
-      await server.close();
-    }
+    // the client changes folder before it connects (as the launcher does for a root script)
+    await withServer(async (url) => expect((await sameAsNode("fetch", url, "ca.pem", TLS_DIR)).native.out.outcomes.first).toBe("200"));
   });
 
   it("takes the certificates before one that does not parse, and says so; warns of a file it cannot read; is silent on one without certificates", async () => {
-    const server = await httpsServer();
     const pem = readFileSync(CA, "latin1");
+    const damaged = pem.replace(/(BEGIN CERTIFICATE-----\n)(.{8})/, "$1AAAAAAAA");
     const broken = join(scratch, "broken.pem");
     // Node's first root, a damaged block, then the test authority: the test authority is never reached
-    writeFileSync(broken, `${(await import("node:tls")).rootCertificates[0]}\n${pem.replace(/(BEGIN CERTIFICATE-----\n)(.{8})/, "$1AAAAAAAA")}${pem}`);
+    writeFileSync(broken, `${(await import("node:tls")).rootCertificates[0]}\n${damaged}${pem}`);
     const missing = join(scratch, "no-such-bundle.pem");
     const empty = join(scratch, "empty.pem");
     writeFileSync(empty, "not a certificate\n");
-    try {
-      for (const [file, warned] of [[broken, true], [missing, true], [empty, false]] as const) {
-        const { native, moved } = await nativeAndMoved("require", server.url, file);
-        expect(native.out.outcomes.first, file).toBe(UNTRUSTED);
-        expect(moved.out.outcomes, file).toEqual(native.out.outcomes);
+    // the certificates before the damaged one are kept: the test authority, put first, is trusted
+    const first = join(scratch, "first.pem");
+    writeFileSync(first, `${pem}${damaged}`);
+    await withServer(async (url) => {
+      for (const [file, outcome, warned] of [[broken, UNTRUSTED, true], [missing, UNTRUSTED, true], [empty, UNTRUSTED, false], [first, "200 TLSv1.3", true]] as const) {
+        const { native, moved } = await sameAsNode("require", url, file);
+        expect(native.out.outcomes.first, file).toBe(outcome);
         const warning = `Warning: Ignoring extra certs from \`${file}\`, load failed: `;
-        expect(native.ran.stderr.includes(warning), file).toBe(warned);
-        expect(moved.ran.stderr.includes(warning), file).toBe(warned);
+        expect([native.ran.stderr.includes(warning), moved.ran.stderr.includes(warning)], file).toEqual([warned, warned]);
       }
-      // the certificates before the damaged one are kept: the server signed by the test authority, put first, is trusted
-      const first = join(scratch, "first.pem");
-      writeFileSync(first, `${pem}${pem.replace(/(BEGIN CERTIFICATE-----\n)(.{8})/, "$1AAAAAAAA")}`);
-      const { native, moved } = await nativeAndMoved("require", server.url, first);
-      expect(native.out.outcomes.first).toBe("200 TLSv1.3");
-      expect(moved.out.outcomes).toEqual(native.out.outcomes);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it("ignores a moved value it was not given by the launcher: NODE_EXTRA_CA_CERTS already read by Node, or the system's store", async () => {
-    const server = await httpsServer();
-    try {
-      const native = await client("require", server.url, { NODE_EXTRA_CA_CERTS: CA, EKS_GITOPS_EXTRA_CA_CERTS: join(scratch, "other.pem") });
+    await withServer(async (url) => {
+      const native = await client("require", url, { NODE_EXTRA_CA_CERTS: CA, EKS_GITOPS_EXTRA_CA_CERTS: join(scratch, "other.pem") });
       expect(native.out).toMatchObject({ trust: "undefined", env: CA, moved: null, outcomes: { first: "200 TLSv1.3" } });
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
 
