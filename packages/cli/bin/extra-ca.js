@@ -176,4 +176,3 @@ function trustFile(file, text, failure) {
 }
 
 exports.restoreExtraCaCerts = restoreExtraCaCerts;
-exports.MOVED = MOVED;

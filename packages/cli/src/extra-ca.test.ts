@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { CATALOG, fetchPinned } from "@eks-gitops/validate";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { userEnv } from "./testing/user-env.ts";
 
 // processes of their own (extra-ca.js changes process-wide things), and a run with a cold cache: seconds, not a timing test
 vi.setConfig({ testTimeout: 120_000 });
@@ -23,17 +24,6 @@ const UNTRUSTED = "UNABLE_TO_VERIFY_LEAF_SIGNATURE";
 const scratch = mkdtempSync(join(tmpdir(), "eks-gitops-extra-ca-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** The environment of a user's shell, without what this test run adds, and without NODE_EXTRA_CA_CERTS (each case says its own). */
-function userEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k === "INIT_CWD" || k === "PNPM_SCRIPT_SRC_DIR" || k === "FORCE_COLOR" || k === "NODE_OPTIONS" || k.startsWith("npm_") || k.startsWith("VITEST")) continue;
-    if (k === "NODE_EXTRA_CA_CERTS" || k === "EKS_GITOPS_EXTRA_CA_CERTS") continue;
-    out[k] = v;
-  }
-  return { ...out, ...env };
-}
-
 interface Ran {
   readonly status: number | null;
   readonly stdout: string;
@@ -43,7 +33,8 @@ interface Ran {
 /** Runs a command without blocking this process (whose HTTPS server must answer meanwhile). */
 function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd = REPO): Promise<Ran> {
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd, env: userEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+    // a user's shell, without NODE_OPTIONS or the certificate variables: each case says its own
+    const child = spawn(command, args, { cwd, env: { ...userEnv(["NODE_OPTIONS", "NODE_EXTRA_CA_CERTS", "EKS_GITOPS_EXTRA_CA_CERTS"]), ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c));

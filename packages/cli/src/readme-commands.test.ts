@@ -5,21 +5,12 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlin
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { userEnv } from "./testing/user-env.ts";
 
 // Each case starts pnpm and the CLI (and some render or validate everything): seconds each, not a timing test.
 vi.setConfig({ testTimeout: 120_000 });
 
 const REPO = resolve(import.meta.dirname, "../../..");
-
-/** The environment of a user's shell: nothing inherited from the `pnpm test` that runs this file. */
-function userEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k === "INIT_CWD" || k === "PNPM_SCRIPT_SRC_DIR" || k === "FORCE_COLOR" || k.startsWith("npm_") || k.startsWith("VITEST")) continue;
-    env[k] = v;
-  }
-  return env;
-}
 
 interface Typed {
   readonly status: number | null;
