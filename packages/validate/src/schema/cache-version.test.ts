@@ -1,7 +1,8 @@
 // Compiled validators and schema-check verdicts of pinned CRDs are kept on disk under the CRD's content id
 // (TypeSchema.contentId) and CACHE_VERSION, not under the converted schema's text: a change to the conversion
-// (convert.ts, sources.ts, the enum table) must come with a new CACHE_VERSION, or later runs would load
-// validators compiled from the old conversion. This test notices a conversion that changed.
+// (convert.ts, sources.ts, the enum table, the sharing of repeated subschemas in share.ts) must come with a new
+// CACHE_VERSION, or later runs would load validators compiled from the old conversion. This test notices a
+// conversion that changed.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -10,6 +11,7 @@ import { CACHE_VERSION } from "./compile.ts";
 import { convertCrdRoot } from "./convert.ts";
 import type { TypeSchema } from "./model.ts";
 import { catalogLayer } from "./registry.ts";
+import { shareRepeatedSubschemas } from "./share.ts";
 
 /** The conversion digest each CACHE_VERSION was released with (add a line when CACHE_VERSION changes). */
 const DIGESTS = JSON.parse(readFileSync(new URL("./cache-version.json", import.meta.url), "utf8")) as Record<string, string>;
@@ -24,7 +26,8 @@ describe("CACHE_VERSION", () => {
     const hash = createHash("sha256");
     for (const id of [...types.keys()].sort()) {
       const t = types.get(id) as TypeSchema;
-      hash.update(`${id}\n${JSON.stringify(convertCrdRoot(t.root, { flavour: "crd", objectMetaRef: "catalog:meta#/$defs/ObjectMeta" }))}\n`);
+      // what is compiled: the converted schema with its repeated subschemas shared (share.ts)
+      hash.update(`${id}\n${JSON.stringify(shareRepeatedSubschemas(convertCrdRoot(t.root, { flavour: "crd", objectMetaRef: "catalog:meta#/$defs/ObjectMeta" })))}\n`);
     }
     const digest = hash.digest("hex");
     expect(

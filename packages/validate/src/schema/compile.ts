@@ -10,6 +10,7 @@ import standaloneCode from "ajv/dist/standalone/index.js";
 import af from "ajv-formats";
 import { RE2JS } from "re2js";
 import { re2AsRegExp } from "./re2-fast.ts";
+import { shareRepeatedSubschemas } from "./share.ts";
 import { convertComponents, convertCrdRoot, OBJECT_META, type ConvertContext } from "./convert.ts";
 import { readDerived, writeDerived } from "../derived-cache.ts";
 import { ENUM_VALUES_SOURCE } from "./enum-values.ts";
@@ -57,7 +58,7 @@ const nodeRequire = createRequire(import.meta.url);
 /** V8 code caches are only valid for the V8 that made them. */
 const V8_TAG = `node-${process.versions.v8.replace(/[^0-9a-z.]/gi, "_")}-${process.arch}`;
 /** Bump when conversion or ajv options change: cached validator code is keyed by it. */
-export const CACHE_VERSION = `eks-gitops-validate/6 ajv@8.20.0 verbose=false optimize=1 enums=${ENUM_VALUES_SOURCE}`;
+export const CACHE_VERSION = `eks-gitops-validate/7 ajv@8.20.0 verbose=false optimize=1 enums=${ENUM_VALUES_SOURCE}`;
 const standalone = (standaloneCode as unknown as { default?: typeof standaloneCode }).default ?? standaloneCode;
 
 // Formats the API server's format checker knows beyond ajv-formats; unknown formats pass, as there.
@@ -113,6 +114,25 @@ export function verifiedCodeCache(stored: Buffer): Buffer | undefined {
   return createHash("sha256").update(data).digest().equals(stored.subarray(0, 32)) ? data : undefined;
 }
 
+/** The ajv instance validators are compiled with (`source`: keep the code, to store it). */
+export function compilerAjv(source: boolean): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    validateFormats: true,
+    validateSchema: false,
+    // a referenced schema stays one function (share.ts relies on it)
+    inlineRefs: false,
+    code: { regExp: re2Engine, optimize: 1, source, formats: _`require("eks-gitops:formats")` },
+  });
+  addFormats(ajv, ["date-time", "date", "byte", "uuid", "ipv4", "ipv6", "email", "hostname", "int32", "int64", "float", "double"]);
+  for (const [name, re] of Object.entries(K8S_FORMATS)) ajv.addFormat(name, re);
+  for (const name of ["uri", "password", "int-or-string", "quantity", "uuid3", "uuid4", "uuid5", "isbn", "isbn10", "isbn13", "creditcard", "ssn", "rgbcolor", "url"]) {
+    ajv.addFormat(name, true);
+  }
+  return ajv;
+}
+
 export class SchemaCompiler {
   private readonly ajv: Ajv;
   private readonly cacheDir: string | undefined;
@@ -132,19 +152,7 @@ export class SchemaCompiler {
 
   constructor(options: CompilerOptions = {}) {
     this.cacheDir = options.cacheDir ? join(options.cacheDir, "validators") : undefined;
-    this.ajv = new Ajv({
-      allErrors: true,
-      strict: false,
-      validateFormats: true,
-      validateSchema: false,
-      inlineRefs: false,
-      code: { regExp: re2Engine, optimize: 1, source: this.cacheDir !== undefined, formats: _`require("eks-gitops:formats")` },
-    });
-    addFormats(this.ajv, ["date-time", "date", "byte", "uuid", "ipv4", "ipv6", "email", "hostname", "int32", "int64", "float", "double"]);
-    for (const [name, re] of Object.entries(K8S_FORMATS)) this.ajv.addFormat(name, re);
-    for (const name of ["uri", "password", "int-or-string", "quantity", "uuid3", "uuid4", "uuid5", "isbn", "isbn10", "isbn13", "creditcard", "ssn", "rgbcolor", "url"]) {
-      this.ajv.addFormat(name, true);
-    }
+    this.ajv = compilerAjv(this.cacheDir !== undefined);
   }
 
   /** Registers a builtin OpenAPI document once (its components become `$defs` of one schema resource). */
@@ -191,7 +199,8 @@ export class SchemaCompiler {
         this.addDocument(this.pendingMeta);
         this.pendingMeta = undefined;
       }
-      fn = this.ajv.compile(schema);
+      // a CRD's repeated subschemas compiled once each (share.ts); the cache key is the schema as converted
+      fn = this.ajv.compile(type.flavour === "crd" ? shareRepeatedSubschemas(schema) : schema);
       // reloaded from the stored code so that this first run already leaves V8's code cache beside it
       if (key && this.store(key, fn)) fn = this.load(key) ?? fn;
     }
