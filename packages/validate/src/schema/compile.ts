@@ -121,7 +121,8 @@ export function compilerAjv(source: boolean): Ajv {
     strict: false,
     validateFormats: true,
     validateSchema: false,
-    // a referenced schema stays one function (share.ts relies on it)
+    // a referenced schema stays one function: share.ts's shared subschemas too (ajv would copy those without
+    // references of their own into each place: ApplicationSet 334 KB instead of 290 KB)
     inlineRefs: false,
     code: { regExp: re2Engine, optimize: 1, source, formats: _`require("eks-gitops:formats")` },
   });
