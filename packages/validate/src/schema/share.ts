@@ -1,10 +1,10 @@
 // Repeated subschemas of a converted CRD schema, compiled once: each becomes a `$defs` entry that every place it
 // appeared refers to. CRD schemas are written out in full (no `$ref` in a structural schema), and generated CRDs
 // repeat whole types: Argo CD's ApplicationSet repeats its generators and the Application template inside every
-// matrix and merge generator, Karpenter's and kube-prometheus' CRDs repeat selectors, tolerations and container
-// specs. ajv generates code for every copy (`inlineRefs: false` keeps a referenced schema as one function): the
-// ApplicationSet of Argo CD v3.5.1 was 8.2 MB of validator code, compiled in ~4 s at ~480 MB of peak memory and
-// loaded (~0.15 s, ~50 MB) by every run that met one object of its kind.
+// matrix and merge generator, its Application the source of an application in its spec, status and operation,
+// Karpenter's NodePool and NodeClaim smaller parts. ajv generates code for every copy (`inlineRefs: false` keeps a
+// referenced schema as one function): the ApplicationSet of Argo CD v3.5.1 was 8.2 MB of validator code (a first
+// run with one ApplicationSet took ~4 s and ~480 MB), loaded (~0.15 s, ~50 MB) by every run that met one.
 //
 // Why by hand: sharing equal subtrees (hash-consing) is a few lines over the converted schema, whose shape this
 // package defines (convert.ts); no JSON Schema library does it for ajv. What a finding says does not change: ajv
@@ -13,7 +13,7 @@
 
 type Json = Record<string, unknown>;
 
-/** A subschema is shared when it occurs at least twice and its JSON is at least this long (smaller ones cost less inline than a call). */
+/** A subschema is shared when it occurs at least twice and its JSON is at least this long (a few keywords are left where they are). */
 const MIN_SHARED_CHARS = 256;
 
 /** The keywords of a converted schema whose value is one schema, or a list of schemas (convert.ts writes no others). */
