@@ -25,14 +25,17 @@ const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null 
 /** The name of the `$defs` entries made here (a converted schema has none of its own). */
 export const SHARED_PREFIX = "eksGitopsShared";
 
-/** The subschemas of `node` (schema positions only: `properties` is a map of schemas, `enum` or `required` are data). */
-function* children(node: Json): Generator<Json> {
-  for (const k of ONE_SCHEMA) if (isObject(node[k])) yield node[k] as Json;
-  for (const k of SCHEMA_LISTS) {
-    const list = node[k];
-    if (Array.isArray(list)) for (const c of list) if (isObject(c)) yield c;
-  }
-  if (isObject(node.properties)) for (const c of Object.values(node.properties)) if (isObject(c)) yield c;
+/**
+ * `node` with each of its subschemas replaced by `f(subschema)`: schema positions only (`properties` is a map of
+ * schemas; `enum` or `required` are data). Counting and copying both walk through here, so they meet the same
+ * subschemas.
+ */
+function mapSubschemas(node: Json, f: (child: Json) => Json): Json {
+  const out: Json = { ...node };
+  for (const k of ONE_SCHEMA) if (isObject(node[k])) out[k] = f(node[k] as Json);
+  for (const k of SCHEMA_LISTS) if (Array.isArray(node[k])) out[k] = (node[k] as unknown[]).map((c) => (isObject(c) ? f(c) : c));
+  if (isObject(node.properties)) out.properties = Object.fromEntries(Object.entries(node.properties).map(([name, c]) => [name, isObject(c) ? f(c) : c]));
+  return out;
 }
 
 /**
@@ -41,18 +44,20 @@ function* children(node: Json): Generator<Json> {
  * input is not changed; a schema with nothing repeated is returned as it is.
  */
 export function shareRepeatedSubschemas(schema: Json): Json {
-  // each subschema's JSON, made bottom-up once (a child's text is part of its parent's)
+  // each subschema's JSON, by JSON.stringify of each in turn: a subtree is written again for every subschema above
+  // it (~70 ms for the ApplicationSet, once, when its validator is compiled; never when it is loaded from the cache)
   const texts = new Map<Json, string>();
   const counts = new Map<string, number>();
   // every occurrence counted (one object at two places, a YAML alias, counts twice)
-  const count = (node: Json): void => {
+  const count = (node: Json): Json => {
     let text = texts.get(node);
     if (text === undefined) {
       text = JSON.stringify(node);
       texts.set(node, text);
     }
     counts.set(text, (counts.get(text) ?? 0) + 1);
-    for (const child of children(node)) count(child);
+    mapSubschemas(node, count);
+    return node;
   };
   count(schema);
   const shared = new Map<string, string>();
@@ -68,11 +73,7 @@ export function shareRepeatedSubschemas(schema: Json): Json {
       }
       return { $ref: `#/$defs/${name}` };
     }
-    const out: Json = { ...node };
-    for (const k of ONE_SCHEMA) if (isObject(node[k])) out[k] = copy(node[k] as Json, false);
-    for (const k of SCHEMA_LISTS) if (Array.isArray(node[k])) out[k] = (node[k] as unknown[]).map((c) => (isObject(c) ? copy(c, false) : c));
-    if (isObject(node.properties)) out.properties = Object.fromEntries(Object.entries(node.properties).map(([name, c]) => [name, isObject(c) ? copy(c, false) : c]));
-    return out;
+    return mapSubschemas(node, (child) => copy(child, false));
   };
   const out = copy(schema, true);
   if (shared.size === 0) return schema;
