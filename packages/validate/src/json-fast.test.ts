@@ -4,6 +4,8 @@ import fc from "fast-check";
 import { loadAll } from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { readPlainJson } from "./json-fast.ts";
+import { isFlowDocument } from "./positions-flow.ts";
+import { documentSpans } from "./positions.ts";
 import { parseText } from "./reader.ts";
 import { YAML11_SCHEMA } from "./yaml11.ts";
 
@@ -87,6 +89,24 @@ describe("readPlainJson", () => {
     // both ways are exercised: most texts are read, a good share is left to the YAML path
     expect(taken.left).toBeGreaterThan(taken.all / 20);
     expect(taken.left).toBeLessThan(taken.all * 0.9);
+  });
+
+  it("reads only texts that are one flow document, as the locator then takes them without looking (LoadedDocuments.json)", () => {
+    let read = 0;
+    fc.assert(
+      fc.property(top, fc.array(gap, { minLength: 1, maxLength: 8 }), fc.constantFrom("", "\n", "\r\n", " \t\n\n"), (n, gaps, around) => {
+        const json = `${around}${respaced(text(n), gaps)}${around}`;
+        if (readPlainJson(json) === undefined) return;
+        read++;
+        // one document span, and the flow scanner's own test of it agrees
+        const spans = documentSpans(json);
+        expect(spans).toHaveLength(1);
+        const [span] = spans;
+        expect(isFlowDocument(json, span?.start ?? 0, span?.end ?? 0)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(read).toBeGreaterThan(500);
   });
 
   it("reads ordinary Kubernetes JSON, in one line or indented", () => {

@@ -10,7 +10,8 @@ import { shapeFiles } from "./bench/world.ts";
 import { fastOffset } from "./positions-fast.ts";
 import { flowOffset, flowTopString, isFlowDocument } from "./positions-flow.ts";
 import { locateFindings } from "./positions.ts";
-import { compareWithYaml } from "./testing/scanner-agreement.ts";
+import { parseText } from "./reader.ts";
+import { compareWithYaml, pointers } from "./testing/scanner-agreement.ts";
 import type { ResourceResult } from "./types.ts";
 import { yamlLib } from "./yaml-lib.ts";
 
@@ -109,5 +110,37 @@ describe("locateFindings on JSON text", () => {
     };
     const [located] = locateFindings(text, [result]);
     expect(located?.findings[0]).toMatchObject({ line: 6, column: 16 });
+  });
+});
+
+describe("locateFindings on a text the reader read as plain JSON (LoadedDocuments.json)", () => {
+  /** The file's results, with a finding at every pointer of each object and one at a child that is not there. */
+  function resultsOf(file: string, text: string): ResourceResult[] {
+    const { resources, json } = parseText({ file, text });
+    expect(json).toBe(true);
+    return resources.map((r) => ({
+      file,
+      index: r.index,
+      apiVersion: r.apiVersion,
+      kind: r.kind,
+      name: r.name,
+      namespace: r.namespace,
+      status: "invalid",
+      findings: [...pointers(r.object), "/spec/notThere"].map((p) => ({ severity: "error", path: `${r.pointer ?? ""}${p}`, message: "m", rule: "schema:x" })),
+    }));
+  }
+
+  it("places every finding where the scan of the whole text would, in the bench's JSON shapes and in Lists", () => {
+    const list = JSON.stringify({ apiVersion: "v1", kind: "List", items: [{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" }, data: { k: "v" } }, { apiVersion: "v1", kind: "Secret", metadata: { name: "b" } }] }, null, 2);
+    const typed = JSON.stringify({ apiVersion: "v1", kind: "ConfigMapList", items: [{ metadata: { name: "c" }, data: { x: "1" } }] });
+    const texts = [...shapeFiles("json", 60), ...shapeFiles("json-in-yaml", 60), ["list.json", list] as const, ["typed.json", typed] as const];
+    let findings = 0;
+    for (const [name, text] of texts) {
+      const results = resultsOf(name, text);
+      const told = locateFindings(text, results, true);
+      expect(told).toEqual(locateFindings(text, results));
+      findings += told.reduce((n, r) => n + r.findings.filter((f) => f.line !== undefined).length, 0);
+    }
+    expect(findings).toBeGreaterThan(1000);
   });
 });

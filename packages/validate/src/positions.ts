@@ -186,8 +186,10 @@ const MESSAGE_POSITION = /\(line (\d+), column (\d+)\)/;
 /**
  * Adds `line`/`column` to the findings of the results of one file (all results must share `text`'s file).
  * Findings that already have a line keep it; a text that cannot be read for positions leaves them as they are.
+ * `json`: the reader read this very text as one plain JSON value (LoadedDocuments.json), so it is one flow
+ * document and the flow scanner needs no whole-text scan to say so.
  */
-export function locateFindings(text: string, results: readonly ResourceResult[]): ResourceResult[] {
+export function locateFindings(text: string, results: readonly ResourceResult[], json = false): ResourceResult[] {
   // `yaml` loads (tens of milliseconds) only for a finding the fast scanner cannot place
   let lib: Lib | undefined;
   let spans: Span[] | undefined;
@@ -217,7 +219,7 @@ export function locateFindings(text: string, results: readonly ResourceResult[])
       if (span && !parses.has(r.index)) {
         let scanner = scanners.get(scannerKey);
         if (scanner === undefined) {
-          scanner = scannerFor(text, span, r, item);
+          scanner = scannerFor(text, span, r, item, json);
           scanners.set(scannerKey, scanner);
         }
         if (scanner) {
@@ -266,8 +268,11 @@ type Scanner = "block" | "flow" | false;
  * this resource; for an item of a list (`item`, its findings' paths already under it), a document whose
  * top-level kind is a list's (`List`, `RoleList`...).
  */
-function scannerFor(text: string, span: Span, r: ResourceResult, item: string | undefined): Scanner {
-  if (isFlowDocument(text, span.start, span.end)) {
+function scannerFor(text: string, span: Span, r: ResourceResult, item: string | undefined, json: boolean): Scanner {
+  // A plain JSON text (JSON.parse read all of it, and it begins with `{` or `[`) is one flow collection with only
+  // blanks around it: what isFlowDocument finds by scanning the whole document (~20 us a 1 KB object, most of the
+  // time spent locating a JSON file's findings; positions-flow.test.ts holds the two to the same answer)
+  if (json || isFlowDocument(text, span.start, span.end)) {
     const top = (key: string) => flowTopString(text, span.start, span.end, key);
     if (item) return Boolean(top("kind")?.endsWith("List")) && "flow";
     // an IAM policy document (JSON, one a file, no apiVersion or kind of its own): its span is taken as it is,
@@ -319,9 +324,10 @@ function firstContent(text: string, span: Span): number {
 
 /**
  * Adds positions to every finding of a report's results, reading each file that has findings once
- * (`readText` returns undefined for a file that cannot be read again, e.g. stdin not kept).
+ * (`readText` returns undefined for a file that cannot be read again, e.g. stdin not kept). `json`: every file's
+ * text, as `readText` gives it, is one the reader read as plain JSON (see locateFindings).
  */
-export function locateAll(results: readonly ResourceResult[], readText: (file: string) => string | undefined): ResourceResult[] {
+export function locateAll(results: readonly ResourceResult[], readText: (file: string) => string | undefined, json = false): ResourceResult[] {
   const byFile = new Map<string, number[]>();
   results.forEach((r, i) => {
     if (r.findings.length === 0 || r.findings.every((f) => f.line !== undefined)) return;
@@ -342,6 +348,7 @@ export function locateAll(results: readonly ResourceResult[], readText: (file: s
     const located = locateFindings(
       text,
       indexes.map((i) => out[i] as ResourceResult),
+      json,
     );
     indexes.forEach((i, j) => {
       out[i] = located[j] as ResourceResult;

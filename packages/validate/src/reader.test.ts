@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { aliasExpansion, iamKindOf, loadDocuments, parseText } from "./reader.ts";
+import { aliasExpansion, iamKindOf, loadDocuments, loadFileText, parseText } from "./reader.ts";
 
 const parse = (text: string) => parseText({ file: "in.yaml", text });
 
@@ -121,5 +121,25 @@ describe("loadDocuments", () => {
     expect(iamKindOf("clusters/a/rendered/iam/index.json")).toBe("index");
     expect(iamKindOf("clusters/a/rendered/iam/Node.json")).toBe("policy");
     expect(iamKindOf("clusters/a/rendered/argocd/x.json")).toBeUndefined();
+  });
+});
+
+describe("loadFileText", () => {
+  it("says when the file's whole text was read as plain JSON, and only then", () => {
+    const dir = mkdtempSync(join(tmpdir(), "reader-json-"));
+    const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } };
+    const files: [string, string, boolean][] = [
+      ["a.json", JSON.stringify(cm, null, 2), true],
+      ["json-text.yaml", `${JSON.stringify({ apiVersion: "v1", kind: "List", items: [cm] })}\n`, true],
+      ["flow.yaml", "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n", false],
+      ["block.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", false],
+      ["two.yaml", `${JSON.stringify(cm)}\n---\n${JSON.stringify(cm)}\n`, false],
+      ["duplicate.json", '{"apiVersion": "v1", "kind": "ConfigMap", "kind": "Secret"}', false],
+    ];
+    for (const [name, text, json] of files) {
+      writeFileSync(join(dir, name), text);
+      const { docs } = loadFileText(join(dir, name), { cwd: dir });
+      expect([name, docs.json === true]).toEqual([name, json]);
+    }
   });
 });

@@ -205,7 +205,7 @@ const EXPANSION_FACTOR = 2;
 const EXPANSION_FLOOR = 10_000;
 
 /** Splits one text into documents; a bad document never stops the ones after it. */
-export function parseText(source: TextSource, options: ReadOptions = {}): { resources: ParsedResource[]; unreadable: UnreadableDocument[] } {
+export function parseText(source: TextSource, options: ReadOptions = {}): { resources: ParsedResource[]; unreadable: UnreadableDocument[]; json?: true } {
   const maxAliasCount = options.maxAliasCount ?? 100;
   const resources: ParsedResource[] = [];
   const unreadable: UnreadableDocument[] = [];
@@ -221,7 +221,7 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   const json = complexKey ? undefined : readPlainJson(source.text);
   if (json !== undefined) {
     classify(json, file, 0, resources, unreadable);
-    return { resources, unreadable };
+    return { resources, unreadable, json: true };
   }
   // block YAML of the subset manifests use, read in one pass to js-yaml's documents (yaml-fast.ts): trees without
   // aliases, nested at most 40 deep, so neither the alias budget nor the nesting bound has anything to find
@@ -310,13 +310,13 @@ export function loadDocuments(paths: readonly string[], options: ReadOptions = {
  * read it: the file is then not read again.
  */
 export function loadFileText(path: string, options: ReadOptions = {}, known?: string): { docs: LoadedDocuments; text: string | undefined } {
-  const docs = { resources: [] as ParsedResource[], unreadable: [] as UnreadableDocument[], iam: [] as IamDocument[] };
+  const docs: { resources: ParsedResource[]; unreadable: UnreadableDocument[]; iam: IamDocument[]; json?: boolean } = { resources: [], unreadable: [], iam: [] };
   const text = readFile(path, options.cwd ?? process.cwd(), options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, options, docs, known);
   return { docs, text };
 }
 
 /** Reads one file (or uses its `known` text) into `out`; returns the text, or undefined when it could not be read as text. */
-function readFile(path: string, cwd: string, maxBytes: number, options: ReadOptions, out: { resources: ParsedResource[]; unreadable: UnreadableDocument[]; iam: IamDocument[] }, known?: string): string | undefined {
+function readFile(path: string, cwd: string, maxBytes: number, options: ReadOptions, out: { resources: ParsedResource[]; unreadable: UnreadableDocument[]; iam: IamDocument[]; json?: boolean }, known?: string): string | undefined {
   const { resources, unreadable, iam } = out;
   const shown = path === "-" ? "-" : shownPath(cwd, path);
   const read = known ?? readFileChecked(path, maxBytes, options.readStdin);
@@ -343,5 +343,6 @@ function readFile(path: string, cwd: string, maxBytes: number, options: ReadOpti
   const parsed = parseText({ file: shown, text }, options);
   for (const r of parsed.resources) resources.push(r);
   for (const u of parsed.unreadable) unreadable.push(u);
+  if (parsed.json) out.json = true;
   return text;
 }

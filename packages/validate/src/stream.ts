@@ -266,7 +266,8 @@ export async function validateFiles(options: StreamOptions): Promise<Report> {
       const first = results.size;
       // located in the text the file was read from (one read per file); a file not read as text is asked for again
       const fileText = text === undefined ? options.readText : () => text;
-      for (const [j, located] of locateAll(fileResults, fileText).entries()) results.add(detacher.result(located), pointers[j]);
+      // a plain JSON file is known to be one only in the text its documents were read from
+      for (const [j, located] of locateAll(fileResults, fileText, docs.json === true && text !== undefined).entries()) results.add(detacher.result(located), pointers[j]);
       for (const { at, extra, packed: made } of fileFacts) {
         const f = factCount++;
         facts.set(f, first + at);

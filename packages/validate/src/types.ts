@@ -77,6 +77,12 @@ export interface LoadedDocuments {
   readonly resources: readonly ParsedResource[];
   readonly unreadable: readonly UnreadableDocument[];
   readonly iam: readonly IamDocument[];
+  /**
+   * The file's whole text is one plain JSON value, read by JSON.parse (json-fast.ts): one flow document from its
+   * first character to its last, whose resources are the value itself or its list's items. Its findings are then
+   * located by the flow scanner without first checking the text is flow and of those resources (see locateFindings).
+   */
+  readonly json?: boolean;
 }
 
 /** One entry of `resources[]` in the JSON output. */
