@@ -10,6 +10,10 @@
 type Located = number | undefined;
 
 const SPACE = /[ \t\r\n]/;
+/** `,`, `[`, `]`, `{` or `}`. */
+const isFlowIndicator = (c: number) => c === 44 || c === 91 || c === 93 || c === 123 || c === 125;
+/** Whether the character code is one SPACE matches (a loop over every character of a plain scalar: no regex call each). */
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
 class FlowScanner {
   constructor(
@@ -24,7 +28,7 @@ class FlowScanner {
     while (i < this.end) {
       const c = t.charCodeAt(i);
       if (c === 32 || c === 9 || c === 10 || c === 13) i++;
-      else if (c === 35 /* # */ && (i === 0 || SPACE.test(t[i - 1] as string))) {
+      else if (c === 35 /* # */ && (i === 0 || isSpace(t.charCodeAt(i - 1)))) {
         const nl = t.indexOf("\n", i);
         i = nl < 0 || nl > this.end ? this.end : nl + 1;
       } else break;
@@ -61,12 +65,12 @@ class FlowScanner {
     let i = at;
     let last = at;
     while (i < this.end) {
-      const c = t[i] as string;
-      if (c === "," || c === "[" || c === "]" || c === "{" || c === "}") break;
-      if (c === ":" && (i + 1 >= this.end || /[ \t\r\n,[\]{}]/.test(t[i + 1] as string))) break;
-      if (c === "#" && i > at && SPACE.test(t[i - 1] as string)) break;
+      const c = t.charCodeAt(i);
+      if (isFlowIndicator(c)) break;
+      if (c === 58 /* : */ && (i + 1 >= this.end || isSpace(t.charCodeAt(i + 1)) || isFlowIndicator(t.charCodeAt(i + 1)))) break;
+      if (c === 35 /* # */ && i > at && isSpace(t.charCodeAt(i - 1))) break;
       i++;
-      if (!SPACE.test(c)) last = i;
+      if (!isSpace(c)) last = i;
     }
     return last;
   }
