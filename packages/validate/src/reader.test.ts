@@ -135,6 +135,8 @@ describe("loadFileText", () => {
       ["block.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", false],
       ["two.yaml", `${JSON.stringify(cm)}\n---\n${JSON.stringify(cm)}\n`, false],
       ["duplicate.json", '{"apiVersion": "v1", "kind": "ConfigMap", "kind": "Secret"}', false],
+      // what looks like a complex key (`]: `, `}:`) inside a string does not keep JSON text from JSON.parse
+      ["colons.json", '{"apiVersion": "v1", "kind": "ConfigMap", "data": {"k": "[a]: b {c}:d"}}', true],
     ];
     for (const [name, text, json] of files) {
       writeFileSync(join(dir, name), text);

@@ -215,14 +215,15 @@ export function parseText(source: TextSource, options: ReadOptions = {}): { reso
   // a text with anchors is measured against a budget (aliasExpansion); past it, yaml reads
   // the text and applies its own alias limit.
   let values: unknown[] | undefined;
-  // a possible complex key (a list or map as a key) is for yaml to judge: js-yaml would stringify it
-  const complexKey = mayHaveComplexKey(source.text);
-  // plain JSON text that js-yaml would read to the same value: JSON.parse (json-fast.ts); it has no aliases
-  const json = complexKey ? undefined : readPlainJson(source.text);
+  // plain JSON text that js-yaml would read to the same value: JSON.parse (json-fast.ts); it has no aliases, and no
+  // complex key (every key of JSON is a string): asked first, it spares JSON text the complex-key search below
+  const json = readPlainJson(source.text);
   if (json !== undefined) {
     classify(json, file, 0, resources, unreadable);
     return { resources, unreadable, json: true };
   }
+  // a possible complex key (a list or map as a key) is for yaml to judge: js-yaml would stringify it
+  const complexKey = mayHaveComplexKey(source.text);
   // block YAML of the subset manifests use, read in one pass to js-yaml's documents (yaml-fast.ts): trees without
   // aliases, nested at most 40 deep, so neither the alias budget nor the nesting bound has anything to find
   const fast = complexKey ? undefined : readBlockYaml(source.text);
