@@ -271,7 +271,8 @@ type Scanner = "block" | "flow" | false;
 function scannerFor(text: string, span: Span, r: ResourceResult, item: string | undefined, json: boolean): Scanner {
   // A plain JSON text (JSON.parse read all of it, and it begins with `{` or `[`) is one flow collection with only
   // blanks around it: what isFlowDocument finds by scanning the whole document (~20 us a 1 KB object, most of the
-  // time spent locating a JSON file's findings; positions-flow.test.ts holds the two to the same answer)
+  // time spent locating a JSON file's findings; json-fast.test.ts holds the two to the same answer, and
+  // positions-flow.test.ts the positions found either way)
   if (json || isFlowDocument(text, span.start, span.end)) {
     const top = (key: string) => flowTopString(text, span.start, span.end, key);
     if (item) return Boolean(top("kind")?.endsWith("List")) && "flow";

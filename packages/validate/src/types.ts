@@ -80,7 +80,7 @@ export interface LoadedDocuments {
   /**
    * The file's whole text is one plain JSON value, read by JSON.parse (json-fast.ts): one flow document from its
    * first character to its last, whose resources are the value itself or its list's items. Its findings are then
-   * located by the flow scanner without first checking the text is flow and of those resources (see locateFindings).
+   * located by the flow scanner without first scanning the whole text to check it is one (see locateFindings).
    */
   readonly json?: boolean;
 }
