@@ -6,13 +6,12 @@
 // same string, block content) returns undefined and positions.ts asks `yaml`. positions-flow.test.ts compares both
 // on every finding of the fixtures and on every path of the bench corpus in flow and JSON shapes.
 
+import { isFlowIndicator } from "./yaml-fast.ts";
+
 /** Where a pointer leads: the offset to report, or undefined when unsure. */
 type Located = number | undefined;
 
-const SPACE = /[ \t\r\n]/;
-/** `,`, `[`, `]`, `{` or `}`. */
-const isFlowIndicator = (c: number) => c === 44 || c === 91 || c === 93 || c === 123 || c === 125;
-/** Whether the character code is one SPACE matches (a loop over every character of a plain scalar: no regex call each). */
+/** A space, tab or line break (by character code: the scanner loops over every character of a plain scalar). */
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
 class FlowScanner {
@@ -27,7 +26,7 @@ class FlowScanner {
     let i = at;
     while (i < this.end) {
       const c = t.charCodeAt(i);
-      if (c === 32 || c === 9 || c === 10 || c === 13) i++;
+      if (isSpace(c)) i++;
       else if (c === 35 /* # */ && (i === 0 || isSpace(t.charCodeAt(i - 1)))) {
         const nl = t.indexOf("\n", i);
         i = nl < 0 || nl > this.end ? this.end : nl + 1;
@@ -80,7 +79,7 @@ class FlowScanner {
     const c = this.text[at];
     if (c === '"') return this.doubleEnd(at);
     if (c === "'") return this.singleEnd(at);
-    if (c === undefined || "&*!|>?%@`".includes(c) || ((c === "-" || c === ":") && SPACE.test(this.text[at + 1] ?? " "))) return -1;
+    if (c === undefined || "&*!|>?%@`".includes(c) || ((c === "-" || c === ":") && (at + 1 >= this.text.length || isSpace(this.text.charCodeAt(at + 1))))) return -1;
     return this.plainEnd(at);
   }
 
@@ -208,7 +207,7 @@ export function flowOffsetFrom(text: string, at: number, to: number, segments: r
 function contentStart(text: string, from: number, to: number): number {
   const s = new FlowScanner(text, to);
   let i = s.skip(from);
-  if (text.startsWith("---", i) && (i + 3 >= to || SPACE.test(text[i + 3] as string))) i = s.skip(i + 3);
+  if (text.startsWith("---", i) && (i + 3 >= to || isSpace(text.charCodeAt(i + 3)))) i = s.skip(i + 3);
   return i < to ? i : -1;
 }
 

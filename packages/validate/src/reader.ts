@@ -311,13 +311,16 @@ export function loadDocuments(paths: readonly string[], options: ReadOptions = {
  * read it: the file is then not read again.
  */
 export function loadFileText(path: string, options: ReadOptions = {}, known?: string): { docs: LoadedDocuments; text: string | undefined } {
-  const docs: { resources: ParsedResource[]; unreadable: UnreadableDocument[]; iam: IamDocument[]; json?: boolean } = { resources: [], unreadable: [], iam: [] };
+  const docs: FileDocuments = { resources: [], unreadable: [], iam: [] };
   const text = readFile(path, options.cwd ?? process.cwd(), options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, options, docs, known);
   return { docs, text };
 }
 
+/** What readFile fills in: LoadedDocuments, being made. */
+type FileDocuments = { resources: ParsedResource[]; unreadable: UnreadableDocument[]; iam: IamDocument[]; json?: boolean };
+
 /** Reads one file (or uses its `known` text) into `out`; returns the text, or undefined when it could not be read as text. */
-function readFile(path: string, cwd: string, maxBytes: number, options: ReadOptions, out: { resources: ParsedResource[]; unreadable: UnreadableDocument[]; iam: IamDocument[]; json?: boolean }, known?: string): string | undefined {
+function readFile(path: string, cwd: string, maxBytes: number, options: ReadOptions, out: FileDocuments, known?: string): string | undefined {
   const { resources, unreadable, iam } = out;
   const shown = path === "-" ? "-" : shownPath(cwd, path);
   const read = known ?? readFileChecked(path, maxBytes, options.readStdin);

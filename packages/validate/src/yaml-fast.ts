@@ -92,7 +92,8 @@ let stop: "eol" | "colon" | "comment" = "eol";
 
 const isEol = (c: number): boolean => c === LF || c === CR;
 const isSpaceOrEol = (c: number): boolean => c === SPACE || c === LF || c === CR;
-const isFlowIndicator = (c: number): boolean => c === COMMA || c === LBRACKET || c === RBRACKET || c === LBRACE || c === RBRACE;
+/** `,`, `[`, `]`, `{` or `}` (also the flow scanner's, positions-flow.ts). */
+export const isFlowIndicator = (c: number): boolean => c === COMMA || c === LBRACKET || c === RBRACKET || c === LBRACE || c === RBRACE;
 const isDashItem = (at: number): boolean => s.charCodeAt(at) === DASH && isSpaceOrEol(s.charCodeAt(at + 1));
 
 /**
