@@ -8,10 +8,16 @@
 //
 // The subset: block mappings and sequences (compact `- key: v` items, sequences at their key's indentation), one-line
 // plain, single- and double-quoted scalars, `|` and `>` block scalars with their indicators, comments, `---`
-// separators, empty documents, one-line flow collections of scalars. Outside it (left to js-yaml): anchors, aliases,
-// tags, directives, `?` and `:` explicit entries, `<<` merge keys, multi-line plain or quoted scalars, a scalar on
-// the line below its key, tabs, control and non-ASCII line-break characters, lone surrogates, `...`, duplicate
-// keys, `__proto__`, nesting past MAX_DEPTH, and any indentation js-yaml would refuse.
+// separators, empty documents, one-line flow collections of scalars, and a document that is one flow collection
+// (flow-style YAML: on one line, or with line breaks and comments between its tokens). Outside it (left to js-yaml):
+// anchors, aliases, tags, directives, `?` and `:` explicit entries, `<<` merge keys, multi-line plain or quoted
+// scalars, a scalar on the line below its key, a flow entry without a value, a flow collection inside block YAML
+// that spans lines, tabs, control and non-ASCII line-break characters, lone surrogates, `...`, duplicate keys,
+// `__proto__`, nesting past MAX_DEPTH, and any indentation js-yaml would refuse.
+//
+// Flow-style documents (issue 19): flow 5,000 of the bench, which js-yaml read through its general path
+// (composeNode, readFlowCollection, readPlainScalar: ~0.2 s of the read-ahead worker's ~0.8 s, the worker the busier
+// thread), 11 interleaved rounds: 0.83 -> 0.69 s, CPU 1.49 -> 1.22 s (ours/kubeconform 0.88 -> 0.73).
 import { resolveYaml11 } from "./yaml11.ts";
 
 const LF = 0x0a;
@@ -87,6 +93,12 @@ let indent = 0;
 /** Whether the current content line is a `---` separator. */
 let atSeparator = false;
 let depth = 0;
+/**
+ * Whether line breaks (and comments) may come between the entries of a flow collection: in one that is a whole
+ * document. A flow collection inside block YAML stays on its line (js-yaml's indentation rules for one that spans
+ * lines are not followed here).
+ */
+let flowLines = false;
 /** Why the last plain scalar in block context stopped. */
 let stop: "eol" | "colon" | "comment" = "eol";
 
@@ -121,6 +133,7 @@ export function readBlockYaml(text: string): unknown[] | undefined {
     return undefined;
   } finally {
     s = "";
+    flowLines = false;
   }
 }
 
@@ -134,7 +147,17 @@ function readDocuments(): unknown[] {
       skipToContent();
     }
     let node: unknown = null;
-    if (indent >= 0) {
+    const c = s.charCodeAt(pos);
+    if (indent >= 0 && (c === LBRACE || c === LBRACKET)) {
+      // a flow collection as the whole document (flow-style YAML, JSON-like text that is not plain JSON): its lines
+      // may break between entries (see skipFlowSpace); after it only a comment, then the next document or the end
+      flowLines = true;
+      node = readFlow();
+      flowLines = false;
+      endLine();
+      skipToContent();
+      if (indent >= 0) bail();
+    } else if (indent >= 0) {
       node = readNode(indent);
       // after the document: the end of the text or a separator
       if (indent >= 0) bail();
@@ -499,8 +522,8 @@ function readFlow(): unknown {
   let readNext = true;
   pos++;
   for (;;) {
-    let c = skipSpaces();
-    // a line break or a comment inside: left to js-yaml
+    let c = skipFlowSpace();
+    // a line break or a comment inside a one-line collection: left to js-yaml
     if (isEol(c) || c === HASH) bail();
     if (c === terminator) {
       pos++;
@@ -512,18 +535,18 @@ function readFlow(): unknown {
       const key = readFlowKey();
       if (skipSpaces() !== COLON) bail();
       pos++;
-      c = skipSpaces();
+      c = skipFlowSpace();
       // a key without a value (null): left to js-yaml
       if (c === COMMA || c === terminator || isEol(c) || c === HASH) bail();
       if (key === "__proto__" || Object.hasOwn(mapping, key)) bail();
       mapping[key] = readFlowNode();
     } else {
       const item = readFlowNode();
-      // `[a: b]` is a one-pair mapping in js-yaml
-      if (skipSpaces() === COLON) bail();
+      // `[a: b]` is a one-pair mapping in js-yaml (a `:` on a later line is a js-yaml error)
+      if (skipFlowSpace() === COLON) bail();
       sequence.push(item);
     }
-    if (skipSpaces() === COMMA) {
+    if (skipFlowSpace() === COMMA) {
       readNext = true;
       pos++;
     } else readNext = false;
@@ -534,6 +557,43 @@ function skipSpaces(): number {
   let c = s.charCodeAt(pos);
   while (c === SPACE) c = s.charCodeAt(++pos);
   return c;
+}
+
+/**
+ * The space between a flow collection's tokens (js-yaml's skipSeparationSpace, comments allowed): spaces; with
+ * flowLines also comments (a `#` there begins one, as in js-yaml, even right after a `,`) and line breaks. Returns
+ * the character it stops at. A `---` or `...` at the start of a line inside the collection is left to js-yaml.
+ */
+function skipFlowSpace(): number {
+  let c = skipSpaces();
+  if (!flowLines) return c;
+  for (;;) {
+    if (c === HASH) {
+      do c = s.charCodeAt(++pos);
+      while (!isEol(c));
+    }
+    if (!isEol(c)) return c;
+    pos = afterBreak(pos, c);
+    lineStart = pos;
+    // the end of the text inside the collection is a js-yaml error
+    if (pos >= s.length) bail();
+    c = s.charCodeAt(pos);
+    if ((c === DASH || c === DOT) && s.charCodeAt(pos + 1) === c && s.charCodeAt(pos + 2) === c) bail();
+    c = skipSpaces();
+  }
+}
+
+/**
+ * Whether a plain scalar of a flow collection ends at the line break at pos (flowLines): js-yaml's readPlainScalar
+ * looks past the line breaks and spaces, and ends the scalar there only before a flow indicator or a comment; any
+ * other character continues it on the next line (a multi-line scalar, left to js-yaml), and a `:` there would be a
+ * js-yaml error.
+ */
+function plainEndsAtLine(): boolean {
+  let at = pos;
+  let c = s.charCodeAt(at);
+  while (c === SPACE || isEol(c)) c = s.charCodeAt(++at);
+  return isFlowIndicator(c) || c === HASH;
 }
 
 function readFlowKey(): string {
@@ -560,12 +620,19 @@ function readFlowPlain(): string {
   let end = pos;
   let c = s.charCodeAt(pos);
   for (;;) {
-    if (isEol(c)) bail();
+    if (isEol(c)) {
+      if (flowLines && plainEndsAtLine()) break;
+      bail();
+    }
     if (c === COLON) {
       const next = s.charCodeAt(pos + 1);
       if (isSpaceOrEol(next) || isFlowIndicator(next)) break;
     } else if (c === HASH) {
-      if (s.charCodeAt(pos - 1) === SPACE) bail();
+      // ` #` ends the scalar: a comment follows, which only a collection that may span lines can hold
+      if (s.charCodeAt(pos - 1) === SPACE) {
+        if (flowLines) break;
+        bail();
+      }
     } else if (isFlowIndicator(c)) break;
     if (c !== SPACE) end = pos + 1;
     c = s.charCodeAt(++pos);
