@@ -1,5 +1,5 @@
 // CelEvaluator: findings worded like the API server's, and memoised results that never mix up two rules.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { CelTask, ValidationRule } from "../schema/walk.ts";
 import { CelEvaluator } from "./evaluate.ts";
 
@@ -46,6 +46,22 @@ describe("CelEvaluator", () => {
     const signed: ValidationRule = { rule: "self.all(x, 1.0 / x.d > 0.0)" };
     expect(cel.evaluate([task([{ d: 0 }], [signed])])).toEqual([]);
     expect(cel.evaluate([task([{ d: -0 }], [signed])], false)).toHaveLength(1);
+  });
+
+  it("stops making memo keys for a rule whose object values do not recur, after a few of them", () => {
+    const cel = new CelEvaluator();
+    const onObjects: ValidationRule = { rule: "self.minSize <= self.size", message: "minSize must not exceed size" };
+    const stringify = vi.spyOn(JSON, "stringify");
+    try {
+      const findings = cel.evaluate(Array.from({ length: 100 }, (_, i) => task({ size: BigInt(i), minSize: BigInt(i % 7 === 0 ? i + 1 : i) }, [onObjects], `/o/${i}`)));
+      // every value was still evaluated, to the same findings
+      expect(findings.map((f) => f.path)).toEqual(Array.from({ length: 100 }, (_, i) => i).filter((i) => i % 7 === 0).map((i) => `/o/${i}`));
+      expect(cel.stats.evaluated).toBe(100);
+      // a key (the value's JSON) for the first values only
+      expect(stringify.mock.calls.length).toBeLessThanOrEqual(16);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 
   it("keeps a number and a string with the same text apart", () => {
