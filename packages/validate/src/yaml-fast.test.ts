@@ -50,6 +50,8 @@ const PLAIN = [
   "!important", "&anchor", "*alias", "%x", "@x", "`x", "---", "...", "--- x", "[a, b]", "[]", "{}", "{a: 1}", "[a, [b, c]]",
   "['x', \"y\"]", "{a: 1, b: [c], 'd': \"e\"}", "[a,]", "[,]", "[a b]", "[a: b]", "{a}", "{a: }", "{a:1}", "{\"a\":1}",
   "[yes, 0755, ~]", "[a, #c]", "{<<: a}", "[", "]", "|", ">", "|-", ">+", "|2", "|+1", ">-3", "|0", "|--", "|1 # c", "|#c",
+  // long strings, which go-yaml wraps over lines (see renderValue)
+  "NGINX Ingress Controller load balancer", "/bin/cp /usr/local/bin/argocd /var/run/argocd && /bin/ln -sf x y", "1 2 3", "yes no", "a -b - c", "x 'y' \"z\" [w] {v}",
 ];
 const ESCAPES = ["\\x41", "\\u00e9", "\\U0001F600", "\\e", "\\N", "\\_", "\\L", "\\P", "\\ ", "\\/", "\\0", "\\a", "\\t", "\\q", "\\uD800", "\\x4", "\\U00110000", '\\"', "\\\\"];
 
@@ -138,6 +140,12 @@ function renderBlock(x: string, parentIndent: number, ch: Choices): string {
 function renderValue(v: Node, indent: number, ch: Choices, underKey: boolean): string {
   if ("scalar" in v) {
     if (v.block) return ` ${renderBlock(v.scalar, indent, ch)}`;
+    // a plain scalar wrapped over more indented lines (as go-yaml wraps long strings), blank lines among them at times
+    const words = v.scalar.split(/ +/);
+    if (words.length > 1 && !/^["']/.test(v.scalar) && ch.next(3) === 0) {
+      const more = words.slice(1).map((w) => `\n${ch.next(5) === 0 ? "\n" : ""}${pad(indent + 1 + ch.next(3))}${w}${ch.next(6) === 0 ? "  " : ""}`);
+      return ` ${words[0]}${more.join("")}${COMMENTS[ch.next(COMMENTS.length)]}\n`;
+    }
     return `${v.scalar === "" ? "" : " ".repeat(1 + ch.next(2)) + v.scalar}${COMMENTS[ch.next(COMMENTS.length)]}${ch.next(6) === 0 ? "  " : ""}\n`;
   }
   if ("list" in v && v.list.length === 0) return ` []${COMMENTS[ch.next(COMMENTS.length)]}\n`;
@@ -244,6 +252,36 @@ describe("readBlockYaml", () => {
     expect(count.broken).toBeGreaterThan(count.all / 15);
   });
 
+  it("reads plain values wrapped over more indented lines (go-yaml's long strings) to js-yaml's values, or leaves them to js-yaml", () => {
+    const count = { all: 0, taken: 0 };
+    const words = fc.array(fc.constantFrom("a", "b-c", "x/y", "1", "2.5", "yes", "&&", "-x", "'q'", "\"q\"", "[a]", "{b}", "a:b", "c#d", "#x", ":", "-", "~", "|", ">"), { minLength: 2, maxLength: 6 });
+    // per word after the first: 0 the same line, 1-3 a line indented by that much more than the key, 4 as much as the key
+    const breaks = fc.array(fc.nat(4), { minLength: 6, maxLength: 6 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(words, breaks, fc.nat(3)), { minLength: 1, maxLength: 3 }), fc.nat(2), fc.boolean(), (entries, base, inList) => {
+        const text = entries
+          .map(([ws, bs, blanks], i) => {
+            const lead = inList ? `${pad(base)}- ` : pad(base);
+            const col = inList ? base + 2 : base;
+            const more = ws.slice(1).map((w, j) => {
+              const b = bs[j] ?? 0;
+              if (b === 0) return ` ${w}`;
+              return `${blanks === j ? "\n" : ""}${blanks === j + 1 ? "\n   " : ""}\n${pad(b === 4 ? col : col + b)}${w}${blanks === 3 ? "  " : ""}`;
+            });
+            return `${lead}k${i}: ${ws[0]}${more.join("")}\n`;
+          })
+          .join("");
+        count.all++;
+        if (readBlockYaml(text) !== undefined) count.taken++;
+        expect(disagreement(text)).toBeUndefined();
+      }),
+      { numRuns: Number(process.env.YF_RUNS ?? 3000) },
+    );
+    if (process.env.YF_RUNS) console.log(count);
+    // not vacuous: ~11% are read here (the words include many that js-yaml must judge: `#x`, `:`, `|`...)
+    expect(count.taken).toBeGreaterThan(count.all / 20);
+  });
+
   it("reads flow documents with anything in them, edited (often invalid), to js-yaml's values, or leaves them to js-yaml", () => {
     fc.assert(
       fc.property(documentStream(true), fc.boolean(), fc.array(edit, { maxLength: 3 }), ([docs, choices], lines, edits) => {
@@ -267,6 +305,9 @@ describe("readBlockYaml", () => {
 
   it.each([
     ["a: 1\n", '[{"a":1}]'],
+    ["a: b\n  c\n", '[{"a":"b c"}]'],
+    ["- a\n  'b\n  c'\n", `[["a 'b c'"]]`],
+    ["- args:\n  - /bin/cp a b &&\n    /bin/ln -sf   \n\n      c  \n  x: 1 2\n   3\n", '[[{"args":["/bin/cp a b && /bin/ln -sf\\nc"],"x":"1 2 3"}]]'],
     ["", "[]"],
     ["   \n", "[]"],
     ["\n\n", "[null]"],
@@ -294,7 +335,9 @@ describe("readBlockYaml", () => {
     "a: !!str 1\n",
     "<<: {a: 1}\n",
     "a: 1\na: 2\n",
-    "a: b\n  c\n",
+    "a: b\n  c: d\n",
+    "a: b\n  # c\n  d\n",
+    "a: b\n  c #d\n",
     "a: 'b\n  c'\n",
     "a:\n\tb: 1\n",
     "? a\n: b\n",
@@ -325,6 +368,10 @@ describe("readBlockYaml", () => {
       if (readBlockYaml(text) !== undefined) taken++;
     }
     expect(taken).toBeGreaterThan(texts.length / 2);
+    // manifests rendered by kustomize/go-yaml wrap long plain strings over more indented lines: read here too
+    for (const rendered of ["corpus/real-world/argo-cd/manifests/namespace-install.yaml", "corpus/real-world/ingress-nginx/deploy/static/provider/exoscale/deploy.yaml"]) {
+      expect(readBlockYaml(readFileSync(join(PACKAGE, rendered), "utf8")), rendered).toBeDefined();
+    }
   });
 
   it("agrees with js-yaml on the bench corpora of every shape", () => {

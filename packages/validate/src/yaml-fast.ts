@@ -6,14 +6,16 @@
 // readBlockMapping, readBlockSequence, readPlainScalar, the quoted readers, readBlockScalar, readFlowCollection);
 // a property test (yaml-fast.test.ts) holds the two side by side on generated documents, fixtures and corpora.
 //
-// The subset: block mappings and sequences (compact `- key: v` items, sequences at their key's indentation), one-line
-// plain, single- and double-quoted scalars, `|` and `>` block scalars with their indicators, comments, `---`
+// The subset: block mappings and sequences (compact `- key: v` items, sequences at their key's indentation), plain
+// scalars (on one line, or a value over more indented lines, as go-yaml and kustomize wrap long strings),
+// one-line single- and double-quoted scalars, `|` and `>` block scalars with their indicators, comments, `---`
 // separators, empty documents, one-line flow collections of scalars, and a document that is one flow collection
 // (flow-style YAML: on one line, or with line breaks and comments between its tokens). Outside it (left to js-yaml):
-// anchors, aliases, tags, directives, `?` and `:` explicit entries, `<<` merge keys, multi-line plain or quoted
-// scalars, a scalar on the line below its key, a flow entry without a value, a flow collection inside block YAML
-// that spans lines, tabs, control and non-ASCII line-break characters, lone surrogates, `...`, duplicate keys,
-// `__proto__`, nesting past MAX_DEPTH, and any indentation js-yaml would refuse.
+// anchors, aliases, tags, directives, `?` and `:` explicit entries, `<<` merge keys, multi-line quoted scalars, a
+// multi-line plain scalar with a comment line, or `: ` or ` #`, in its later lines, a scalar on
+// the line below its key, a flow entry without a value, a flow collection inside block YAML that spans lines, tabs,
+// control and non-ASCII line-break characters, lone surrogates, `...`, duplicate keys, `__proto__`, nesting past
+// MAX_DEPTH, and any indentation js-yaml would refuse.
 //
 // Flow-style documents (issue 19): flow 5,000 of the bench, which js-yaml read through its general path
 // (composeNode, readFlowCollection, readPlainScalar: ~0.2 s of the read-ahead worker's ~0.8 s, the worker the busier
@@ -334,10 +336,59 @@ function readValue(n: number, ofMapping: boolean): unknown {
     pos = start;
     return readMapping(column);
   }
+  if (stop === "eol") {
+    // a value may go on over more indented lines (go-yaml and kustomize wrap long strings at ~80 columns)
+    const folded = readContinuation(raw, n);
+    skipToContent();
+    return resolveYaml11(folded);
+  }
   skipLine();
   skipToContent();
   // a more indented line after a plain scalar would continue it (multi-line) or be a js-yaml error: the callers bail
   return resolveYaml11(raw);
+}
+
+/**
+ * A plain value from its first line (`first`, pos at that line's break) on, with the lines that continue it: as
+ * js-yaml's readPlainScalar reads them for a value of a mapping or a sequence at indentation n, lines indented more than n,
+ * each without its leading and trailing spaces, joined by a space, or by n-1 line feeds across n line breaks (blank
+ * lines); the scalar ends before the first line indented n or less (blank lines before it are not part of it).
+ * Left to js-yaml: a comment line among them, and a `: ` or ` #` in them (js-yaml ends the scalar there, then errs
+ * or reads on in ways not followed here). Leaves pos at the start of the line after the scalar.
+ */
+function readContinuation(first: string, n: number): string {
+  let out = first;
+  let breaks = 0;
+  let c = s.charCodeAt(pos);
+  for (;;) {
+    // pos is at a line break
+    const next = afterBreak(pos, c);
+    breaks++;
+    let at = next;
+    c = s.charCodeAt(at);
+    while (c === SPACE) c = s.charCodeAt(++at);
+    // a blank line: one more line break (its spaces say nothing of the indentation)
+    if (isEol(c)) {
+      pos = at;
+      continue;
+    }
+    if (at >= s.length || at - next <= n) {
+      pos = next;
+      return out;
+    }
+    if (c === HASH) bail();
+    const start = at;
+    let end = at;
+    while (!isEol(c)) {
+      if ((c === COLON && isSpaceOrEol(s.charCodeAt(at + 1))) || (c === HASH && s.charCodeAt(at - 1) === SPACE)) bail();
+      if (c !== SPACE) end = at + 1;
+      c = s.charCodeAt(++at);
+    }
+    out += breaks === 1 ? " " : "\n".repeat(breaks - 1);
+    out += s.slice(start, end);
+    breaks = 0;
+    pos = at;
+  }
 }
 
 /** Whether js-yaml's readPlainScalar would start a plain scalar at pos. */
