@@ -252,23 +252,27 @@ describe("readBlockYaml", () => {
     expect(count.broken).toBeGreaterThan(count.all / 15);
   });
 
-  it("reads plain values wrapped over more indented lines (go-yaml's long strings) to js-yaml's values, or leaves them to js-yaml", () => {
+  it("reads plain and quoted values wrapped over lines (go-yaml's long strings) to js-yaml's values, or leaves them to js-yaml", () => {
     const count = { all: 0, taken: 0 };
     const words = fc.array(fc.constantFrom("a", "b-c", "x/y", "1", "2.5", "yes", "&&", "-x", "'q'", "\"q\"", "[a]", "{b}", "a:b", "c#d", "#x", ":", "-", "~", "|", ">"), { minLength: 2, maxLength: 6 });
-    // per word after the first: 0 the same line, 1-3 a line indented by that much more than the key, 4 as much as the key
+    // per word after the first: 0 the same line, 1-3 a line indented by that much more than the key, 4 as much as the
+    // key (which ends a plain value, and goes on with a quoted one)
     const breaks = fc.array(fc.nat(4), { minLength: 6, maxLength: 6 });
     fc.assert(
-      fc.property(fc.array(fc.tuple(words, breaks, fc.nat(3)), { minLength: 1, maxLength: 3 }), fc.nat(2), fc.boolean(), (entries, base, inList) => {
+      fc.property(fc.array(fc.tuple(words, breaks, fc.nat(3), fc.constantFrom("", "", "'", '"')), { minLength: 1, maxLength: 3 }), fc.nat(2), fc.boolean(), (entries, base, inList) => {
         const text = entries
-          .map(([ws, bs, blanks], i) => {
+          .map(([ws, bs, blanks, quote], i) => {
             const lead = inList ? `${pad(base)}- ` : pad(base);
             const col = inList ? base + 2 : base;
+            // inside quotes: the words as the quotes write them, and at times an escaped line break (`\` at a line's end)
+            const word = (w: string) => (quote === "'" ? w.replace(/'/g, "''") : quote === '"' ? w.replace(/\\|"/g, (m) => `\\${m}`) : w);
             const more = ws.slice(1).map((w, j) => {
               const b = bs[j] ?? 0;
-              if (b === 0) return ` ${w}`;
-              return `${blanks === j ? "\n" : ""}${blanks === j + 1 ? "\n   " : ""}\n${pad(b === 4 ? col : col + b)}${w}${blanks === 3 ? "  " : ""}`;
+              if (b === 0) return ` ${word(w)}`;
+              const escaped = quote === '"' && blanks === 2 && j === 0 ? "\\" : "";
+              return `${escaped}${blanks === j ? "\n" : ""}${blanks === j + 1 ? "\n   " : ""}\n${pad(b === 4 ? col : col + b)}${word(w)}${blanks === 3 ? "  " : ""}`;
             });
-            return `${lead}k${i}: ${ws[0]}${more.join("")}\n`;
+            return `${lead}k${i}: ${quote}${word(ws[0] as string)}${more.join("")}${quote}\n`;
           })
           .join("");
         count.all++;
@@ -278,8 +282,8 @@ describe("readBlockYaml", () => {
       { numRuns: Number(process.env.YF_RUNS ?? 3000) },
     );
     if (process.env.YF_RUNS) console.log(count);
-    // not vacuous: ~11% are read here (the words include many that js-yaml must judge: `#x`, `:`, `|`...)
-    expect(count.taken).toBeGreaterThan(count.all / 20);
+    // not vacuous: ~40% are read here (the words include many that js-yaml must judge in a plain value: `#x`, `:`, `|`...)
+    expect(count.taken).toBeGreaterThan(count.all / 5);
   });
 
   it("reads flow documents with anything in them, edited (often invalid), to js-yaml's values, or leaves them to js-yaml", () => {
@@ -307,6 +311,7 @@ describe("readBlockYaml", () => {
     ["a: 1\n", '[{"a":1}]'],
     ["a: b\n  c\n", '[{"a":"b c"}]'],
     ["- a\n  'b\n  c'\n", `[["a 'b c'"]]`],
+    ["a: 'b  \n  c''d\n\n\n  e '\nf: \"x \\\n    y\\n\n z\\\"\"\n", '[{"a":"b c\'d\\n\\ne ","f":"x y\\n z\\""}]'],
     ["- args:\n  - /bin/cp a b &&\n    /bin/ln -sf   \n\n      c  \n  x: 1 2\n   3\n", '[[{"args":["/bin/cp a b && /bin/ln -sf\\nc"],"x":"1 2 3"}]]'],
     ["", "[]"],
     ["   \n", "[]"],
@@ -338,7 +343,11 @@ describe("readBlockYaml", () => {
     "a: b\n  c: d\n",
     "a: b\n  # c\n  d\n",
     "a: b\n  c #d\n",
-    "a: 'b\n  c'\n",
+    "a: '\n---\n'\n",
+    "a: \"b\n...\nc\"\n",
+    "'a\n  b': c\n",
+    "- \"a\n  b\": c\n",
+    "k: [\"a\n  b\"]\n",
     "a:\n\tb: 1\n",
     "? a\n: b\n",
     "%YAML 1.2\n---\na: 1\n",
@@ -368,9 +377,10 @@ describe("readBlockYaml", () => {
       if (readBlockYaml(text) !== undefined) taken++;
     }
     expect(taken).toBeGreaterThan(texts.length / 2);
-    // manifests rendered by kustomize/go-yaml wrap long plain strings over more indented lines: read here too
-    for (const rendered of ["corpus/real-world/argo-cd/manifests/namespace-install.yaml", "corpus/real-world/ingress-nginx/deploy/static/provider/exoscale/deploy.yaml"]) {
-      expect(readBlockYaml(readFileSync(join(PACKAGE, rendered), "utf8")), rendered).toBeDefined();
+    // manifests rendered by kustomize/go-yaml wrap long plain and double-quoted strings over lines: read here too
+    const rendered = ["argo-cd/manifests/namespace-install.yaml", "argo-cd/manifests/ha/namespace-install.yaml", "ingress-nginx/deploy/static/provider/exoscale/deploy.yaml"];
+    for (const file of rendered.map((f) => `corpus/real-world/${f}`)) {
+      expect(readBlockYaml(readFileSync(join(PACKAGE, file), "utf8")), file).toBeDefined();
     }
   });
 

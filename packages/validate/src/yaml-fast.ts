@@ -7,15 +7,15 @@
 // a property test (yaml-fast.test.ts) holds the two side by side on generated documents, fixtures and corpora.
 //
 // The subset: block mappings and sequences (compact `- key: v` items, sequences at their key's indentation), plain
-// scalars (on one line, or a value over more indented lines, as go-yaml and kustomize wrap long strings),
-// one-line single- and double-quoted scalars, `|` and `>` block scalars with their indicators, comments, `---`
+// scalars (on one line, or a value over more indented lines, as go-yaml and kustomize wrap long strings), single- and
+// double-quoted scalars (a value's over lines too), `|` and `>` block scalars with their indicators, comments, `---`
 // separators, empty documents, one-line flow collections of scalars, and a document that is one flow collection
 // (flow-style YAML: on one line, or with line breaks and comments between its tokens). Outside it (left to js-yaml):
-// anchors, aliases, tags, directives, `?` and `:` explicit entries, `<<` merge keys, multi-line quoted scalars, a
-// multi-line plain scalar with a comment line, or `: ` or ` #`, in its later lines, a scalar on
-// the line below its key, a flow entry without a value, a flow collection inside block YAML that spans lines, tabs,
-// control and non-ASCII line-break characters, lone surrogates, `...`, duplicate keys, `__proto__`, nesting past
-// MAX_DEPTH, and any indentation js-yaml would refuse.
+// anchors, aliases, tags, directives, `?` and `:` explicit entries, `<<` merge keys, a quoted key or flow entry over
+// lines, a multi-line plain scalar with a comment line, or `: ` or ` #`, in its later lines, a scalar on the line
+// below its key, a flow entry without a value, a flow collection inside block YAML that spans lines, tabs, control
+// and non-ASCII line-break characters, lone surrogates, `...`, duplicate keys, `__proto__`, nesting past MAX_DEPTH,
+// and any indentation js-yaml would refuse.
 //
 // Flow-style documents (issue 19): flow 5,000 of the bench, which js-yaml read through its general path
 // (composeNode, readFlowCollection, readPlainScalar: ~0.2 s of the read-ahead worker's ~0.8 s, the worker the busier
@@ -316,7 +316,8 @@ function readValue(n: number, ofMapping: boolean): unknown {
   if (!ofMapping && isDashItem(pos)) return readSequence(column);
   const start = pos;
   if (c === DQ || c === SQ) {
-    const value = c === DQ ? readDoubleQuoted() : readSingleQuoted();
+    // a value may go on over lines (folded); a key may not (see readKey)
+    const value = c === DQ ? readDoubleQuoted(true) : readSingleQuoted(true);
     if (!ofMapping) {
       let after = pos;
       while (s.charCodeAt(after) === SPACE) after++;
@@ -434,9 +435,12 @@ function readPlain(): string {
   return s.slice(start, end);
 }
 
-function readSingleQuoted(): string {
+/** `'...'` from pos (at the quote); with `lines`, over line breaks too, folded as js-yaml's readSingleQuotedScalar does (see foldBreaks). */
+function readSingleQuoted(lines = false): string {
   let out = "";
   let start = ++pos;
+  // where the text to keep ends: spaces before a line break are not part of the scalar
+  let end = start;
   for (;;) {
     const c = s.charCodeAt(pos);
     if (c === SQ) {
@@ -447,18 +451,28 @@ function readSingleQuoted(): string {
       }
       out += "'";
       pos += 2;
-      start = pos;
+      start = end = pos;
       continue;
     }
-    // a line break folds the scalar (multi-line): js-yaml's
-    if (isEol(c) || Number.isNaN(c)) bail();
+    if (isEol(c)) {
+      // a line break in a key or a flow collection: js-yaml's
+      if (!lines) bail();
+      out += s.slice(start, end) + foldBreaks();
+      start = end = pos;
+      continue;
+    }
+    if (Number.isNaN(c)) bail();
     pos++;
+    if (c !== SPACE) end = pos;
   }
 }
 
-function readDoubleQuoted(): string {
+/** `"..."` from pos (at the quote), with its escapes; with `lines`, over line breaks too, folded as js-yaml's readDoubleQuotedScalar does (see foldBreaks). */
+function readDoubleQuoted(lines = false): string {
   let out = "";
   let start = ++pos;
+  // where the text to keep ends: spaces before a line break are not part of the scalar
+  let end = start;
   for (;;) {
     const c = s.charCodeAt(pos);
     if (c === DQ) {
@@ -473,9 +487,13 @@ function readDoubleQuoted(): string {
       if (simple !== undefined) {
         out += simple;
         pos++;
+      } else if (isEol(e)) {
+        // an escaped line break: the break and the next line's leading spaces are dropped, nothing written
+        if (!lines) bail();
+        foldBreaks();
       } else {
         const digits = e === 0x78 ? 2 : e === 0x75 ? 4 : e === 0x55 ? 8 : 0;
-        // an escaped line break (multi-line) or an unknown escape: js-yaml's
+        // an unknown escape: js-yaml's
         if (digits === 0) bail();
         const hex = s.slice(pos + 1, pos + 1 + digits);
         if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== digits) bail();
@@ -484,12 +502,43 @@ function readDoubleQuoted(): string {
         out += String.fromCodePoint(code);
         pos += 1 + digits;
       }
-      start = pos;
+      start = end = pos;
       continue;
     }
-    if (isEol(c) || Number.isNaN(c)) bail();
+    if (isEol(c)) {
+      if (!lines) bail();
+      out += s.slice(start, end) + foldBreaks();
+      start = end = pos;
+      continue;
+    }
+    if (Number.isNaN(c)) bail();
     pos++;
+    if (c !== SPACE) end = pos;
   }
+}
+
+/**
+ * Inside a quoted scalar, from a line break (pos at it): skips the line breaks and the spaces that follow, and returns
+ * what js-yaml writes for them (writeFoldedLines): a space for one break, n-1 line feeds for n. A `---` or `...`
+ * starting a line there, or the end of the text, is a js-yaml error: left to it. No indentation is required of the
+ * lines (js-yaml only warns).
+ */
+function foldBreaks(): string {
+  let breaks = 0;
+  let c = s.charCodeAt(pos);
+  for (;;) {
+    if (c === SPACE) {
+      c = s.charCodeAt(++pos);
+      continue;
+    }
+    if (!isEol(c)) break;
+    pos = afterBreak(pos, c);
+    breaks++;
+    c = s.charCodeAt(pos);
+    if ((c === DASH || c === DOT) && s.charCodeAt(pos + 1) === c && s.charCodeAt(pos + 2) === c && isSpaceOrEol(s.charCodeAt(pos + 3))) bail();
+  }
+  if (pos >= s.length) bail();
+  return breaks === 1 ? " " : "\n".repeat(breaks - 1);
 }
 
 /**
