@@ -20,12 +20,14 @@
 //   never see half a bundle.
 "use strict";
 const { isAscii } = require("node:buffer");
+const { spawnSync } = require("node:child_process");
 const { createHash } = require("node:crypto");
 const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } = require("node:fs");
 const { createRequire } = require("node:module");
 const { dirname, join, relative, resolve, sep } = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { Script } = require("node:vm");
+const { resetV8Flags, v8DefaultsFrom } = require("./v8-flags.js");
 
 const CLI_DIR = resolve(__dirname, "..");
 const REPO_ROOT = resolve(CLI_DIR, "..", "..");
@@ -60,6 +62,14 @@ const EXTERNAL = /^(?:@cloud-copilot\/[^/]+|@kubernetes\/client-node|@aws-sdk\/[
 
 const isWorkspaceSource = (path) => !path.split(sep).includes("node_modules") && !relative(REPO_ROOT, path).startsWith("..");
 
+/**
+ * V8's defaults of the launcher's flags (v8-flags.js), as the bundle's manifest has them (read from `node
+ * --v8-options` when the bundle was built, and the build key names the Node version): `validate` sets the flags only
+ * after its bundle is compiled, and back to these before it writes the bundle's code cache (see runBundle). Null when
+ * they could not be read: the flags are then set before the bundle is compiled, as for every other command.
+ */
+let v8Defaults = null;
+
 /** The manifest's bundle entry if every input is unchanged since it was built, else undefined. */
 function freshEntry(esbuildVersion) {
   let manifest;
@@ -80,6 +90,7 @@ function freshEntry(esbuildVersion) {
     }
     if (st.size !== size || st.mtimeMs !== mtimeMs) return undefined;
   }
+  v8Defaults = Array.isArray(manifest.v8Defaults) ? manifest.v8Defaults : null;
   return join(BUNDLE_DIR, manifest.dir, "bin.cjs");
 }
 
@@ -166,8 +177,11 @@ async function build(esbuild) {
   } catch {
     previous = undefined;
   }
+  // once per build: ~40 ms (a second Node process)
+  const options = spawnSync(process.execPath, ["--v8-options"], { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } });
+  v8Defaults = (options.status === 0 && v8DefaultsFrom(options.stdout)) || null;
   const manifestTmp = `${MANIFEST}.${process.pid}.tmp`;
-  writeFileSync(manifestTmp, JSON.stringify({ key: buildKey(esbuild.version), dir, inputs }));
+  writeFileSync(manifestTmp, JSON.stringify({ key: buildKey(esbuild.version), dir, inputs, v8Defaults }));
   renameSync(manifestTmp, MANIFEST);
   // A run that started from the bundle just replaced may still be reading it or writing its code cache:
   // the replaced bundle is marked (mtime = now) and removed by a later build, an hour on.
@@ -274,10 +288,10 @@ const READ_AHEAD_STARTED = "eks-gitops.read-ahead-started";
  * startReadAhead the command would make (input size, CPUs); when this fails (a bundle without the file), the
  * command starts the worker itself.
  */
-function startReadAheadEarly(dir, args) {
+function startReadAheadEarly(dir, args, flagsGate) {
   try {
     const { startReadAhead } = createRequire(join(dir, "bin.cjs"))(join(dir, "read-ahead-start.cjs"));
-    globalThis[Symbol.for(READ_AHEAD_STARTED)] = { ...startReadAhead(args), early: true };
+    globalThis[Symbol.for(READ_AHEAD_STARTED)] = { ...startReadAhead(args, undefined, flagsGate), early: true };
   } catch {
     // the command starts it (or says why not) as it would have
   }
@@ -292,13 +306,21 @@ function startReadAheadEarly(dir, args) {
  * that does not say how far it got is cached once, after its first run. Files are what is counted, not what they
  * exercised: 64 files of one shape (block YAML, JSON) make a cache without the other's paths, compiled by each run
  * that meets them. Concurrent runs: the last to finish writes; a smaller one's cache is replaced by the next larger run. (V8 flushes the bytecode of functions unused for
- * a while: see `--no-flush-bytecode` in eks-gitops.js, without which a long run's cache lacked its start.)
+ * a while: see `--no-flush-bytecode` in v8-flags.js, without which a long run's cache lacked its start.)
+ * `setFlagsLater`: the launcher's V8 flags, not yet set (`validate`, see v8-flags.js): set here, after the bundle is
+ * compiled and its top level has run, and the read-ahead worker told (it compiles its own bundle then).
  */
-async function runBundle(file, argv) {
+async function runBundle(file, argv, setFlagsLater) {
   const command = /^[a-z]+$/.test(argv[0] ?? "") ? argv[0] : "none";
   // where the bundle's own files are (the read-ahead worker): the CLI hands it to `validate`
   globalThis[Symbol.for(BUNDLE_DIR_GLOBAL)] = dirname(file);
-  if (command === "validate") startReadAheadEarly(dirname(file), argv.slice(1));
+  // V8's flags, left unset by the launcher for `validate` (see eks-gitops.js): set after this bundle is compiled when
+  // their defaults are known (to set them back before the code cache is written), else now
+  const defaults = setFlagsLater && command === "validate" ? v8Defaults : null;
+  if (setFlagsLater && !defaults) setFlagsLater();
+  // the worker compiles its bundle once they are set (its code cache is made under them): this says when
+  const flagsGate = defaults ? new Int32Array(new SharedArrayBuffer(8)) : undefined;
+  if (command === "validate") startReadAheadEarly(dirname(file), argv.slice(1), flagsGate);
   const cacheFile = `${file}.${command}.v8`;
   const cached = readCodeCache(cacheFile);
   const bytes = readFileSync(file);
@@ -315,8 +337,17 @@ async function runBundle(file, argv) {
   };
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  if (defaults) {
+    setFlagsLater();
+    Atomics.store(flagsGate, 0, 1);
+    Atomics.notify(flagsGate, 0);
+  }
   const exitCode = await module.exports.main(argv);
-  if (!usable || files > cached.coverage) writeCodeCache(cacheFile, files, script.createCachedData());
+  if (!usable || files > cached.coverage) {
+    // compiled under V8's defaults, cached under them: the next run compiles before it sets the flags again
+    if (defaults) resetV8Flags(defaults);
+    writeCodeCache(cacheFile, files, script.createCachedData());
+  }
   return exitCode;
 }
 

@@ -15,10 +15,12 @@ require("./running-at-start.js");
 const trustExtraCaCerts = require("./extra-ca.js").restoreExtraCaCerts();
 const bundle = require("./bundle.js");
 const { invocationDir } = require("./invocation-dir.js");
-const { setV8Flags } = require("./v8-flags.js");
+const { flagsGivenAtStart, setV8Flags } = require("./v8-flags.js");
 
-// before any bundle code is compiled (see v8-flags.js)
-setV8Flags();
+// before any bundle code is compiled (see v8-flags.js); `validate`'s from its bundle: once the bundle is compiled,
+// when the read-ahead worker has had time to boot under V8's defaults (see bundle.js, runBundle)
+const flagsLater = process.argv[2] === "validate" && process.env.EKS_GITOPS_FROM_SOURCE !== "1" && !flagsGivenAtStart();
+if (!flagsLater) setV8Flags();
 
 // Root scripts (`pnpm validate clusters/aws-cn/rendered`) run in the repository root: work from the folder
 // the command was typed in, as a directly run command would.
@@ -39,7 +41,8 @@ globalThis[Symbol.for("eks-gitops.import")] = (url) => import(url);
 
 async function main(argv) {
   const entry = process.env.EKS_GITOPS_FROM_SOURCE === "1" ? undefined : await bundle.bundledEntry();
-  if (entry) return bundle.runBundle(entry, argv);
+  if (entry) return bundle.runBundle(entry, argv, flagsLater ? setV8Flags : undefined);
+  if (flagsLater) setV8Flags();
   // never silently slower: a bundle that cannot be built is said once, with why (a source that does not compile
   // is then reported by tsx with its file and line)
   if (bundle.bundleFailure !== undefined) process.stderr.write(`eks-gitops: running from the TypeScript sources, slower: the CLI bundle could not be built (${bundle.bundleFailure})\n`);

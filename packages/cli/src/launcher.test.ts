@@ -63,6 +63,52 @@ describe("eks-gitops launcher", () => {
     expect(existsSync(join(bundleDir, "bin.cjs.synth.v8"))).toBe(false);
   });
 
+  it("makes validate's code cache under V8's default flags (its bundle is compiled before it sets them), every other command's under its own", () => {
+    // the defaults, read from `node --v8-options` when the bundle was built, are those of this Node
+    const m = manifest() as ReturnType<typeof manifest> & { v8Defaults?: string[] };
+    expect(m.v8Defaults).toEqual([expect.stringMatching(/^--interrupt-budget=\d+$/), expect.stringMatching(/^--(no-)?flush-bytecode$/)]);
+    expect(run(["validate", "clusters/eksworkshop/rendered"]).status).toBe(0);
+    expect(run(["--help"]).status).toBe(0);
+    // each cache compiled in a process of its own, with the launcher's flags set or not: V8 refuses one made under others
+    const refused = (command: string, setFlags: boolean) => {
+      const script = `
+        const { readFileSync } = require("node:fs");
+        const { Script } = require("node:vm");
+        if (${setFlags}) require(${JSON.stringify(join(ROOT, "packages/cli/bin/v8-flags.js"))}).setV8Flags();
+        const file = ${JSON.stringify(join(dir, m.dir, "bin.cjs"))};
+        const source = "(function (exports, require, module, __filename, __dirname) {" + readFileSync(file, "latin1") + "\\n})";
+        const script = new Script(source, { filename: file, cachedData: readFileSync(file + ".${command}.v8").subarray(40) });
+        process.stdout.write(String(script.cachedDataRejected));`;
+      const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } });
+      expect(r.stderr).toBe("");
+      return r.stdout === "true";
+    };
+    expect(refused("validate", false)).toBe(false);
+    expect(refused("validate", true)).toBe(true);
+    expect(refused("none", true)).toBe(false);
+    expect(refused("none", false)).toBe(true);
+  });
+
+  it("reads V8's defaults of its flags from `node --v8-options`, and sets them at start when the process was given one of them", async () => {
+    const { v8DefaultsFrom } = (await import(pathToFileURL(join(ROOT, "packages/cli/bin/v8-flags.js")).href)) as { v8DefaultsFrom: (text: string) => string[] | undefined };
+    const listed = spawnSync(process.execPath, ["--v8-options"], { encoding: "utf8" }).stdout;
+    expect(v8DefaultsFrom(listed)).toEqual([expect.stringMatching(/^--interrupt-budget=\d+$/), expect.stringMatching(/^--(no-)?flush-bytecode$/)]);
+    // one of them missing from the list: no defaults (the launcher then sets its flags before compiling, as before)
+    expect(v8DefaultsFrom(listed.replace(/^ +--flush-bytecode .*$/m, ""))).toBeUndefined();
+    const given = (execArgv: string[]) =>
+      spawnSync(process.execPath, [...execArgv, "-e", `process.stdout.write(String(require(${JSON.stringify(join(ROOT, "packages/cli/bin/v8-flags.js"))}).flagsGivenAtStart()))`], {
+        encoding: "utf8",
+        env: { ...process.env, NODE_OPTIONS: "" },
+      }).stdout;
+    expect(given([])).toBe("false");
+    expect(given(["--interrupt-budget=1000"])).toBe("true");
+    expect(given(["--no-flush-bytecode"])).toBe("true");
+    // such a run works as any other
+    const r = spawnSync(process.execPath, ["--interrupt-budget=100000", BIN, "validate", "clusters/eksworkshop/rendered/iam", "--output", "json"], { cwd: ROOT, encoding: "utf8", env: { ...process.env, EKS_GITOPS_BUNDLE_DIR: dir } });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).summary.invalid).toBe(0);
+  });
+
   it("keeps the bytecode of functions a long run no longer calls, so that the code cache written at its end still holds them", () => {
     // V8 drops the bytecode of functions unused over a few full collections; --stress-flush-code makes every
     // collection do it, so that a short script shows what a 200,000-object run met: a function's bytecode gone
@@ -88,7 +134,7 @@ describe("eks-gitops launcher", () => {
     expect(kept.after).toBe(kept.before);
   });
 
-  it("sets those flags before the bundle runs: a run under --stress-flush-code writes as full a code cache as a plain run", () => {
+  it("sets those flags before the run: a run under --stress-flush-code writes as full a code cache as a plain run", () => {
     // without the launcher's --no-flush-bytecode, every full collection of the run would drop bytecode, and the cache
     // written at its end would lack it (measured: 1.50 MB instead of 2.03 MB for the rendered overlay)
     const cache = join(dir, manifest().dir, "bin.cjs.validate.v8");

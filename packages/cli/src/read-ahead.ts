@@ -86,6 +86,8 @@ export function takeLauncherReadAhead(): ReadAheadStart | undefined {
 export function startReadAhead(
   argv: readonly string[],
   budget: () => CpuBudget = () => cpuBudget("/", undefined, (globalThis as Record<symbol, unknown>)[LOADAVG_AT_START] as string | undefined),
+  /** Given by the launcher when it sets V8's flags after the worker starts (see startReadAheadWorker). */
+  flagsGate?: Int32Array,
 ): ReadAheadStart {
   const dir = (globalThis as Record<symbol, unknown>)[BUNDLE_DIR];
   const wanted = process.env.EKS_GITOPS_READ_AHEAD;
@@ -112,6 +114,6 @@ export function startReadAhead(
       return { without: `${shown} CPU${shown === 1 ? "" : "s"} ${counted.by === "affinity" ? "to run on" : "of cgroup quota"}` };
     }
   }
-  const worker = startReadAheadWorker(join(dir, "read-ahead-worker.cjs"));
+  const worker = startReadAheadWorker(join(dir, "read-ahead-worker.cjs"), flagsGate);
   return worker ? { worker, startedAt: process.uptime() } : { worker };
 }

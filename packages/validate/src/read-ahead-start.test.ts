@@ -63,6 +63,33 @@ describe("startReadAheadWorker", { timeout: 60_000 }, () => {
     expect(readFileSync(cache).readUInt32LE(32)).toBe(30);
   });
 
+  it("with a flags gate, loads its built-in modules, then runs the bundle only once the gate is open", async () => {
+    // a stand-in bundle that says whether the gate was open when it ran
+    const gated = join(dir, "gated", "read-ahead-worker.cjs");
+    mkdirSync(join(dir, "gated"), { recursive: true });
+    writeFileSync(gated, `const { parentPort, workerData } = require("node:worker_threads");\nparentPort.postMessage({ open: Atomics.load(workerData.flagsGate, 0) });\n`);
+    const gate = new Int32Array(new SharedArrayBuffer(8));
+    const worker = startReadAheadWorker(gated, gate);
+    if (!worker) throw new Error("no worker");
+    worker.ref();
+    try {
+      const said = new Promise<{ open: number }>((resolve, reject) => {
+        worker.once("message", resolve);
+        worker.once("error", reject);
+      });
+      // the worker says it waits (its built-in modules loaded): its bundle has not run (this thread must not block:
+      // a worker's start needs the event loop of the thread that made it)
+      // @ts-expect-error Atomics.waitAsync (Node 20) is in lib es2024, past this package's target
+      const waiting: { async: boolean; value: Promise<string> | string } = Atomics.waitAsync(gate, 1, 0, 30_000);
+      expect(waiting.async ? await waiting.value : waiting.value).not.toBe("timed-out");
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      expect(await said).toEqual({ open: 1 });
+    } finally {
+      await worker.terminate();
+    }
+  });
+
   it("ignores a damaged or foreign cache file and replaces it", async () => {
     const cache = workerCodeCache(bundle);
     for (const junk of [Buffer.from("not a code cache"), Buffer.alloc(4096, 7), readFileSync(process.execPath).subarray(0, 8192)]) {
