@@ -455,9 +455,7 @@ function readSingleQuoted(lines = false): string {
       continue;
     }
     if (isEol(c)) {
-      // a line break in a key or a flow collection: js-yaml's
-      if (!lines) bail();
-      out += s.slice(start, end) + foldBreaks();
+      out += foldedLine(lines, start, end);
       start = end = pos;
       continue;
     }
@@ -465,6 +463,12 @@ function readSingleQuoted(lines = false): string {
     pos++;
     if (c !== SPACE) end = pos;
   }
+}
+
+/** At a line break inside a quoted scalar: the line's text to keep, `s[start, end)`, and the break folded (foldBreaks); a break in a key or a flow collection (`lines` false) is js-yaml's. */
+function foldedLine(lines: boolean, start: number, end: number): string {
+  if (!lines) bail();
+  return s.slice(start, end) + foldBreaks();
 }
 
 /** `"..."` from pos (at the quote), with its escapes; with `lines`, over line breaks too, folded as js-yaml's readDoubleQuotedScalar does (see foldBreaks). */
@@ -506,8 +510,7 @@ function readDoubleQuoted(lines = false): string {
       continue;
     }
     if (isEol(c)) {
-      if (!lines) bail();
-      out += s.slice(start, end) + foldBreaks();
+      out += foldedLine(lines, start, end);
       start = end = pos;
       continue;
     }
