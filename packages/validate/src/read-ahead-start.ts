@@ -80,7 +80,6 @@ const module = { exports: {} };
 script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
 `;
 
-
 /**
  * Starts the read-ahead worker early (it loads while the caller does other work); undefined when it cannot start.
  * `flagsGate` (two slots of a SharedArrayBuffer): the launcher's, whose slot 0 it sets to 1 once it has set V8's
