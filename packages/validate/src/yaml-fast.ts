@@ -109,6 +109,13 @@ const isSpaceOrEol = (c: number): boolean => c === SPACE || c === LF || c === CR
 /** `,`, `[`, `]`, `{` or `}` (also the flow scanner's, positions-flow.ts). */
 export const isFlowIndicator = (c: number): boolean => c === COMMA || c === LBRACKET || c === RBRACKET || c === LBRACE || c === RBRACE;
 const isDashItem = (at: number): boolean => s.charCodeAt(at) === DASH && isSpaceOrEol(s.charCodeAt(at + 1));
+/** Whether `---` or `...` begins at `at` (a document marker, when at a line's start and followed by a space or the line's end). */
+const isMarkerAt = (at: number): boolean => {
+  const c = s.charCodeAt(at);
+  return (c === DASH || c === DOT) && s.charCodeAt(at + 1) === c && s.charCodeAt(at + 2) === c;
+};
+/** What js-yaml writes for `breaks` line breaks inside a folded scalar (writeFoldedLines): a space for one, n-1 line feeds for n. */
+const folded = (breaks: number): string => (breaks === 1 ? " " : "\n".repeat(breaks - 1));
 
 /**
  * The documents js-yaml's loadAll (schema YAML11_SCHEMA) reads from this text, or undefined where the text leaves
@@ -190,7 +197,7 @@ function skipToContent(): void {
     }
     indent = pos - lineStart;
     atSeparator = false;
-    if (indent === 0 && (c === DASH || c === DOT) && s.charCodeAt(pos + 1) === c && s.charCodeAt(pos + 2) === c) {
+    if (indent === 0 && isMarkerAt(pos)) {
       // `---` alone (or before a comment) separates documents; `...`, and `---` with content after it, go to js-yaml
       if (c === DOT || !isSpaceOrEol(s.charCodeAt(pos + 3))) bail();
       atSeparator = true;
@@ -385,7 +392,7 @@ function readContinuation(first: string, n: number): string {
       if (c !== SPACE) end = at + 1;
       c = s.charCodeAt(++at);
     }
-    out += breaks === 1 ? " " : "\n".repeat(breaks - 1);
+    out += folded(breaks);
     out += s.slice(start, end);
     breaks = 0;
     pos = at;
@@ -538,10 +545,10 @@ function foldBreaks(): string {
     pos = afterBreak(pos, c);
     breaks++;
     c = s.charCodeAt(pos);
-    if ((c === DASH || c === DOT) && s.charCodeAt(pos + 1) === c && s.charCodeAt(pos + 2) === c && isSpaceOrEol(s.charCodeAt(pos + 3))) bail();
+    if (isMarkerAt(pos) && isSpaceOrEol(s.charCodeAt(pos + 3))) bail();
   }
   if (pos >= s.length) bail();
-  return breaks === 1 ? " " : "\n".repeat(breaks - 1);
+  return folded(breaks);
 }
 
 /**
@@ -677,11 +684,9 @@ function skipFlowSpace(): number {
     }
     if (!isEol(c)) return c;
     pos = afterBreak(pos, c);
-    lineStart = pos;
     // the end of the text inside the collection is a js-yaml error
     if (pos >= s.length) bail();
-    c = s.charCodeAt(pos);
-    if ((c === DASH || c === DOT) && s.charCodeAt(pos + 1) === c && s.charCodeAt(pos + 2) === c) bail();
+    if (isMarkerAt(pos)) bail();
     c = skipSpaces();
   }
 }
