@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cgroupCpuQuota, cpuBudget, machineCpus, runningThreads } from "./cpu-budget.ts";
+import { cgroupCpuQuota, cpuBudget, machineCpus, ownRunningThreads, runningThreads } from "./cpu-budget.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "eks-gitops-cpu-budget-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -190,6 +190,30 @@ describe("cpuBudget", () => {
     expect(cpuBudget(now, 2, loadavg(2))).toEqual({ cpus: 1, by: "busy", busy: { others: 1, machineCpus: 2 } });
     // a read at the start that does not say is not used
     expect(cpuBudget(now, 2, "")).toEqual({ cpus: 0, by: "busy", busy: { others: 2, machineCpus: 2 } });
+  });
+
+  // /proc/self/task/<tid>/stat as the kernel writes it (fs/proc/array.c): `tid (comm) state ...`
+  const tasks = (...states: [string, string][]) => Object.fromEntries(states.map(([name, state], i) => [`proc/self/task/${100 + i}/stat`, `${100 + i} (${name}) ${state} 1 100 100 0 -1 4194560 0 0\n`]));
+
+  it.runIf(process.platform === "linux")("does not count this process's own running threads as another program's", () => {
+    // the reading thread and one of V8's running: the machine's count of 2 is this process alone
+    const v8Busy = busyMachine(2, "0-1\n", tasks(["node", "R"], ["V8 Worker", "R"], ["libuv-worker", "S"]));
+    expect(cpuBudget(v8Busy, 2)).toEqual({ cpus: 2, by: "affinity" });
+    // the case that went without a worker: another program's thread passing at the start's read, V8's at the later one
+    expect(cpuBudget(v8Busy, 2, loadavg(2))).toEqual({ cpus: 2, by: "affinity" });
+    // another program running as well is still counted
+    expect(cpuBudget(busyMachine(3, "0-1\n", tasks(["node", "R"], ["V8 Worker", "R"])), 2, loadavg(2))).toEqual({ cpus: 1, by: "busy", busy: { others: 1, machineCpus: 2 } });
+    // the reading thread alone running: as before
+    expect(cpuBudget(busyMachine(2, "0-1\n", tasks(["node", "R"], ["V8 Worker", "S"])), 2)).toEqual({ cpus: 1, by: "busy", busy: { others: 1, machineCpus: 2 } });
+  });
+
+  it("reads this process's running threads from its task folder", () => {
+    expect(ownRunningThreads(machine(tasks(["node", "R"], ["V8 Worker", "S"], ["node (R) x", "R"], ["a) R (b", "D"])))).toBe(2);
+    expect(ownRunningThreads(machine(tasks(["node", "S"])))).toBeUndefined();
+    expect(ownRunningThreads(machine({}))).toBeUndefined();
+    expect(ownRunningThreads(machine({ "proc/self/task/1/stat": "garbage" }))).toBeUndefined();
+    // this process, as the kernel has it: at least the thread reading
+    if (process.platform === "linux") expect(ownRunningThreads()).toBeGreaterThanOrEqual(1);
   });
 
   it.runIf(process.platform === "linux")("goes by the affinity and quota alone where the machine's files are missing or say nothing usable", () => {

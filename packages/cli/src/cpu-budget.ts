@@ -12,7 +12,7 @@
 // mounted from /proc/self/mountinfo, a mount skipped when the cgroup is not below its root. Go reads the process's
 // own cgroup only; here its ancestors up to the mount are read too, and the lowest limit is taken: a limit set on a
 // parent (a pod's above its containers', a systemd slice's) holds for its children, which may each say "max".
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 
@@ -168,6 +168,29 @@ export function runningThreads(loadavg: string | undefined): number | undefined 
   return Number.isInteger(running) && running > 0 ? running : undefined;
 }
 
+/**
+ * This process's threads the kernel has running now (state R in /proc/self/task/<tid>/stat, proc(5)): the reading
+ * one, and often a thread of V8's own (compiling or collecting in the background) while the CLI starts. Those are in
+ * /proc/loadavg's count too, and are not another program's. Undefined where the folder cannot be read.
+ */
+export function ownRunningThreads(root = "/"): number | undefined {
+  const tasks = join(root, "proc/self/task");
+  let ids: string[];
+  try {
+    ids = readdirSync(tasks);
+  } catch {
+    return undefined;
+  }
+  let running = 0;
+  for (const id of ids) {
+    const stat = readText(join(tasks, id, "stat"));
+    // `tid (comm) state ...`: the name may hold spaces and parentheses, the state follows the last ")"
+    const close = stat?.lastIndexOf(")") ?? -1;
+    if (stat !== undefined && close > 0 && stat.charAt(close + 2) === "R") running++;
+  }
+  return running > 0 ? running : undefined;
+}
+
 /** The machine's CPUs, all of them (not this process's affinity), from /sys/devices/system/cpu/online ("0-3,6"). */
 export function machineCpus(root = "/"): number | undefined {
   const online = readText(join(root, "sys/devices/system/cpu/online"))?.trim();
@@ -187,9 +210,8 @@ export function machineCpus(root = "/"): number | undefined {
 /**
  * The CPUs this process may use: its affinity's, or its cgroups' quota where that is lower, or what other programs
  * leave of the machine's CPUs where that is lower still. Other programs' threads are counted twice, as the process
- * started (`loadavgAtStart`, read by the launcher) and now, and the lower count is taken: the kernel's count is of
- * one instant, and this process's own start (V8 compiling code on threads of its own, reading the CLI's files)
- * showed in 1 of 10 counts at the later moment on an idle machine, never in the first. A program at a low priority
+ * started (`loadavgAtStart`, read by the launcher) and now, less this process's own running threads at each
+ * (ownRunningThreads), and the lower count is taken: the kernel's count is of one instant. A program at a low priority
  * (`nice`) counts as busy too, though the scheduler lets this process ahead of it. Other programs are not counted
  * for a process held to some of the machine's CPUs, nor where those files are overlaid (readMounts). With
  * `by: "busy"`, `cpus` may be 0: none of the machine's CPUs left.
@@ -200,13 +222,21 @@ export function cpuBudget(root = "/", affinity = availableParallelism(), loadavg
   const quota = mounts ? quotaOf(root, mounts.hierarchies) : undefined;
   const own: CpuBudget = quota !== undefined && quota < affinity ? { cpus: quota, by: "cgroup quota" } : { cpus: affinity, by: "affinity" };
   if (process.platform !== "linux" || mounts?.overlaid) return own;
+  // this process's own running threads, read before and after the machine's count (the higher: a thread of ours
+  // running at either read may be in it)
+  const mineBefore = ownRunningThreads(root);
   const now = runningThreads(readText(join(root, "proc/loadavg")));
+  const mine = Math.max(mineBefore ?? 1, ownRunningThreads(root) ?? 1);
   const all = machineCpus(root);
   // the kernel's count is of the whole machine: it says nothing of a process held to some of its CPUs (taskset, a
   // container's cpuset, Kubernetes' static CPU manager), whose CPUs may be idle on a busy machine or busy on an idle one
   if (now === undefined || all === undefined || affinity < all) return own;
-  // this thread is one of those counted
-  const others = Math.min(now, runningThreads(loadavgAtStart) ?? now) - 1;
+  // this process's threads are among those counted: at the start (the launcher's read) only the reading one, now
+  // those read above. Counted as others, a thread of V8's was in ~9 of 10 later reads on an idle 2-CPU machine, and
+  // a run went without its worker (~30% slower) whenever the start's read caught a passing thread of another
+  // program: 1 run in 30 to 1 in 6 here, back to back (2026-12-05)
+  const atStart = runningThreads(loadavgAtStart);
+  const others = Math.max(Math.min(now - mine, atStart === undefined ? now - mine : atStart - 1), 0);
   const left = Math.max(all - others, 0);
   return left < own.cpus ? { cpus: left, by: "busy", busy: { others, machineCpus: all } } : own;
 }
