@@ -46,6 +46,18 @@ describe("documentSpans", () => {
     expect(documentSpans("# c\n---\na: 1\n---\nb: 2").map((s) => s.start)).toEqual([4, 13]);
     expect(documentSpans("a: |\n  x\n---\nb: 1\n...\n---\nc: 1").length).toBe(3);
   });
+
+  it("cuts a plain JSON text into one document from its first character to its last (what locateFindings takes for one)", () => {
+    // JSON.stringify's shapes, compact and indented, with blanks around; values of every kind, negative numbers too
+    const texts = fc.tuple(fc.jsonValue(), fc.constantFrom(undefined, 1, 2, 4, "\t"), fc.constantFrom("", "\n", "\n\n", " \r\n"), fc.constantFrom("", "\n", " \n\n"));
+    fc.assert(
+      fc.property(texts, ([value, indent, before, after]) => {
+        const text = `${before}${JSON.stringify(value, null, indent)}${after}`;
+        expect(documentSpans(text)).toEqual([{ start: 0, end: text.length, line: 0 }]);
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
 
 describe("locateFindings", () => {

@@ -206,7 +206,9 @@ export function locateFindings(text: string, results: readonly ResourceResult[],
   };
   return results.map((r) => {
     if (r.findings.length === 0 || r.findings.every((f) => f.line !== undefined)) return r;
-    spans ??= documentSpans(text);
+    // a plain JSON text is one document from its first character to its last: no line of it can be a marker (a
+    // string holds no line break, and no JSON token starts with `---` or `...`), so its lines need no scan
+    spans ??= json ? [{ start: 0, end: text.length, line: 0 }] : documentSpans(text);
     const span = (spans as Span[])[r.index];
     const item = listItemPointer(r);
     const scannerKey = item ? `${r.index}|list` : `${r.index}|${r.apiVersion}|${r.kind}`;
@@ -282,32 +284,54 @@ function scannerFor(text: string, span: Span, r: ResourceResult, item: string | 
     if (r.kind.startsWith("IAM:") && !r.apiVersion) return "flow";
     return Boolean(r.kind && r.apiVersion) && top("kind") === r.kind && top("apiVersion") === r.apiVersion && "flow";
   }
-  if (item) return /^kind:[ \t]*["']?[A-Za-z0-9]*List["']?[ \t]*(#.*)?$/m.test(text.slice(span.start, span.end)) && "block";
+  if (item) return hasTopLine(text, span, "kind", LIST_KIND) && "block";
   return isDocumentOf(text, span, r) && "block";
 }
+
+/** A top-level `kind:` line of a list's kind (`List`, `RoleList`...), read from the `k` on. */
+const LIST_KIND = /kind:[ \t]*["']?[A-Za-z0-9]*List["']?[ \t]*(#.*)?$/my;
 
 /** Whether a span is the block-YAML document of this resource (its kind and apiVersion at the top level), so the fast scanner may read it. */
 function isDocumentOf(text: string, span: Span, r: ResourceResult): boolean {
   if (!r.kind || !r.apiVersion) return false;
-  const doc = text.slice(span.start, span.end);
-  return topLine("kind", r.kind).test(doc) && topLine("apiVersion", r.apiVersion).test(doc);
+  return hasTopLine(text, span, "kind", topLine(kindLines, "kind", r.kind)) && hasTopLine(text, span, "apiVersion", topLine(apiVersionLines, "apiVersion", r.apiVersion));
+}
+
+/**
+ * Whether a line of the span that starts with `key:` (at the span's start or after a line feed) is the whole of a
+ * `line` (sticky: matched where the key is). Found with indexOf: a multi-line regular expression over the document
+ * tried every position of it, and was most of the time spent deciding which scanner reads a document, cold. A line
+ * that starts after another line terminator (a lone CR, U+2028) is not looked at: the document then goes to `yaml`.
+ */
+function hasTopLine(text: string, span: Span, key: string, line: RegExp): boolean {
+  const head = `${key}:`;
+  const after = (from: number) => {
+    const feed = text.indexOf(`\n${head}`, from);
+    return feed < 0 ? -1 : feed + 1;
+  };
+  for (let at = text.startsWith(head, span.start) ? span.start : after(span.start); at >= 0 && at < span.end; at = after(at)) {
+    line.lastIndex = at;
+    if (line.test(text)) return true;
+  }
+  return false;
 }
 
 /**
  * The regular expression of a top-level `key: value` line, made once per key and value: a run locates the
  * findings of thousands of documents of a few kinds, and making two expressions per document was ~2% of the main
- * thread's time on 5,000 files. Bounded, for inputs of many distinct kinds.
+ * thread's time on 5,000 files. One map per key (a key made of both cost ~2 us a look-up, cold). Bounded, for
+ * inputs of many distinct kinds.
  */
-const topLines = new Map<string, RegExp>();
-function topLine(key: string, value: string): RegExp {
-  const id = `${key}\u0000${value}`;
-  let re = topLines.get(id);
+const kindLines = new Map<string, RegExp>();
+const apiVersionLines = new Map<string, RegExp>();
+function topLine(lines: Map<string, RegExp>, key: string, value: string): RegExp {
+  let re = lines.get(value);
   if (re === undefined) {
-    if (topLines.size >= 1024) topLines.clear();
-    re = new RegExp(`^${key}:[ \\t]*["']?${escapeRegExp(value)}["']?[ \\t]*(#.*)?$`, "m");
+    if (lines.size >= 1024) lines.clear();
+    re = new RegExp(`${key}:[ \\t]*["']?${escapeRegExp(value)}["']?[ \\t]*(#.*)?$`, "my");
     // a copy: a kind or apiVersion read on this thread may be a slice of its file's text, which a kept key would
     // keep alive (50 files of 1 MB, each of its own kind: 52.7 MB held)
-    topLines.set(ownString(id), re);
+    lines.set(ownString(value), re);
   }
   return re;
 }
