@@ -15,6 +15,7 @@ type Located = number | undefined;
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
 /** What makes a double-quoted key more than the text between its quotes: an escape, or a control character. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for
 const SPECIAL_IN_DOUBLE = /[\\\x00-\x1f]/;
 
 class FlowScanner {
