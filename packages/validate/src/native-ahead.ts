@@ -11,7 +11,7 @@ import { type CatalogVersions, selectReleases } from "./catalog/index.ts";
 import { factExtra, packExtra } from "./cross-object/compact.ts";
 import { builtinFindings } from "./native/index.ts";
 import { cloneWithoutNulls } from "./nulls.ts";
-import { gvkKey, parseApiVersion, type TypeSchema } from "./schema/model.ts";
+import { gvkKey, gvkKeyOf, type TypeSchema } from "./schema/model.ts";
 import { packPath, typesFromOpenApiPack } from "./schema/openapi-pack.ts";
 import { readKindIndex } from "./schema/registry.ts";
 import type { Finding, ParsedResource } from "./types.ts";
@@ -99,7 +99,7 @@ export class PackedBuiltins {
 
 /** The native findings of a built-in object, made as the main thread would make them; undefined for other kinds. */
 export function nativeAhead(r: ParsedResource, builtins: PackedBuiltins, versions: CatalogVersions, facts = false): NativeAhead | undefined {
-  const gvk = gvkKey({ ...parseApiVersion(r.apiVersion), kind: r.kind });
+  const gvk = gvkKeyOf(r.apiVersion, r.kind);
   const type = builtins.type(versions, gvk);
   if (type?.flavour !== "builtin" || !type.documentId) return undefined;
   try {
@@ -108,7 +108,8 @@ export function nativeAhead(r: ParsedResource, builtins: PackedBuiltins, version
     const ahead = { documentId: type.documentId, gvk, findings, undecodable, nullFree: object === r.object };
     if (!facts) return ahead;
     const extra = factExtra(r);
-    const packed = extra === undefined ? false : packExtra(extra);
+    // not flattened here: posting it to the main thread copies it into one flat string there
+    const packed = extra === undefined ? false : packExtra(extra, false);
     return typeof packed === "object" ? ahead : { ...ahead, fact: packed };
   } catch {
     // whatever went wrong, the main thread meets again with its own error handling

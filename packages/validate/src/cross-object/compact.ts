@@ -140,14 +140,15 @@ export function jsonExact(value: unknown): boolean {
 /**
  * A fact's extra (factExtra) as a JSON string when the text gives it back exactly: one flat string of its own
  * (~4x smaller than the small objects of a workload's containers and requests, and sharing nothing with the
- * text it was parsed from), else as it is. unpackExtra() gives it back.
+ * text it was parsed from), else as it is. unpackExtra() gives it back. `flat: false` for a string that is posted
+ * to another thread at once (the read-ahead worker's): the copy a MessagePort makes is flat already.
  */
-export function packExtra(extra: NonNullable<ReturnType<typeof factExtra>>): string | NonNullable<ReturnType<typeof factExtra>> {
+export function packExtra(extra: NonNullable<ReturnType<typeof factExtra>>, flat = true): string | NonNullable<ReturnType<typeof factExtra>> {
   if (!jsonExact(extra)) return extra;
   // JSON.stringify's result is a tree of the pieces V8 built it from (a cons string: ~100 B more per fact than
   // its characters, measured on 100,000 workload facts of ~170 characters); read back from UTF-8 it is one flat
   // string. Exact: JSON.stringify writes lone surrogates as escapes, so the text is well-formed UTF-16.
-  return Buffer.from(JSON.stringify(extra), "utf8").toString("utf8");
+  return flat ? Buffer.from(JSON.stringify(extra), "utf8").toString("utf8") : JSON.stringify(extra);
 }
 
 export function unpackExtra(packed: string | NonNullable<ReturnType<typeof factExtra>>): NonNullable<ReturnType<typeof factExtra>> {

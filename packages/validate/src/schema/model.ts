@@ -46,6 +46,9 @@ export interface TypeSchema {
 
 export const gvkKey = (g: Gvk): string => `${g.group}/${g.version}/${g.kind}`;
 
+/** gvkKey of `apiVersion` and `kind` as parseApiVersion splits it, without the objects (asked once per object read ahead). */
+export const gvkKeyOf = (apiVersion: string, kind: string): string => `${apiVersion.includes("/") ? "" : "/"}${apiVersion}/${kind}`;
+
 /** Splits `apiVersion` into group and version (`v1` is the core group ""). */
 export function parseApiVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf("/");
