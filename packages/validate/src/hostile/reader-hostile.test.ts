@@ -177,3 +177,18 @@ describe("nesting depth on the fast path", () => {
     expect(mayNestDeeperThan(`${"[".repeat(1001)}${"]".repeat(1001)}`, MAX_NESTING_DEPTH)).toBe(true);
   });
 });
+
+describe("readRegularFile", () => {
+  it("gives a file's bytes exactly, whatever its size (its buffer is not zero-filled: nothing past the bytes read is returned)", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { readRegularFile } = await import("./fs.ts");
+    const dir = mkdtempSync(join(tmpdir(), "read-regular-"));
+    // around Node's 8 KiB buffer pool and its half, where small buffers come from the pool
+    for (const size of [0, 1, 7, 4095, 4096, 4097, 8191, 8192, 8193, 100_000]) {
+      const file = join(dir, `f${size}.yaml`);
+      writeFileSync(file, Buffer.from(Array.from({ length: size }, (_, i) => 97 + (i % 26))));
+      const read = readRegularFile(file, 1 << 20);
+      expect(Buffer.isBuffer(read) && read.equals(readFileSync(file)), `size ${size}`).toBe(true);
+    }
+  });
+});
