@@ -211,7 +211,8 @@ export function machineCpus(root = "/"): number | undefined {
  * The CPUs this process may use: its affinity's, or its cgroups' quota where that is lower, or what other programs
  * leave of the machine's CPUs where that is lower still. Other programs' threads are counted twice, as the process
  * started (`loadavgAtStart`, read by the launcher) and now, less this process's own running threads at each
- * (ownRunningThreads), and the lower count is taken: the kernel's count is of one instant. A program at a low priority
+ * (ownRunningThreads: asked as `validate` starts, before it starts a thread of its own, this process's other threads
+ * are Node's and V8's), and the lower count is taken: the kernel's count is of one instant. A program at a low priority
  * (`nice`) counts as busy too, though the scheduler lets this process ahead of it. Other programs are not counted
  * for a process held to some of the machine's CPUs, nor where those files are overlaid (readMounts). With
  * `by: "busy"`, `cpus` may be 0: none of the machine's CPUs left.
