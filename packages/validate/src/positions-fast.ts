@@ -15,6 +15,9 @@ interface Line {
   readonly text: string;
 }
 
+/** A document marker line (`---` or `...` at column 0, then a blank or the line's end): no content of the document. */
+const MARKER_LINE = /^(---|\.\.\.)(\s|$)/;
+
 /**
  * The lines of `text[from, to)`, without its document marker lines (`---`, `...` at column 0).
  * Most lines are spaces and then printable ASCII: their indentation is counted here; a line that starts otherwise
@@ -39,7 +42,7 @@ function linesOf(text: string, from: number, to: number): Line[] {
       raw = text.slice(start, stop);
       indent = c === 35 /* # */ ? -1 : i - start;
       // a marker line is no content of the document
-      if (indent === 0 && (c === 45 || c === 46) && /^(---|\.\.\.)(\s|$)/.test(raw)) {
+      if (indent === 0 && (c === 45 || c === 46) && MARKER_LINE.test(raw)) {
         start = end + 1;
         continue;
       }
@@ -50,7 +53,7 @@ function linesOf(text: string, from: number, to: number): Line[] {
       raw = text.slice(start, end).replace(/\r$/, "");
       const body = raw.trimStart();
       indent = body === "" || body.startsWith("#") ? -1 : raw.length - body.length;
-      if (indent === 0 && /^(---|\.\.\.)(\s|$)/.test(raw)) {
+      if (indent === 0 && MARKER_LINE.test(raw)) {
         start = end + 1;
         continue;
       }
