@@ -1,11 +1,12 @@
 // Compiled validators cached on disk behave exactly like freshly compiled ones (patterns with RE2, formats, errors).
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { catalogForTests, exampleCrd, registryFromCrdYaml } from "../testing.ts";
 import { ObjectValidator } from "../validate.ts";
-import { verifiedCode } from "./compile.ts";
+import { CACHE_VERSION, verifiedCode } from "./compile.ts";
 
 const registry = registryFromCrdYaml(
   exampleCrd("Thing", {
@@ -31,7 +32,8 @@ describe("SchemaCompiler disk cache", () => {
     const expected = first.validate(bad, type);
     const expectedDeployment = first.validate(badDeployment, deployment);
     expect(expected.map((f) => f.rule)).toEqual(["schema:additionalProperties", "schema:pattern", "schema:format", "schema:maximum"]);
-    expect(readdirSync(join(cacheDir, "validators"))).toHaveLength(2);
+    // Thing's, Deployment's, and the ObjectMeta and PodSpec validators Deployment's code calls (shared, below)
+    expect(readdirSync(join(cacheDir, "validators"))).toHaveLength(4);
 
     const second = new ObjectValidator({ cacheDir });
     expect(second.validate(bad, type)).toEqual(expected);
@@ -115,5 +117,50 @@ describe("SchemaCompiler disk cache", () => {
     }
     expect(verifiedCode(Buffer.from(good, "latin1"), (files[mine] as string).replace(".cjs", ""))).toBe(good);
     expect(verifiedCode(Buffer.from(good, "latin1"), "0".repeat(64))).toBeUndefined();
+  }, 60_000);
+
+  it("calls one ObjectMeta and one PodSpec validator from every kind's code instead of a copy in each, with the same findings", async () => {
+    const catalog = await catalogForTests();
+    const both = registry.with([catalog]);
+    const thing = both.lookup("example.com/v1", "Thing");
+    const deployment = catalog.types.get("apps/v1/Deployment");
+    const statefulSet = catalog.types.get("apps/v1/StatefulSet");
+    if (!thing || !deployment || !statefulSet) throw new Error("schemas missing");
+    const badMeta = { name: 5, labels: { app: ["x"] }, ownerReferences: [{ kind: "X" }] };
+    const badPod = { containers: [{ name: "c", image: 7, ports: [{ containerPort: "80" }] }], restartPolicy: 1 };
+    const objects = [
+      { type: thing, object: { apiVersion: "example.com/v1", kind: "Thing", metadata: badMeta, spec: { n: 9 } } },
+      { type: deployment, object: { apiVersion: "apps/v1", kind: "Deployment", metadata: badMeta, spec: { selector: {}, template: { metadata: badMeta, spec: badPod } } } },
+      { type: statefulSet, object: { apiVersion: "apps/v1", kind: "StatefulSet", metadata: { name: "s" }, spec: { selector: {}, serviceName: "s", template: { spec: badPod } } } },
+    ];
+    const run = (v: ObjectValidator) => objects.map(({ type, object }) => v.validate(object, type, both).map((f) => `${f.path} ${f.rule} ${f.message}`));
+
+    const cacheDir = mkdtempSync(join(tmpdir(), "validators-"));
+    const first = run(new ObjectValidator({ cacheDir }));
+    // compiled from the cache's code in a new compiler, and in memory without a cache: the same findings
+    expect(run(new ObjectValidator({ cacheDir }))).toEqual(first);
+    expect(run(new ObjectValidator())).toEqual(first);
+    // the shared validators' findings are at the caller's paths
+    for (const path of ["/metadata/name", "/metadata/labels/app", "/metadata/ownerReferences/0/uid"]) expect(first[0]?.some((f) => f.startsWith(`${path} `))).toBe(true);
+    for (const path of ["/metadata/name", "/spec/template/metadata/labels/app", "/spec/template/spec/containers/0/image", "/spec/template/spec/containers/0/ports/0/containerPort", "/spec/template/spec/restartPolicy"]) {
+      expect(first[1]?.some((f) => f.startsWith(`${path} `))).toBe(true);
+    }
+    expect(first[2]?.filter((f) => f.startsWith("/spec/template/spec/"))).toEqual(first[1]?.filter((f) => f.startsWith("/spec/template/spec/")));
+
+    // one file of each shared validator, named by its reference; the kinds' files call it instead of carrying its code
+    const folder = join(cacheDir, "validators");
+    const sharedFile = (ref: string) => join(folder, `${createHash("sha256").update(`${CACHE_VERSION}\nshared ${ref}`).digest("hex")}.cjs`);
+    const podSpec = `${deployment.documentId}#/$defs/io.k8s.api.core.v1.PodSpec`;
+    const objectMeta = `${deployment.documentId}#/$defs/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta`;
+    expect(existsSync(sharedFile(podSpec))).toBe(true);
+    expect(existsSync(sharedFile(objectMeta))).toBe(true);
+    const kindFiles = readdirSync(folder)
+      .filter((f) => f.endsWith(".cjs"))
+      .map((f) => readFileSync(join(folder, f), "latin1"))
+      .filter((code) => code.includes(`"eks-gitops:shared:${podSpec}"`));
+    // Deployment and StatefulSet; neither holds PodSpec's own checks (its restartPolicy enum)
+    expect(kindFiles).toHaveLength(2);
+    for (const code of kindFiles) expect(code).not.toContain('"OnFailure"');
+    expect(readFileSync(sharedFile(podSpec), "latin1")).toContain('"OnFailure"');
   }, 60_000);
 });

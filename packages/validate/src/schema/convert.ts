@@ -11,7 +11,20 @@ export interface ConvertContext {
   readonly flavour: SchemaFlavour;
   /** `$ref` to ObjectMeta for CRD `metadata` and embedded resources; unset = metadata is a free-form object. */
   readonly objectMetaRef?: string;
+  /**
+   * Refer to ObjectMeta with SHARED_KEYWORD, which calls one validator shared by every schema of the run, instead of
+   * a `$ref` whose code ajv's standalone output copies into each validator (see SchemaCompiler's shared validators).
+   */
+  readonly sharedObjectMeta?: boolean;
+  /** Definitions of the document (`documentId`) referred to with SHARED_KEYWORD instead of `$ref`. */
+  readonly sharedDefs?: ReadonlySet<string>;
+  readonly documentId?: string;
 }
+
+/** A keyword whose value is a `$ref`: the referenced schema's validator is called, compiled once for all schemas. */
+export const SHARED_KEYWORD = "x-eks-gitops-shared";
+
+const objectMeta = (ref: string, ctx: ConvertContext): Json => (ctx.sharedObjectMeta ? { [SHARED_KEYWORD]: ref } : { $ref: ref });
 
 type Json = Record<string, unknown>;
 
@@ -34,7 +47,7 @@ function typeOnlyBranches(branches: unknown): string[] | undefined {
 const embeddedProperties = (ctx: ConvertContext): Json => ({
   apiVersion: { type: "string" },
   kind: { type: "string" },
-  metadata: ctx.objectMetaRef ? { $ref: ctx.objectMetaRef } : { type: "object" },
+  metadata: ctx.objectMetaRef ? objectMeta(ctx.objectMetaRef, ctx) : { type: "object" },
 });
 
 /**
@@ -43,7 +56,10 @@ const embeddedProperties = (ctx: ConvertContext): Json => ({
  */
 export function convertNode(node: SchemaNode, ctx: ConvertContext, open = false): Json {
   if (typeof node.$ref === "string") {
-    return { $ref: node.$ref.startsWith(REF_PREFIX) ? `#/$defs/${node.$ref.slice(REF_PREFIX.length)}` : node.$ref };
+    if (!node.$ref.startsWith(REF_PREFIX)) return { $ref: node.$ref };
+    const name = node.$ref.slice(REF_PREFIX.length);
+    if (ctx.sharedDefs?.has(name)) return { [SHARED_KEYWORD]: `${ctx.documentId}#/$defs/${name}` };
+    return { $ref: `#/$defs/${name}` };
   }
   const out: Json = {};
   const preserve = node["x-kubernetes-preserve-unknown-fields"] === true;
@@ -119,7 +135,7 @@ export function convertCrdRoot(root: SchemaNode, ctx: ConvertContext): Json {
   const props = (out.properties ?? {}) as Json;
   const metaNode = (root.properties as Record<string, SchemaNode> | undefined)?.metadata;
   const own = metaNode ? convertNode(metaNode, ctx, true) : { type: "object" };
-  props.metadata = ctx.objectMetaRef ? { allOf: [{ $ref: ctx.objectMetaRef }, own] } : own;
+  props.metadata = ctx.objectMetaRef ? { allOf: [objectMeta(ctx.objectMetaRef, ctx), own] } : own;
   props.apiVersion ??= { type: "string" };
   props.kind ??= { type: "string" };
   out.properties = props;
@@ -147,9 +163,13 @@ function emptyMeansUnset(prop: Json): void {
  * A whole /openapi/v3 document's components as one JSON Schema resource with `$defs` (compiled once, shared).
  * `goEnums: false` leaves out the enums of the Go types (to hand other tools the schemas as published).
  */
-export function convertComponents(components: Readonly<Record<string, SchemaNode>>, documentId: string, options: { readonly goEnums?: boolean } = {}): Json {
+export function convertComponents(
+  components: Readonly<Record<string, SchemaNode>>,
+  documentId: string,
+  options: { readonly goEnums?: boolean; readonly shared?: ReadonlySet<string> } = {},
+): Json {
   const defs: Json = {};
-  const ctx: ConvertContext = { flavour: "builtin" };
+  const ctx: ConvertContext = { flavour: "builtin", sharedDefs: options.shared, documentId };
   for (const [name, node] of Object.entries(components)) {
     const def = convertNode(node, ctx);
     if (Array.isArray(def.required)) def.required = enforcedRequired(name, def.required as string[]);
