@@ -386,7 +386,11 @@ export function buildWorld(options: WorldOptions): WorldObject[] {
   return out;
 }
 
-/** A synthetic CRD of the CRD-heavy shape (group bench.example.com), with a CEL rule and typed fields. */
+/**
+ * A synthetic CRD of the CRD-heavy shape (group bench.example.com), with a CEL rule and typed fields. Each CRD's schema
+ * is its own (a limit and an optional field of its own), as in a real set of CRDs: 40 copies of one schema let a
+ * validator compile, load and warm one validator for all 40 kinds, and measured ~13% faster than 40 schemas did.
+ */
 export function benchCrd(n: number): Obj {
   const kind = `Widget${n}`;
   const plural = `widget${n}s`;
@@ -415,12 +419,13 @@ export function benchCrd(n: number): Obj {
                   required: ["size", "mode"],
                   "x-kubernetes-validations": [{ rule: "self.minSize <= self.size", message: "minSize must not exceed size" }],
                   properties: {
-                    size: { type: "integer", minimum: 1, maximum: 1000 },
+                    size: { type: "integer", minimum: 1, maximum: 1000 + n },
                     minSize: { type: "integer", minimum: 0, default: 1 },
                     mode: { type: "string", enum: ["Fast", "Safe", "Balanced"] },
                     owner: { type: "string", maxLength: 63, pattern: "^[a-z0-9-]+$" },
                     tags: { type: "object", additionalProperties: { type: "string" }, maxProperties: 16 },
                     endpoints: { type: "array", maxItems: 8, items: { type: "object", required: ["host"], properties: { host: { type: "string" }, port: { type: "integer", minimum: 1, maximum: 65535 } } } },
+                    [`extra${n}`]: { type: "string", maxLength: 8 + (n % 8) },
                   },
                 },
               },
