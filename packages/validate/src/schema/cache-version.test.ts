@@ -27,7 +27,7 @@ describe("CACHE_VERSION", () => {
     for (const id of [...types.keys()].sort()) {
       const t = types.get(id) as TypeSchema;
       // what is compiled: the converted schema with its repeated subschemas shared (share.ts)
-      hash.update(`${id}\n${JSON.stringify(shareRepeatedSubschemas(convertCrdRoot(t.root, { flavour: "crd", objectMetaRef: "catalog:meta#/$defs/ObjectMeta", sharedObjectMeta: true })))}\n`);
+      hash.update(`${id}\n${JSON.stringify(shareRepeatedSubschemas(convertCrdRoot(t.root, { flavour: "crd", objectMetaRef: "catalog:meta#/$defs/ObjectMeta", objectMetaShared: "meta catalog:meta#/$defs/ObjectMeta" })))}\n`);
     }
     const digest = hash.digest("hex");
     expect(

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { catalogForTests, exampleCrd, registryFromCrdYaml } from "../testing.ts";
 import { ObjectValidator } from "../validate.ts";
 import { CACHE_VERSION, verifiedCode } from "./compile.ts";
+import { OBJECT_META, sharedValue } from "./convert.ts";
 
 const registry = registryFromCrdYaml(
   exampleCrd("Thing", {
@@ -119,19 +120,23 @@ describe("SchemaCompiler disk cache", () => {
     expect(verifiedCode(Buffer.from(good, "latin1"), "0".repeat(64))).toBeUndefined();
   }, 60_000);
 
-  it("calls one ObjectMeta and one PodSpec validator from every kind's code instead of a copy in each, with the same findings", async () => {
+  it("calls one ObjectMeta and one PodSpec validator from every kind's code, of every document, with the same findings as a copy", async () => {
     const catalog = await catalogForTests();
     const both = registry.with([catalog]);
     const thing = both.lookup("example.com/v1", "Thing");
     const deployment = catalog.types.get("apps/v1/Deployment");
     const statefulSet = catalog.types.get("apps/v1/StatefulSet");
-    if (!thing || !deployment || !statefulSet) throw new Error("schemas missing");
+    const job = catalog.types.get("batch/v1/Job");
+    if (!thing || !deployment || !statefulSet || !job?.components || !deployment.components) throw new Error("schemas missing");
+    // apps/v1 and batch/v1 are two documents, each with its own copy of PodSpec's definitions
+    expect(job.documentId).not.toBe(deployment.documentId);
     const badMeta = { name: 5, labels: { app: ["x"] }, ownerReferences: [{ kind: "X" }] };
     const badPod = { containers: [{ name: "c", image: 7, ports: [{ containerPort: "80" }] }], restartPolicy: 1 };
     const objects = [
       { type: thing, object: { apiVersion: "example.com/v1", kind: "Thing", metadata: badMeta, spec: { n: 9 } } },
       { type: deployment, object: { apiVersion: "apps/v1", kind: "Deployment", metadata: badMeta, spec: { selector: {}, template: { metadata: badMeta, spec: badPod } } } },
       { type: statefulSet, object: { apiVersion: "apps/v1", kind: "StatefulSet", metadata: { name: "s" }, spec: { selector: {}, serviceName: "s", template: { spec: badPod } } } },
+      { type: job, object: { apiVersion: "batch/v1", kind: "Job", metadata: { name: "j", labels: { app: ["x"] } }, spec: { template: { spec: badPod } } } },
     ];
     const run = (v: ObjectValidator) => objects.map(({ type, object }) => v.validate(object, type, both).map((f) => `${f.path} ${f.rule} ${f.message}`));
 
@@ -145,22 +150,27 @@ describe("SchemaCompiler disk cache", () => {
     for (const path of ["/metadata/name", "/spec/template/metadata/labels/app", "/spec/template/spec/containers/0/image", "/spec/template/spec/containers/0/ports/0/containerPort", "/spec/template/spec/restartPolicy"]) {
       expect(first[1]?.some((f) => f.startsWith(`${path} `))).toBe(true);
     }
-    expect(first[2]?.filter((f) => f.startsWith("/spec/template/spec/"))).toEqual(first[1]?.filter((f) => f.startsWith("/spec/template/spec/")));
+    const podFindings = (f: readonly string[] | undefined) => f?.filter((x) => x.startsWith("/spec/template/spec/"));
+    expect(podFindings(first[1])?.length).toBeGreaterThan(0);
+    expect(podFindings(first[2])).toEqual(podFindings(first[1]));
+    expect(podFindings(first[3])).toEqual(podFindings(first[1]));
+    expect(first[3]?.some((f) => f.startsWith("/metadata/labels/app "))).toBe(true);
 
-    // one file of each shared validator, named by its reference; the kinds' files call it instead of carrying its code
+    // one file per shared validator, named by the content it checks: apps/v1 and batch/v1 hold the same PodSpec, so their
+    // kinds call one; the kinds' own files call it instead of carrying its code
     const folder = join(cacheDir, "validators");
-    const sharedFile = (ref: string) => join(folder, `${createHash("sha256").update(`${CACHE_VERSION}\nshared ${ref}`).digest("hex")}.cjs`);
-    const podSpec = `${deployment.documentId}#/$defs/io.k8s.api.core.v1.PodSpec`;
-    const objectMeta = `${deployment.documentId}#/$defs/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta`;
+    const contentId = (value: string) => value.slice(0, value.indexOf(" "));
+    const sharedFile = (value: string) => join(folder, `${createHash("sha256").update(`${CACHE_VERSION}\nshared ${contentId(value)}`).digest("hex")}.cjs`);
+    const podSpec = sharedValue(deployment.components, deployment.documentId as string, "io.k8s.api.core.v1.PodSpec");
+    expect(contentId(sharedValue(job.components, job.documentId as string, "io.k8s.api.core.v1.PodSpec"))).toBe(contentId(podSpec));
     expect(existsSync(sharedFile(podSpec))).toBe(true);
-    expect(existsSync(sharedFile(objectMeta))).toBe(true);
-    const kindFiles = readdirSync(folder)
+    expect(existsSync(sharedFile(sharedValue(deployment.components, deployment.documentId as string, OBJECT_META)))).toBe(true);
+    const codes = readdirSync(folder)
       .filter((f) => f.endsWith(".cjs"))
-      .map((f) => readFileSync(join(folder, f), "latin1"))
-      .filter((code) => code.includes(`"eks-gitops:shared:${podSpec}"`));
-    // Deployment and StatefulSet; neither holds PodSpec's own checks (its restartPolicy enum)
-    expect(kindFiles).toHaveLength(2);
-    for (const code of kindFiles) expect(code).not.toContain('"OnFailure"');
-    expect(readFileSync(sharedFile(podSpec), "latin1")).toContain('"OnFailure"');
+      .map((f) => readFileSync(join(folder, f), "latin1"));
+    // PodSpec's own checks (its restartPolicy enum) are in one file only: the shared validator's
+    expect(codes.filter((code) => code.includes('"OnFailure"'))).toEqual([readFileSync(sharedFile(podSpec), "latin1")]);
+    // Deployment, StatefulSet and Job call it (Job's code names its own document's PodSpec to compile it from)
+    expect(codes.filter((code) => code.includes(`"eks-gitops:shared:${contentId(podSpec)} `))).toHaveLength(3);
   }, 60_000);
 });

@@ -12,7 +12,7 @@ import af from "ajv-formats";
 import { RE2JS } from "re2js";
 import { re2AsRegExp } from "./re2-fast.ts";
 import { shareRepeatedSubschemas } from "./share.ts";
-import { convertComponents, convertCrdRoot, OBJECT_META, SHARED_KEYWORD, type ConvertContext } from "./convert.ts";
+import { convertComponents, convertCrdRoot, OBJECT_META, SHARED_KEYWORD, sharedValue, type ConvertContext } from "./convert.ts";
 import { readDerived, writeDerived } from "../derived-cache.ts";
 import { ENUM_VALUES_SOURCE } from "./enum-values.ts";
 import type { TypeSchema } from "./model.ts";
@@ -59,7 +59,7 @@ const nodeRequire = createRequire(import.meta.url);
 /** V8 code caches are only valid for the V8 that made them. */
 const V8_TAG = `node-${process.versions.v8.replace(/[^0-9a-z.]/gi, "_")}-${process.arch}`;
 /** Bump when conversion or ajv options change: cached validator code is keyed by it. */
-export const CACHE_VERSION = `eks-gitops-validate/8 ajv@8.20.0 verbose=false optimize=1 enums=${ENUM_VALUES_SOURCE}`;
+export const CACHE_VERSION = `eks-gitops-validate/9 ajv@8.20.0 verbose=false optimize=1 enums=${ENUM_VALUES_SOURCE}`;
 const standalone = (standaloneCode as unknown as { default?: typeof standaloneCode }).default ?? standaloneCode;
 /**
  * Definitions every built-in validator calls as one shared validator (SHARED_KEYWORD) instead of carrying a copy of
@@ -67,7 +67,7 @@ const standalone = (standaloneCode as unknown as { default?: typeof standaloneCo
  * DaemonSet and ReplicaSet of apps/v1; Job and CronJob of batch/v1).
  */
 const SHARED_DEFS: ReadonlySet<string> = new Set([OBJECT_META, "io.k8s.api.core.v1.PodSpec"]);
-/** How standalone validator code asks for a shared validator: `require(SHARED_PREFIX + ref)` (SchemaCompiler.shared). */
+/** How standalone validator code asks for a shared validator: `require(SHARED_PREFIX + value)` (SchemaCompiler.shared). */
 const SHARED_PREFIX = "eks-gitops:shared:";
 
 // Formats the API server's format checker knows beyond ajv-formats; unknown formats pass, as there.
@@ -159,7 +159,9 @@ export class SchemaCompiler {
   /** `documentId#/$defs/ObjectMeta` of the first builtin document that defines it. */
   private objectMetaRef: string | undefined;
   private readonly uncachedScripts = new Map<string, Script>();
-  private readonly sharedByRef = new Map<string, ValidateFunction>();
+  private readonly sharedById = new Map<string, ValidateFunction>();
+  /** SHARED_KEYWORD's value for the ObjectMeta CRD `metadata` borrows, once made. */
+  private objectMetaValue: string | undefined;
   /** A builtin type of each document met, to add the document when a shared validator of it must be compiled. */
   private readonly typeOfDocument = new Map<string, TypeSchema>();
 
@@ -173,22 +175,26 @@ export class SchemaCompiler {
       keyword: SHARED_KEYWORD,
       schemaType: "string",
       code: (cxt) => {
-        const ref = cxt.schema as string;
-        const fn = cxt.gen.scopeValue("func", { ref: this.shared(ref), code: _`require(${SHARED_PREFIX + ref})` });
+        const value = cxt.schema as string;
+        const fn = cxt.gen.scopeValue("func", { ref: this.shared(value), code: _`require(${SHARED_PREFIX + value})` });
         callRef(cxt, fn, undefined, false);
       },
     });
   }
 
   /**
-   * The validator of `ref` (ObjectMeta), one per run for every schema that calls it with SHARED_KEYWORD: custom
-   * resources of 40 CRDs ran 40 copies of its code, each loaded from the cache and each cold in V8 (the same
-   * crd-heavy corpus took ~13% longer with 40 distinct schemas than with one). Cached on disk like the others.
+   * The validator a SHARED_KEYWORD value names (convert.ts sharedValue: a content id, then the `$ref` to compile it
+   * from), one per run for every schema that calls it: ObjectMeta and PodSpec instead of a copy of their code in each
+   * kind's validator (custom resources of 40 CRDs ran 40 copies of ObjectMeta's code, each loaded from the cache and
+   * each cold in V8), and one for every document that holds the same definitions. Cached on disk like the others.
    */
-  private shared(ref: string): ValidateFunction {
-    let fn = this.sharedByRef.get(ref);
+  private shared(value: string): ValidateFunction {
+    const space = value.indexOf(" ");
+    const id = value.slice(0, space);
+    const ref = value.slice(space + 1);
+    let fn = this.sharedById.get(id);
     if (fn) return fn;
-    const key = this.cacheDir && ref.startsWith("catalog:") ? createHash("sha256").update(`${CACHE_VERSION}\nshared ${ref}`).digest("hex") : undefined;
+    const key = this.cacheDir ? createHash("sha256").update(`${CACHE_VERSION}\nshared ${id}`).digest("hex") : undefined;
     fn = key ? this.load(key) : undefined;
     if (!fn) {
       const document = this.typeOfDocument.get(ref.slice(0, ref.indexOf("#")));
@@ -197,8 +203,18 @@ export class SchemaCompiler {
       if (!fn) throw new Error(`no schema ${ref} to share`);
       if (key && this.store(key, fn)) fn = this.load(key) ?? fn;
     }
-    this.sharedByRef.set(ref, fn);
+    this.sharedById.set(id, fn);
     return fn;
+  }
+
+  /** SHARED_KEYWORD's value for the ObjectMeta custom resources borrow (made once per run). */
+  private objectMetaShared(): string | undefined {
+    if (this.objectMetaValue === undefined && this.objectMetaRef) {
+      const documentId = this.objectMetaRef.slice(0, this.objectMetaRef.indexOf("#"));
+      const components = this.typeOfDocument.get(documentId)?.components;
+      if (components) this.objectMetaValue = sharedValue(components, documentId, OBJECT_META);
+    }
+    return this.objectMetaValue;
   }
 
   /** Registers a builtin OpenAPI document once (its components become `$defs` of one schema resource). */
@@ -229,7 +245,7 @@ export class SchemaCompiler {
         const ref = (type.root.$ref as string).replace("#/components/schemas/", "#/$defs/");
         converted = { $ref: `${type.documentId}${ref}` };
       } else {
-        const ctx: ConvertContext = { flavour: type.flavour, objectMetaRef: this.objectMetaRef, sharedObjectMeta: true };
+        const ctx: ConvertContext = { flavour: type.flavour, objectMetaRef: this.objectMetaRef, objectMetaShared: this.objectMetaShared() };
         const { $schema: _ignored, $id: _id, ...root } = type.root as Record<string, unknown>;
         converted = type.flavour === "crd" ? convertCrdRoot(root, ctx) : root;
       }

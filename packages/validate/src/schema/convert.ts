@@ -1,4 +1,5 @@
 // Converting Kubernetes OpenAPI v3 / structural schemas into JSON Schema (draft-07) that ajv compiles.
+import { createHash } from "node:crypto";
 import type { SchemaFlavour, SchemaNode } from "./model.ts";
 import { applyEnumValues } from "./builtin-enums.ts";
 import { VALUE_ENUM_FIELDS } from "./value-enum-fields.ts";
@@ -11,20 +12,52 @@ export interface ConvertContext {
   readonly flavour: SchemaFlavour;
   /** `$ref` to ObjectMeta for CRD `metadata` and embedded resources; unset = metadata is a free-form object. */
   readonly objectMetaRef?: string;
-  /**
-   * Refer to ObjectMeta with SHARED_KEYWORD, which calls one validator shared by every schema of the run, instead of
-   * a `$ref` whose code ajv's standalone output copies into each validator (see SchemaCompiler's shared validators).
-   */
-  readonly sharedObjectMeta?: boolean;
-  /** Definitions of the document (`documentId`) referred to with SHARED_KEYWORD instead of `$ref`. */
-  readonly sharedDefs?: ReadonlySet<string>;
-  readonly documentId?: string;
+  /** SHARED_KEYWORD's value for ObjectMeta (sharedValue): `metadata` then calls the shared validator instead of a `$ref`. */
+  readonly objectMetaShared?: string;
+  /** SHARED_KEYWORD's values of the document's definitions that are called as shared validators, by name. */
+  readonly sharedDefs?: ReadonlyMap<string, string>;
 }
 
-/** A keyword whose value is a `$ref`: the referenced schema's validator is called, compiled once for all schemas. */
+/**
+ * A keyword that calls a validator compiled once for all schemas of a run, where a `$ref` would have ajv's standalone
+ * code copy the referenced schema's code into each validator. Its value is sharedValue's.
+ */
 export const SHARED_KEYWORD = "x-eks-gitops-shared";
 
-const objectMeta = (ref: string, ctx: ConvertContext): Json => (ctx.sharedObjectMeta ? { [SHARED_KEYWORD]: ref } : { $ref: ref });
+const objectMeta = (ref: string, ctx: ConvertContext): Json => (ctx.objectMetaShared ? { [SHARED_KEYWORD]: ctx.objectMetaShared } : { $ref: ref });
+
+/** The names of the definitions `name` reaches through `$ref`s, itself included, sorted. */
+function definitionsReached(components: Readonly<Record<string, SchemaNode>>, name: string): string[] {
+  const seen = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) visit(x);
+    else if (typeof v === "object" && v !== null) {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === "$ref" && typeof x === "string" && x.startsWith(REF_PREFIX)) add(x.slice(REF_PREFIX.length));
+        else visit(x);
+      }
+    }
+  };
+  const add = (n: string): void => {
+    if (seen.has(n) || !(n in components)) return;
+    seen.add(n);
+    visit(components[n]);
+  };
+  add(name);
+  return [...seen].sort();
+}
+
+/**
+ * SHARED_KEYWORD's value for definition `name` of a document: the SHA-256 of the definitions it reaches, as the document
+ * has them (the same in every document holding the same definitions: apps/v1's and batch/v1's PodSpec are one shared
+ * validator), then the `$ref` it is compiled from when no validator of that content is cached. Conversion is a function
+ * of these definitions, their names and CACHE_VERSION, so one content id is one compiled validator.
+ */
+export function sharedValue(components: Readonly<Record<string, SchemaNode>>, documentId: string, name: string, goEnums = true): string {
+  const reached = definitionsReached(components, name).map((n) => [n, components[n]]);
+  const id = createHash("sha256").update(JSON.stringify({ goEnums, reached })).digest("hex");
+  return `${id} ${documentId}#/$defs/${name}`;
+}
 
 type Json = Record<string, unknown>;
 
@@ -58,7 +91,8 @@ export function convertNode(node: SchemaNode, ctx: ConvertContext, open = false)
   if (typeof node.$ref === "string") {
     if (!node.$ref.startsWith(REF_PREFIX)) return { $ref: node.$ref };
     const name = node.$ref.slice(REF_PREFIX.length);
-    if (ctx.sharedDefs?.has(name)) return { [SHARED_KEYWORD]: `${ctx.documentId}#/$defs/${name}` };
+    const shared = ctx.sharedDefs?.get(name);
+    if (shared) return { [SHARED_KEYWORD]: shared };
     return { $ref: `#/$defs/${name}` };
   }
   const out: Json = {};
@@ -169,7 +203,9 @@ export function convertComponents(
   options: { readonly goEnums?: boolean; readonly shared?: ReadonlySet<string> } = {},
 ): Json {
   const defs: Json = {};
-  const ctx: ConvertContext = { flavour: "builtin", sharedDefs: options.shared, documentId };
+  const sharedDefs = new Map<string, string>();
+  for (const name of options.shared ?? []) if (name in components) sharedDefs.set(name, sharedValue(components, documentId, name, options.goEnums !== false));
+  const ctx: ConvertContext = { flavour: "builtin", sharedDefs };
   for (const [name, node] of Object.entries(components)) {
     const def = convertNode(node, ctx);
     if (Array.isArray(def.required)) def.required = enforcedRequired(name, def.required as string[]);
