@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { catalogForTests, exampleCrd, registryFromCrdYaml } from "../testing.ts";
 import { ObjectValidator } from "../validate.ts";
 import { CACHE_VERSION, verifiedCode } from "./compile.ts";
-import { OBJECT_META, sharedValue } from "./convert.ts";
+import { convertComponents, OBJECT_META, SHARED_KEYWORD, sharedValue } from "./convert.ts";
 
 const registry = registryFromCrdYaml(
   exampleCrd("Thing", {
@@ -159,9 +159,10 @@ describe("SchemaCompiler disk cache", () => {
     // one file per shared validator, named by the content it checks: apps/v1 and batch/v1 hold the same PodSpec, so their
     // kinds call one; the kinds' own files call it instead of carrying its code
     const folder = join(cacheDir, "validators");
-    const contentId = (value: string) => value.slice(0, value.indexOf(" "));
-    const sharedFile = (value: string) => join(folder, `${createHash("sha256").update(`${CACHE_VERSION}\nshared ${contentId(value)}`).digest("hex")}.cjs`);
+    const contentId = (value: string | undefined) => (value ?? "").slice(0, (value ?? "").indexOf(" "));
+    const sharedFile = (value: string | undefined) => join(folder, `${createHash("sha256").update(`${CACHE_VERSION}\nshared ${contentId(value)}`).digest("hex")}.cjs`);
     const podSpec = sharedValue(deployment.components, deployment.documentId as string, "io.k8s.api.core.v1.PodSpec");
+    expect(podSpec).toMatch(/^[0-9a-f]{64} catalog:[0-9a-f]{64}#\/\$defs\/io\.k8s\.api\.core\.v1\.PodSpec$/);
     expect(contentId(sharedValue(job.components, job.documentId as string, "io.k8s.api.core.v1.PodSpec"))).toBe(contentId(podSpec));
     expect(existsSync(sharedFile(podSpec))).toBe(true);
     expect(existsSync(sharedFile(sharedValue(deployment.components, deployment.documentId as string, OBJECT_META)))).toBe(true);
@@ -173,4 +174,17 @@ describe("SchemaCompiler disk cache", () => {
     // Deployment, StatefulSet and Job call it (Job's code names its own document's PodSpec to compile it from)
     expect(codes.filter((code) => code.includes(`"eks-gitops:shared:${contentId(podSpec)} `))).toHaveLength(3);
   }, 60_000);
+
+  it("keeps a `$ref` to a definition that reaches itself: its shared validator would call itself while it loads", () => {
+    const components = {
+      A: { type: "object", properties: { b: { $ref: "#/components/schemas/B" } } },
+      B: { type: "object", properties: { a: { $ref: "#/components/schemas/A" }, c: { $ref: "#/components/schemas/C" } } },
+      C: { type: "string" },
+    };
+    expect(sharedValue(components, "doc", "A")).toBeUndefined();
+    expect(sharedValue(components, "doc", "C")).toMatch(/^[0-9a-f]{64} doc#\/\$defs\/C$/);
+    const defs = convertComponents(components, "doc", { shared: new Set(["A", "C"]) }).$defs as Record<string, { properties: Record<string, unknown> }>;
+    expect(defs.B?.properties.a).toEqual({ $ref: "#/$defs/A" });
+    expect(defs.B?.properties.c).toEqual({ [SHARED_KEYWORD]: sharedValue(components, "doc", "C") });
+  });
 });

@@ -26,9 +26,10 @@ export const SHARED_KEYWORD = "x-eks-gitops-shared";
 
 const objectMeta = (ref: string, ctx: ConvertContext): Json => (ctx.objectMetaShared ? { [SHARED_KEYWORD]: ctx.objectMetaShared } : { $ref: ref });
 
-/** The names of the definitions `name` reaches through `$ref`s, itself included, sorted. */
-function definitionsReached(components: Readonly<Record<string, SchemaNode>>, name: string): string[] {
+/** The names of the definitions `name` reaches through `$ref`s, itself included, sorted; undefined if one leads back to it. */
+function definitionsReached(components: Readonly<Record<string, SchemaNode>>, name: string): string[] | undefined {
   const seen = new Set<string>();
+  let cyclic = false;
   const visit = (v: unknown): void => {
     if (Array.isArray(v)) for (const x of v) visit(x);
     else if (typeof v === "object" && v !== null) {
@@ -39,22 +40,26 @@ function definitionsReached(components: Readonly<Record<string, SchemaNode>>, na
     }
   };
   const add = (n: string): void => {
+    if (n === name && seen.size > 0) cyclic = true;
     if (seen.has(n) || !(n in components)) return;
     seen.add(n);
     visit(components[n]);
   };
   add(name);
-  return [...seen].sort();
+  return cyclic ? undefined : [...seen].sort();
 }
 
 /**
  * SHARED_KEYWORD's value for definition `name` of a document: the SHA-256 of the definitions it reaches, as the document
  * has them (the same in every document holding the same definitions: apps/v1's and batch/v1's PodSpec are one shared
  * validator), then the `$ref` it is compiled from when no validator of that content is cached. Conversion is a function
- * of these definitions, their names and CACHE_VERSION, so one content id is one compiled validator.
+ * of these definitions, their names and CACHE_VERSION, so one content id is one compiled validator. Undefined for a
+ * definition that reaches itself: its shared validator would call itself while it loads (it stays a `$ref`).
  */
-export function sharedValue(components: Readonly<Record<string, SchemaNode>>, documentId: string, name: string, goEnums = true): string {
-  const reached = definitionsReached(components, name).map((n) => [n, components[n]]);
+export function sharedValue(components: Readonly<Record<string, SchemaNode>>, documentId: string, name: string, goEnums = true): string | undefined {
+  const names = definitionsReached(components, name);
+  if (!names) return undefined;
+  const reached = names.map((n) => [n, components[n]]);
   const id = createHash("sha256").update(JSON.stringify({ goEnums, reached })).digest("hex");
   return `${id} ${documentId}#/$defs/${name}`;
 }
@@ -204,7 +209,10 @@ export function convertComponents(
 ): Json {
   const defs: Json = {};
   const sharedDefs = new Map<string, string>();
-  for (const name of options.shared ?? []) if (name in components) sharedDefs.set(name, sharedValue(components, documentId, name, options.goEnums !== false));
+  for (const name of options.shared ?? []) {
+    const value = name in components ? sharedValue(components, documentId, name, options.goEnums !== false) : undefined;
+    if (value) sharedDefs.set(name, value);
+  }
   const ctx: ConvertContext = { flavour: "builtin", sharedDefs };
   for (const [name, node] of Object.entries(components)) {
     const def = convertNode(node, ctx);
