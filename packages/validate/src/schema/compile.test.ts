@@ -6,8 +6,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { catalogForTests, exampleCrd, registryFromCrdYaml } from "../testing.ts";
 import { ObjectValidator } from "../validate.ts";
-import { CACHE_VERSION, verifiedCode } from "./compile.ts";
-import { convertComponents, OBJECT_META, SHARED_KEYWORD, sharedValue } from "./convert.ts";
+import type { ValidateFunction } from "ajv";
+import { CACHE_VERSION, compilerAjv, verifiedCode } from "./compile.ts";
+import { convertComponents, convertCrdRoot, OBJECT_META, SHARED_KEYWORD, sharedValue } from "./convert.ts";
+import type { SchemaNode, TypeSchema } from "./model.ts";
+import { SchemaRegistry } from "./registry.ts";
+import { shareRepeatedSubschemas } from "./share.ts";
+import { typesFromJsonSchema } from "./sources.ts";
 
 const registry = registryFromCrdYaml(
   exampleCrd("Thing", {
@@ -171,8 +176,10 @@ describe("SchemaCompiler disk cache", () => {
       .map((f) => readFileSync(join(folder, f), "latin1"));
     // PodSpec's own checks (its restartPolicy enum) are in one file only: the shared validator's
     expect(codes.filter((code) => code.includes('"OnFailure"'))).toEqual([readFileSync(sharedFile(podSpec), "latin1")]);
-    // Deployment, StatefulSet and Job call it (Job's code names its own document's PodSpec to compile it from)
+    // Deployment, StatefulSet and Job call it; Job's code names its own document's PodSpec (to compile it from if the
+    // shared file is missing), though apps/v1's was met first
     expect(codes.filter((code) => code.includes(`"eks-gitops:shared:${contentId(podSpec)} `))).toHaveLength(3);
+    expect(codes.filter((code) => code.includes(`"eks-gitops:shared:${contentId(podSpec)} ${job.documentId}#`))).toHaveLength(1);
   }, 60_000);
 
   it("keeps a `$ref` to a definition that reaches itself: its shared validator would call itself while it loads", () => {
@@ -182,9 +189,91 @@ describe("SchemaCompiler disk cache", () => {
       C: { type: "string" },
     };
     expect(sharedValue(components, "doc", "A")).toBeUndefined();
+    // a reference out of the document's definitions: what it means is not in the content id
+    expect(sharedValue({ D: { type: "object", properties: { e: { $ref: "other.json#/E" } } } }, "doc", "D")).toBeUndefined();
     expect(sharedValue(components, "doc", "C")).toMatch(/^[0-9a-f]{64} doc#\/\$defs\/C$/);
     const defs = convertComponents(components, "doc", { shared: new Set(["A", "C"]) }).$defs as Record<string, { properties: Record<string, unknown> }>;
     expect(defs.B?.properties.a).toEqual({ $ref: "#/$defs/A" });
     expect(defs.B?.properties.c).toEqual({ [SHARED_KEYWORD]: sharedValue(components, "doc", "C") });
   });
+
+  it("makes the very ajv errors a validator compiled with `$ref`s makes (no shared validators), field for field", async () => {
+    const catalog = await catalogForTests();
+    const both = registry.with([catalog]);
+    const builtin = both.anyBuiltin();
+    const thing = both.lookup("example.com/v1", "Thing");
+    const kinds = ["apps/v1/Deployment", "apps/v1/StatefulSet", "batch/v1/Job", "batch/v1/CronJob", "/v1/Pod"].map((k) => catalog.types.get(k));
+    if (!builtin?.components || !thing || kinds.some((t) => !t?.components)) throw new Error("schemas missing");
+    // the reference: each document converted without shared definitions, ObjectMeta of custom resources by `$ref`
+    const reference = compilerAjv(false);
+    const added = new Set<string>();
+    for (const t of [builtin, ...kinds] as TypeSchema[]) {
+      if (added.has(t.documentId as string)) continue;
+      added.add(t.documentId as string);
+      reference.addSchema(convertComponents(t.components as Record<string, SchemaNode>, t.documentId as string));
+    }
+    const objectMetaRef = `${builtin.documentId}#/$defs/${OBJECT_META}`;
+    const referenceOf = (t: TypeSchema) =>
+      reference.compile(t.flavour === "crd" ? shareRepeatedSubschemas(convertCrdRoot(t.root, { flavour: "crd", objectMetaRef })) : { $ref: `${t.documentId}${(t.root.$ref as string).replace("#/components/schemas/", "#/$defs/")}` });
+
+    const badMeta = { name: 5, generateName: [], labels: { app: ["x"], ok: "y" }, annotations: 3, ownerReferences: [{ kind: "X", controller: "yes" }], managedFields: [{ fieldsV1: 1 }] };
+    const badPod = {
+      containers: [{ name: "c", image: 7, ports: [{ containerPort: "80", protocol: "SCTPX" }], resources: { limits: { cpu: [] } }, env: [{ name: "A", valueFrom: { secretKeyRef: {} } }] }, { nope: true }],
+      restartPolicy: 1,
+      volumes: [{ name: "v", hostPath: {} }],
+      tolerations: "all",
+    };
+    const objects: [TypeSchema, Record<string, unknown>][] = [
+      [thing, { apiVersion: "example.com/v1", kind: "Thing", metadata: badMeta, spec: { n: 9 } }],
+      ...(kinds as TypeSchema[]).map((t): [TypeSchema, Record<string, unknown>] => [
+        t,
+        t.gvk.kind === "Pod" ? { metadata: badMeta, spec: badPod } : t.gvk.kind === "CronJob" ? { metadata: badMeta, spec: { jobTemplate: { metadata: badMeta, spec: { template: { metadata: badMeta, spec: badPod } } } } } : { metadata: badMeta, spec: { selector: 1, template: { metadata: badMeta, spec: badPod } } },
+      ]),
+    ];
+    const errorsOf = (v: ValidateFunction, o: unknown) => (v(structuredClone(o)) ? [] : (v.errors ?? []));
+    for (const cacheDir of [mkdtempSync(join(tmpdir(), "validators-")), undefined]) {
+      // twice on a cache: compiled and stored, then loaded by a new compiler
+      for (let pass = 0; pass < (cacheDir ? 2 : 1); pass++) {
+        const compiler = new ObjectValidator(cacheDir ? { cacheDir } : {}).compiler;
+        compiler.useObjectMetaFrom(builtin);
+        for (const [type, object] of objects) {
+          const expected = errorsOf(referenceOf(type), object);
+          expect(expected.length, type.gvk.kind).toBeGreaterThan(5);
+          expect(errorsOf(compiler.validator(type), object), `${type.gvk.kind}, pass ${pass}`).toEqual(expected);
+        }
+      }
+    }
+  }, 60_000);
+
+  it("ignores the shared keyword in a schema it did not convert, and never stores another schema under a shared id", async () => {
+    const catalog = await catalogForTests();
+    const deployment = catalog.types.get("apps/v1/Deployment");
+    if (!deployment?.components) throw new Error("schemas missing");
+    const podSpec = sharedValue(deployment.components, deployment.documentId as string, "io.k8s.api.core.v1.PodSpec") as string;
+    // PodSpec's id with another definition's reference: compiled, it would be stored where PodSpec's validator belongs
+    const forged = `${podSpec.slice(0, 64)} ${deployment.documentId}#/$defs/io.k8s.api.core.v1.ConfigMapKeySelector`;
+    const [user] = typesFromJsonSchema(
+      { "x-kubernetes-group-version-kind": [{ group: "example.org", version: "v1", kind: "Forged" }], type: "object", properties: { x: { [SHARED_KEYWORD]: forged } } },
+      "forged.json",
+      "--crd forged.json",
+    );
+    if (!user) throw new Error("no type");
+    const cacheDir = mkdtempSync(join(tmpdir(), "validators-"));
+    const reg = new SchemaRegistry().with([catalog]);
+    const only = { schema: true, cel: false, native: false };
+    // as JSON Schema says of an unknown keyword: no constraint
+    expect(new ObjectValidator({ cacheDir }).validate({ apiVersion: "example.org/v1", kind: "Forged", x: {} }, user, reg, undefined, only)).toEqual([]);
+    const bad = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "d" }, spec: { selector: {}, template: { spec: { containers: [{ name: "c", image: 7 }], restartPolicy: 1 } } } };
+    const expected = new ObjectValidator().validate(structuredClone(bad), deployment, reg, undefined, only);
+    expect(new ObjectValidator({ cacheDir }).validate(structuredClone(bad), deployment, reg, undefined, only)).toEqual(expected);
+    // and the compiler refuses a value that is not the one conversion makes for its definition
+    // (a kind of the same document without a pod spec: the document is known, PodSpec's validator not made yet)
+    const revision = catalog.types.get("apps/v1/ControllerRevision");
+    if (!revision) throw new Error("schemas missing");
+    const compiler = new ObjectValidator({ cacheDir: mkdtempSync(join(tmpdir(), "validators-")) }).compiler;
+    compiler.validator(revision);
+    const shared = (v: string) => (compiler as unknown as { shared(v: string): unknown }).shared(v);
+    expect(() => shared(forged)).toThrow(/names no shared definition/);
+    expect(typeof shared(podSpec)).toBe("function");
+  }, 60_000);
 });

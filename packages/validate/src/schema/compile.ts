@@ -12,7 +12,7 @@ import af from "ajv-formats";
 import { RE2JS } from "re2js";
 import { re2AsRegExp } from "./re2-fast.ts";
 import { shareRepeatedSubschemas } from "./share.ts";
-import { convertComponents, convertCrdRoot, OBJECT_META, SHARED_KEYWORD, sharedValue, type ConvertContext } from "./convert.ts";
+import { convertComponents, convertCrdRoot, OBJECT_META, SHARED_KEYWORD, sharedValue, type ConvertContext, withoutSharedKeyword } from "./convert.ts";
 import { readDerived, writeDerived } from "../derived-cache.ts";
 import { ENUM_VALUES_SOURCE } from "./enum-values.ts";
 import type { TypeSchema } from "./model.ts";
@@ -66,7 +66,7 @@ const standalone = (standaloneCode as unknown as { default?: typeof standaloneCo
  * their code: ObjectMeta is in every kind, PodSpec in every workload kind of a document (Deployment, StatefulSet,
  * DaemonSet and ReplicaSet of apps/v1; Job and CronJob of batch/v1).
  */
-const SHARED_DEFS: ReadonlySet<string> = new Set([OBJECT_META, "io.k8s.api.core.v1.PodSpec"]);
+export const SHARED_DEFS: ReadonlySet<string> = new Set([OBJECT_META, "io.k8s.api.core.v1.PodSpec"]);
 /** How standalone validator code asks for a shared validator: `require(SHARED_PREFIX + value)` (SchemaCompiler.shared). */
 const SHARED_PREFIX = "eks-gitops:shared:";
 
@@ -176,7 +176,9 @@ export class SchemaCompiler {
       schemaType: "string",
       code: (cxt) => {
         const value = cxt.schema as string;
-        const fn = cxt.gen.scopeValue("func", { ref: this.shared(value), code: _`require(${SHARED_PREFIX + value})` });
+        // keyed by the value, not by the function: a kind's code names its own document's definition (the one to
+        // compile the shared validator from if its file is missing), even when another document's was met first
+        const fn = cxt.gen.scopeValue("func", { ref: this.shared(value), key: value, code: _`require(${SHARED_PREFIX + value})` });
         callRef(cxt, fn, undefined, false);
       },
     });
@@ -197,8 +199,13 @@ export class SchemaCompiler {
     const key = this.cacheDir ? createHash("sha256").update(`${CACHE_VERSION}\nshared ${id}`).digest("hex") : undefined;
     fn = key ? this.load(key) : undefined;
     if (!fn) {
-      const document = this.typeOfDocument.get(ref.slice(0, ref.indexOf("#")));
-      if (document) this.addDocument(document);
+      // compiled and stored under its content id only when the value is the one convert.ts makes for that definition
+      // (a value written by hand would store another schema's validator under the id)
+      const documentId = ref.slice(0, ref.indexOf("#"));
+      const document = this.typeOfDocument.get(documentId);
+      const name = ref.slice(ref.indexOf("#/$defs/") + "#/$defs/".length);
+      if (!document?.components || sharedValue(document.components, documentId, name) !== value) throw new Error(`${value} names no shared definition`);
+      this.addDocument(document);
       fn = this.ajv.getSchema(ref);
       if (!fn) throw new Error(`no schema ${ref} to share`);
       if (key && this.store(key, fn)) fn = this.load(key) ?? fn;
@@ -247,7 +254,7 @@ export class SchemaCompiler {
       } else {
         const ctx: ConvertContext = { flavour: type.flavour, objectMetaRef: this.objectMetaRef, objectMetaShared: this.objectMetaShared() };
         const { $schema: _ignored, $id: _id, ...root } = type.root as Record<string, unknown>;
-        converted = type.flavour === "crd" ? convertCrdRoot(root, ctx) : root;
+        converted = type.flavour === "crd" ? convertCrdRoot(root, ctx) : withoutSharedKeyword(root);
       }
       return converted;
     };

@@ -26,35 +26,63 @@ export const SHARED_KEYWORD = "x-eks-gitops-shared";
 
 const objectMeta = (ref: string, ctx: ConvertContext): Json => (ctx.objectMetaShared ? { [SHARED_KEYWORD]: ctx.objectMetaShared } : { $ref: ref });
 
-/** The names of the definitions `name` reaches through `$ref`s, itself included, sorted; undefined if one leads back to it. */
+/**
+ * The names of the definitions `name` reaches through `$ref`s, itself included, sorted; undefined if one leads back to
+ * it, or if one holds a `$ref` that is not to a definition of the document (what it means is not in the definitions).
+ */
 function definitionsReached(components: Readonly<Record<string, SchemaNode>>, name: string): string[] | undefined {
   const seen = new Set<string>();
-  let cyclic = false;
+  let unshareable = false;
   const visit = (v: unknown): void => {
     if (Array.isArray(v)) for (const x of v) visit(x);
     else if (typeof v === "object" && v !== null) {
       for (const [k, x] of Object.entries(v)) {
-        if (k === "$ref" && typeof x === "string" && x.startsWith(REF_PREFIX)) add(x.slice(REF_PREFIX.length));
-        else visit(x);
+        if (k !== "$ref" || typeof x !== "string") visit(x);
+        else if (x.startsWith(REF_PREFIX)) add(x.slice(REF_PREFIX.length));
+        else unshareable = true;
       }
     }
   };
   const add = (n: string): void => {
-    if (n === name && seen.size > 0) cyclic = true;
+    if (n === name && seen.size > 0) unshareable = true;
     if (seen.has(n) || !(n in components)) return;
     seen.add(n);
     visit(components[n]);
   };
   add(name);
-  return cyclic ? undefined : [...seen].sort();
+  return unshareable ? undefined : [...seen].sort();
+}
+
+/** `schema` without SHARED_KEYWORD anywhere: a schema we did not convert says nothing with it (JSON Schema ignores unknown keywords). */
+export function withoutSharedKeyword<T>(schema: T): T {
+  if (typeof schema !== "object" || schema === null) return schema;
+  if (Array.isArray(schema)) {
+    const items = schema.map(withoutSharedKeyword);
+    return (items.some((x, i) => x !== schema[i]) ? items : schema) as T;
+  }
+  // copied only where the keyword is (the same object back when it is nowhere below)
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(schema)) {
+    const w = k === SHARED_KEYWORD ? undefined : withoutSharedKeyword(v);
+    if (out === undefined && (k === SHARED_KEYWORD || w !== v)) {
+      out = {};
+      for (const [k2, v2] of Object.entries(schema)) {
+        if (k2 === k) break;
+        out[k2] = v2;
+      }
+    }
+    if (out !== undefined && k !== SHARED_KEYWORD) out[k] = w;
+  }
+  return (out ?? schema) as T;
 }
 
 /**
  * SHARED_KEYWORD's value for definition `name` of a document: the SHA-256 of the definitions it reaches, as the document
  * has them (the same in every document holding the same definitions: apps/v1's and batch/v1's PodSpec are one shared
  * validator), then the `$ref` it is compiled from when no validator of that content is cached. Conversion is a function
- * of these definitions, their names and CACHE_VERSION, so one content id is one compiled validator. Undefined for a
- * definition that reaches itself: its shared validator would call itself while it loads (it stays a `$ref`).
+ * of these definitions, their names and CACHE_VERSION, so one content id is one compiled validator. Undefined (it stays a
+ * `$ref`) for a definition that reaches itself, whose shared validator would call itself while it loads, and for one
+ * that reaches a `$ref` outside the definitions, which the content id would not cover.
  */
 export function sharedValue(components: Readonly<Record<string, SchemaNode>>, documentId: string, name: string, goEnums = true): string | undefined {
   const names = definitionsReached(components, name);
