@@ -67,6 +67,8 @@ const standalone = (standaloneCode as unknown as { default?: typeof standaloneCo
  * DaemonSet and ReplicaSet of apps/v1; Job and CronJob of batch/v1).
  */
 export const SHARED_DEFS: ReadonlySet<string> = new Set([OBJECT_META, "io.k8s.api.core.v1.PodSpec"]);
+/** The document id of a `documentId#/$defs/...` reference. */
+const documentOf = (ref: string): string => ref.slice(0, ref.indexOf("#"));
 /** How standalone validator code asks for a shared validator: `require(SHARED_PREFIX + value)` (SchemaCompiler.shared). */
 const SHARED_PREFIX = "eks-gitops:shared:";
 
@@ -146,8 +148,6 @@ export function compilerAjv(source: boolean): Ajv {
 export class SchemaCompiler {
   private readonly ajv: Ajv;
   private readonly cacheDir: string | undefined;
-  /** The builtin type whose document holds ObjectMeta, added to ajv only when a CRD is actually compiled. */
-  private pendingMeta: TypeSchema | undefined;
   private readonly documents = new Set<string>();
   private readonly compiled = new WeakMap<TypeSchema, ValidateFunction>();
   /**
@@ -201,7 +201,7 @@ export class SchemaCompiler {
     if (!fn) {
       // compiled and stored under its content id only when the value is the one convert.ts makes for that definition
       // (a value written by hand would store another schema's validator under the id)
-      const documentId = ref.slice(0, ref.indexOf("#"));
+      const documentId = documentOf(ref);
       const document = this.typeOfDocument.get(documentId);
       const name = ref.slice(ref.indexOf("#/$defs/") + "#/$defs/".length);
       if (!document?.components || sharedValue(document.components, documentId, name) !== value) throw new Error(`${value} names no shared definition`);
@@ -214,13 +214,15 @@ export class SchemaCompiler {
     return fn;
   }
 
+  /** The builtin type whose document holds the ObjectMeta custom resources borrow (added to ajv only when a CRD is compiled). */
+  private objectMetaDocument(): TypeSchema | undefined {
+    return this.objectMetaRef ? this.typeOfDocument.get(documentOf(this.objectMetaRef)) : undefined;
+  }
+
   /** SHARED_KEYWORD's value for the ObjectMeta custom resources borrow (made once per run). */
   private objectMetaShared(): string | undefined {
-    if (this.objectMetaValue === undefined && this.objectMetaRef) {
-      const documentId = this.objectMetaRef.slice(0, this.objectMetaRef.indexOf("#"));
-      const components = this.typeOfDocument.get(documentId)?.components;
-      if (components) this.objectMetaValue = sharedValue(components, documentId, OBJECT_META);
-    }
+    const document = this.objectMetaDocument();
+    if (this.objectMetaValue === undefined && document?.components) this.objectMetaValue = sharedValue(document.components, document.documentId as string, OBJECT_META);
     return this.objectMetaValue;
   }
 
@@ -236,7 +238,6 @@ export class SchemaCompiler {
   useObjectMetaFrom(type: TypeSchema): void {
     if (type.flavour !== "builtin" || this.objectMetaRef || !type.components?.[OBJECT_META]) return;
     this.objectMetaRef = `${type.documentId}#/$defs/${OBJECT_META}`;
-    this.pendingMeta = type;
     this.typeOfDocument.set(type.documentId as string, type);
   }
 
@@ -265,11 +266,8 @@ export class SchemaCompiler {
     let fn = key ? (this.byKey.get(key) ?? this.load(key)) : undefined;
     if (!fn) {
       const schema = schemaOf();
-      if (type.flavour === "builtin") this.addDocument(type);
-      else if (this.pendingMeta) {
-        this.addDocument(this.pendingMeta);
-        this.pendingMeta = undefined;
-      }
+      const document = type.flavour === "builtin" ? type : this.objectMetaDocument();
+      if (document) this.addDocument(document);
       // a CRD's repeated subschemas compiled once each (share.ts); the cache key is the schema as converted
       fn = this.ajv.compile(type.flavour === "crd" ? shareRepeatedSubschemas(schema) : schema);
       // reloaded from the stored code so that this first run already leaves V8's code cache beside it

@@ -60,20 +60,18 @@ export function withoutSharedKeyword<T>(schema: T): T {
     const items = schema.map(withoutSharedKeyword);
     return (items.some((x, i) => x !== schema[i]) ? items : schema) as T;
   }
-  // copied only where the keyword is (the same object back when it is nowhere below)
-  let out: Record<string, unknown> | undefined;
+  // the same object back when the keyword is nowhere below
+  let changed = false;
+  const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
-    const w = k === SHARED_KEYWORD ? undefined : withoutSharedKeyword(v);
-    if (out === undefined && (k === SHARED_KEYWORD || w !== v)) {
-      out = {};
-      for (const [k2, v2] of Object.entries(schema)) {
-        if (k2 === k) break;
-        out[k2] = v2;
-      }
+    if (k === SHARED_KEYWORD) {
+      changed = true;
+      continue;
     }
-    if (out !== undefined && k !== SHARED_KEYWORD) out[k] = w;
+    out[k] = withoutSharedKeyword(v);
+    if (out[k] !== v) changed = true;
   }
-  return (out ?? schema) as T;
+  return (changed ? out : schema) as T;
 }
 
 /**

@@ -8,7 +8,7 @@ import { asciiJson, readText } from "../ascii-text.ts";
 import { ANCHOR, expandPaths, parseText } from "../reader.ts";
 import { yamlLib } from "../yaml-lib.ts";
 import type { ParsedResource } from "../types.ts";
-import { type Gvk, gvkKey, parseApiVersion, type TypeSchema } from "./model.ts";
+import { type Gvk, gvkKey, gvkKeyOf, parseApiVersion, type TypeSchema } from "./model.ts";
 import { packPath, typesFromOpenApiPack, writeOpenApiPack } from "./openapi-pack.ts";
 import { documentSource, isCrd, typesFromCrd, typesFromJsonSchema, typesFromOpenApi } from "./sources.ts";
 
@@ -211,7 +211,7 @@ export async function catalogLayer(versions: CatalogVersions, fetch: FetchOption
   let files = all;
   if (wanted) {
     const keys = new Set<string>();
-    for (const w of wanted) keys.add(gvkKey({ ...parseApiVersion(w.apiVersion), kind: w.kind }));
+    for (const w of wanted) keys.add(gvkKeyOf(w.apiVersion, w.kind));
     const indexes = all.map((f) => readKindIndex(f.sha256, fetch));
     if (indexes.every((i) => i !== undefined)) {
       files = all.filter((_, i) => (indexes[i] as string[]).some((k) => keys.has(k)));
