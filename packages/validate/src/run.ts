@@ -202,6 +202,8 @@ export async function runValidation(options: RunOptions): Promise<{ report: Repo
     const report = await stream(options, selected, list, catalog, overlays, validator, readAhead, context);
     phase("validate");
     validator.compiler.saveCodeCache();
+    // at most once a day: the validators no run has used for a month
+    validator.compiler.pruneCache();
     phase("code cache");
     const { fromWorker, nativeAhead: nativeMade } = readAhead;
     // `files` made again from the spilled list only if asked for (the CLI does not)

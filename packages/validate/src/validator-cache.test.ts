@@ -1,12 +1,14 @@
 // The compiled-validator cache (schema/compile.ts) only ever saves time: a run over every fixture gives the same
 // report with an empty cache (everything compiled and stored), a warm one (everything loaded), and one whose every
 // file was damaged (each detected, compiled anew and replaced).
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { runValidation } from "./run.ts";
+import { PRUNE_STAMP, UNUSED_DAYS } from "./schema/cache-prune.ts";
+import { SchemaCompiler } from "./schema/compile.ts";
 import { MIRROR, TEST_CACHE } from "./testing.ts";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
@@ -44,5 +46,32 @@ describe("the compiled-validator cache", () => {
     }
     expect(await run()).toBe(cold);
     for (const f of stored) expect(readFileSync(join(cacheDir, "validators", f)).equals(good.get(f) as Buffer), f).toBe(true);
+  }, 600_000);
+
+  it("is pruned of what no run used for a month, keeps what runs use, and compiles a pruned validator anew", async () => {
+    const folder = join(cacheDir, "validators");
+    const cold = await run();
+    const stored = validatorFiles();
+    const age = (name: string, days: number) => {
+      const at = new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+      utimesSync(join(folder, name), at, at);
+    };
+    // every file a month and more unused, a validator of a schema no run meets, the last pruning two days ago
+    const stale = `${"e".repeat(64)}.cjs`;
+    writeFileSync(join(folder, stale), "// a validator of a schema edited since\n");
+    for (const f of readdirSync(folder)) age(f, UNUSED_DAYS + 5);
+    age(PRUNE_STAMP, 2);
+    // the run reads its validators (marking them used), then prunes what it did not read
+    expect(await run()).toBe(cold);
+    expect(existsSync(join(folder, stale))).toBe(false);
+    expect(validatorFiles().sort()).toEqual(stored.sort());
+    expect(Date.now() - statSync(join(folder, PRUNE_STAMP)).mtimeMs).toBeLessThan(60 * 60 * 1000);
+    // nothing run for a month: every validator goes, and the next run compiles them again, with the same report
+    for (const f of readdirSync(folder)) age(f, UNUSED_DAYS + 5);
+    age(PRUNE_STAMP, 2);
+    expect(new SchemaCompiler({ cacheDir }).pruneCache()?.files).toBeGreaterThanOrEqual(stored.length);
+    expect(validatorFiles()).toEqual([]);
+    expect(await run()).toBe(cold);
+    expect(validatorFiles().sort()).toEqual(stored.sort());
   }, 600_000);
 });

@@ -14,6 +14,7 @@ import { re2AsRegExp } from "./re2-fast.ts";
 import { shareRepeatedSubschemas } from "./share.ts";
 import { convertComponents, convertCrdRoot, OBJECT_META, SHARED_KEYWORD, sharedValue, type ConvertContext, withoutSharedKeyword } from "./convert.ts";
 import { readDerived, writeDerived } from "../derived-cache.ts";
+import { markUsed, type Pruned, pruneUnused } from "./cache-prune.ts";
 import { ENUM_VALUES_SOURCE } from "./enum-values.ts";
 import type { TypeSchema } from "./model.ts";
 
@@ -310,11 +311,13 @@ export class SchemaCompiler {
     } catch {
       return undefined;
     }
+    markUsed(file);
     // V8's code cache for this file (bytecode of the functions compiled in an earlier run), if this Node made it
     const v8File = join(this.cacheDir as string, `${key}.${V8_TAG}.v8`);
     let cachedData: Buffer | undefined;
     try {
       cachedData = verifiedCodeCache(readFileSync(v8File));
+      if (cachedData) markUsed(v8File);
     } catch {
       cachedData = undefined;
     }
@@ -345,6 +348,14 @@ export class SchemaCompiler {
       }
     }
     this.uncachedScripts.clear();
+  }
+
+  /**
+   * Removes the cached validators no run has used for a month (see cache-prune.ts), at most once a day; undefined
+   * when it did not prune now (or there is no cache).
+   */
+  pruneCache(now?: number): Pruned | undefined {
+    return this.cacheDir ? pruneUnused(this.cacheDir, now) : undefined;
   }
 
   private store(key: string, fn: ValidateFunction): boolean {
