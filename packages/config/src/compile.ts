@@ -4,10 +4,11 @@
 // to this process's own copy of the package (a generated module that reads it from a global), so the overlay
 // and its checks share one `defineCluster` and nothing of this package is evaluated twice.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
+import { type CacheNames, markUsed, pruneUnused } from "./cache-prune.ts";
 
 /** The global the generated `@eks-gitops/config` module reads this package's exports from. */
 export const CONFIG_MODULE = Symbol.for("eks-gitops.config-module");
@@ -28,16 +29,32 @@ interface Manifest {
   readonly module: string;
 }
 
-/** The cached module's path if every input still has the content it was built from. */
+/**
+ * What this cache writes, and pruneUnused may remove (cache-prune.ts): each overlay's manifest (`<key>.json`), its
+ * modules (`<key>-<hash of the code>.mjs`, one per content: an edit of cluster.ts leaves the last one unused), the
+ * `@eks-gitops/config` shims esbuild reads while it builds (`config-<hash>.mjs`), and their temporary files.
+ */
+const OVERLAY_FILES: CacheNames = {
+  kept: /^(?:[0-9a-f]{32}\.json|[0-9a-f]{32}-[0-9a-f]{16}\.mjs|config-[0-9a-f]{16}\.mjs)$/,
+  temporary: /^(?:[0-9a-f]{32}\.json|[0-9a-f]{32}-[0-9a-f]{16}\.mjs|config-[0-9a-f]{16}\.mjs)\.\d+\.\d+\.tmp$/,
+};
+
+/** The cached module's path if every input still has the content it was built from (and the module is there); both marked used. */
 function cached(dir: string, key: string): string | undefined {
   let manifest: Manifest;
+  const manifestFile = join(dir, `${key}.json`);
   try {
-    manifest = JSON.parse(readFileSync(join(dir, `${key}.json`), "utf8")) as Manifest;
+    manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest;
     for (const [file, hash] of Object.entries(manifest.inputs)) if (sha256(readFileSync(file)) !== hash) return undefined;
   } catch {
     return undefined;
   }
-  return join(dir, manifest.module);
+  const module = join(dir, manifest.module);
+  // a pruning may have removed the module and not yet its manifest (the module is written first): built again
+  if (!existsSync(module)) return undefined;
+  markUsed(manifestFile);
+  markUsed(module);
+  return module;
 }
 
 /** Writes `content` to `path` through a temporary file and a rename: a concurrent reader never sees half of it. */
@@ -58,6 +75,8 @@ export function compileOverlay(file: string, exportNames: readonly string[], env
   // one entry per overlay path and shape of this package; the manifest says whether its inputs still match
   const key = sha256(`${resolve(file)}\n${names.join(",")}\n${COMPILER_VERSION}`).slice(0, 32);
   const hit = cached(dir, key);
+  // at most once a day: the modules no load has used for a month (older contents of overlays, overlays gone)
+  pruneUnused(dir, OVERLAY_FILES);
   if (hit) return hit;
 
   // require(), not import(): the CLI's bundle runs as a script, where Node 20 offers no import() of a package.

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { runValidation } from "./run.ts";
-import { PRUNE_STAMP, UNUSED_DAYS } from "./schema/cache-prune.ts";
+import { PRUNE_STAMP, UNUSED_DAYS } from "@eks-gitops/config/cache-prune";
 import { SchemaCompiler } from "./schema/compile.ts";
 import { MIRROR, TEST_CACHE } from "./testing.ts";
 

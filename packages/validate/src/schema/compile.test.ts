@@ -1,6 +1,6 @@
 // Compiled validators cached on disk behave exactly like freshly compiled ones (patterns with RE2, formats, errors).
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -180,6 +180,15 @@ describe("SchemaCompiler disk cache", () => {
     // shared file is missing), though apps/v1's was met first
     expect(codes.filter((code) => code.includes(`"eks-gitops:shared:${contentId(podSpec)} `))).toHaveLength(3);
     expect(codes.filter((code) => code.includes(`"eks-gitops:shared:${contentId(podSpec)} ${job.documentId}#`))).toHaveLength(1);
+
+    // the shared validators' files gone, the kinds' files kept (as a pruning of the cache may leave them): a new
+    // compiler loads the kinds' code and compiles the shared validators again, with the same findings
+    const objectMeta = sharedFile(sharedValue(deployment.components, deployment.documentId as string, OBJECT_META));
+    rmSync(sharedFile(podSpec));
+    rmSync(objectMeta);
+    expect(run(new ObjectValidator({ cacheDir }))).toEqual(first);
+    expect(existsSync(sharedFile(podSpec))).toBe(true);
+    expect(existsSync(objectMeta)).toBe(true);
   }, 60_000);
 
   it("keeps a `$ref` to a definition that reaches itself: its shared validator would call itself while it loads", () => {

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { Script } from "node:vm";
+import { type CacheNames, markUsed, type Pruned, pruneUnused } from "@eks-gitops/config/cache-prune";
 import { _, Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { callRef } from "ajv/dist/vocabularies/core/ref.js";
@@ -14,7 +15,6 @@ import { re2AsRegExp } from "./re2-fast.ts";
 import { shareRepeatedSubschemas } from "./share.ts";
 import { convertComponents, convertCrdRoot, OBJECT_META, SHARED_KEYWORD, sharedValue, type ConvertContext, withoutSharedKeyword } from "./convert.ts";
 import { readDerived, writeDerived } from "../derived-cache.ts";
-import { markUsed, type Pruned, pruneUnused } from "./cache-prune.ts";
 import { ENUM_VALUES_SOURCE } from "./enum-values.ts";
 import type { TypeSchema } from "./model.ts";
 
@@ -59,6 +59,11 @@ const re2Engine = Object.assign(
 const nodeRequire = createRequire(import.meta.url);
 /** V8 code caches are only valid for the V8 that made them. */
 const V8_TAG = `node-${process.versions.v8.replace(/[^0-9a-z.]/gi, "_")}-${process.arch}`;
+/**
+ * What the validator cache writes, and pruneCache may remove: `<key>.cjs` (validator code), `<key>.<V8 tag>.v8` (V8's
+ * code cache of it), and `<file>.<pid>.tmp` while either is written.
+ */
+const VALIDATOR_FILES: CacheNames = { kept: /^[0-9a-f]{64}\.(?:cjs|[A-Za-z0-9._-]+\.v8)$/, temporary: /^[0-9a-f]{64}\.[A-Za-z0-9._-]+\.\d+\.tmp$/ };
 /** Bump when conversion or ajv options change: cached validator code is keyed by it. */
 export const CACHE_VERSION = `eks-gitops-validate/9 ajv@8.20.0 verbose=false optimize=1 enums=${ENUM_VALUES_SOURCE}`;
 const standalone = (standaloneCode as unknown as { default?: typeof standaloneCode }).default ?? standaloneCode;
@@ -351,11 +356,11 @@ export class SchemaCompiler {
   }
 
   /**
-   * Removes the cached validators no run has used for a month (see cache-prune.ts), at most once a day; undefined
-   * when it did not prune now (or there is no cache).
+   * Removes the cached validators no run has used for a month (see @eks-gitops/config's cache-prune.ts), at most once
+   * a day; undefined when it did not prune now (or there is no cache).
    */
   pruneCache(now?: number): Pruned | undefined {
-    return this.cacheDir ? pruneUnused(this.cacheDir, now) : undefined;
+    return this.cacheDir ? pruneUnused(this.cacheDir, VALIDATOR_FILES, now) : undefined;
   }
 
   private store(key: string, fn: ValidateFunction): boolean {

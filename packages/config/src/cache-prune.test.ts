@@ -1,9 +1,9 @@
-// The compiled-validator cache is pruned of files unused for a month, at most once a day (cache-prune.ts).
+// Caches of compiled artefacts are pruned of files unused for a month, at most once a day (cache-prune.ts).
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { markUsed, PRUNE_STAMP, pruneUnused, UNUSED_DAYS } from "./cache-prune.ts";
+import { type CacheNames, markUsed, PRUNE_STAMP, pruneUnused, UNUSED_DAYS } from "./cache-prune.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.UTC(2026, 11, 5, 12);
@@ -28,6 +28,8 @@ function file(dir: string, name: string, daysAgo: number, bytes = 10): string {
 }
 
 const sha = (c: string) => c.repeat(64);
+/** Names as the validator cache writes them (packages/validate, schema/compile.ts). */
+const NAMES: CacheNames = { kept: /^[0-9a-f]{64}\.(?:cjs|[A-Za-z0-9._-]+\.v8)$/, temporary: /^[0-9a-f]{64}\.[A-Za-z0-9._-]+\.\d+\.tmp$/ };
 const mtime = (path: string) => statSync(path).mtimeMs;
 
 describe("markUsed", () => {
@@ -50,7 +52,7 @@ describe("pruneUnused", () => {
   it("only stamps a folder never pruned: the next day's runs mark what they use first", () => {
     const dir = folder();
     const old = file(dir, `${sha("a")}.cjs`, 400);
-    expect(pruneUnused(dir, NOW)).toBeUndefined();
+    expect(pruneUnused(dir, NAMES, NOW)).toBeUndefined();
     expect(existsSync(old)).toBe(true);
     expect(mtime(join(dir, PRUNE_STAMP))).toBe(NOW);
   });
@@ -65,7 +67,7 @@ describe("pruneUnused", () => {
     const newTemporary = file(dir, `${sha("d")}.cjs.4243.tmp`, 0.1);
     const foreign = file(dir, "notes.txt", 400);
     const foreignLike = file(dir, "abc.cjs", 400);
-    expect(pruneUnused(dir, NOW)).toEqual({ files: 3, bytes: 157 });
+    expect(pruneUnused(dir, NAMES, NOW)).toEqual({ files: 3, bytes: 157 });
     for (const gone of [unusedCode, unusedCache, oldTemporary]) expect(existsSync(gone), gone).toBe(false);
     for (const kept of [used, newTemporary, foreign, foreignLike]) expect(existsSync(kept), kept).toBe(true);
     expect(mtime(join(dir, PRUNE_STAMP))).toBe(NOW);
@@ -75,13 +77,13 @@ describe("pruneUnused", () => {
     const dir = folder();
     file(dir, PRUNE_STAMP, 0.9);
     const unused = file(dir, `${sha("a")}.cjs`, 400);
-    expect(pruneUnused(dir, NOW)).toBeUndefined();
+    expect(pruneUnused(dir, NAMES, NOW)).toBeUndefined();
     expect(existsSync(unused)).toBe(true);
-    expect(pruneUnused(dir, NOW + 0.2 * DAY)).toEqual({ files: 1, bytes: 10 });
+    expect(pruneUnused(dir, NAMES, NOW + 0.2 * DAY)).toEqual({ files: 1, bytes: 10 });
     expect(readdirSync(dir)).toEqual([PRUNE_STAMP]);
   });
 
   it("does nothing for a folder that does not exist", () => {
-    expect(pruneUnused(join(folder(), "missing", "validators"), NOW)).toBeUndefined();
+    expect(pruneUnused(join(folder(), "missing", "validators"), NAMES, NOW)).toBeUndefined();
   });
 });
