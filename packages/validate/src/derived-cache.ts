@@ -6,12 +6,19 @@
 // tampering by whoever can write there.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type CacheNames, markUsed } from "@eks-gitops/config/cache-prune";
+
+/** What the folder holds (`<id>.json`, and `<id>.json.<pid>.tmp` while one is written): what a pruning may remove. */
+export const DERIVED_FILES: CacheNames = { kept: /^[0-9a-f]{64}\.json$/, temporary: /^[0-9a-f]{64}\.json\.\d+\.tmp$/ };
 
 /** The value kept for `id` in `dir`, wrapped (a kept value may be null), or undefined when there is none. */
 export function readDerived(dir: string, id: string): { readonly value: unknown } | undefined {
   try {
-    const stored = JSON.parse(readFileSync(join(dir, `${id}.json`), "utf8")) as { id?: unknown; value?: unknown };
-    return stored.id === id && "value" in stored ? { value: stored.value } : undefined;
+    const file = join(dir, `${id}.json`);
+    const stored = JSON.parse(readFileSync(file, "utf8")) as { id?: unknown; value?: unknown };
+    if (stored.id !== id || !("value" in stored)) return undefined;
+    markUsed(file);
+    return { value: stored.value };
   } catch {
     // not worked out yet (or unreadable)
     return undefined;

@@ -56,16 +56,26 @@ describe("the compiled-validator cache", () => {
       const at = new Date(Date.now() - days * 24 * 60 * 60 * 1000);
       utimesSync(join(folder, name), at, at);
     };
-    // every file a month and more unused, a validator of a schema no run meets, the last pruning two days ago
+    const derived = join(cacheDir, "derived");
+    const derivedFiles = readdirSync(derived).filter((f) => f.endsWith(".json"));
+    expect(derivedFiles.length).toBeGreaterThan(0);
+    // every file a month and more unused, a validator and a derived value of a schema no run meets, the last pruning
+    // two days ago
     const stale = `${"e".repeat(64)}.cjs`;
     writeFileSync(join(folder, stale), "// a validator of a schema edited since\n");
+    const staleDerived = `${"e".repeat(64)}.json`;
+    writeFileSync(join(derived, staleDerived), "{}");
     for (const f of readdirSync(folder)) age(f, UNUSED_DAYS + 5);
+    for (const f of readdirSync(derived)) age(join("..", "derived", f), UNUSED_DAYS + 5);
     age(PRUNE_STAMP, 2);
-    // the run reads its validators (marking them used), then prunes what it did not read
+    age(join("..", "derived", PRUNE_STAMP), 2);
+    // the run reads its validators and derived values (marking them used), then prunes what it did not read
     expect(await run()).toBe(cold);
     expect(existsSync(join(folder, stale))).toBe(false);
     expect(validatorFiles().sort()).toEqual(stored.sort());
     expect(Date.now() - statSync(join(folder, PRUNE_STAMP)).mtimeMs).toBeLessThan(60 * 60 * 1000);
+    expect(existsSync(join(derived, staleDerived))).toBe(false);
+    expect(readdirSync(derived).filter((f) => f.endsWith(".json")).sort()).toEqual(derivedFiles.sort());
     // nothing run for a month: every validator goes, and the next run compiles them again, with the same report
     for (const f of readdirSync(folder)) age(f, UNUSED_DAYS + 5);
     age(PRUNE_STAMP, 2);

@@ -14,7 +14,7 @@ import { RE2JS } from "re2js";
 import { re2AsRegExp } from "./re2-fast.ts";
 import { shareRepeatedSubschemas } from "./share.ts";
 import { convertComponents, convertCrdRoot, OBJECT_META, SHARED_KEYWORD, sharedValue, type ConvertContext, withoutSharedKeyword } from "./convert.ts";
-import { readDerived, writeDerived } from "../derived-cache.ts";
+import { DERIVED_FILES, readDerived, writeDerived } from "../derived-cache.ts";
 import { ENUM_VALUES_SOURCE } from "./enum-values.ts";
 import type { TypeSchema } from "./model.ts";
 
@@ -360,7 +360,12 @@ export class SchemaCompiler {
    * a day; undefined when it did not prune now (or there is no cache).
    */
   pruneCache(now?: number): Pruned | undefined {
-    return this.cacheDir ? pruneUnused(this.cacheDir, VALIDATOR_FILES, now) : undefined;
+    if (!this.cacheDir) return undefined;
+    // the values derived from pinned schemas beside it (derived()), keyed by CACHE_VERSION too
+    const derived = pruneUnused(join(this.cacheDir, "..", "derived"), DERIVED_FILES, now);
+    const validators = pruneUnused(this.cacheDir, VALIDATOR_FILES, now);
+    if (!derived) return validators;
+    return { files: derived.files + (validators?.files ?? 0), bytes: derived.bytes + (validators?.bytes ?? 0) };
   }
 
   private store(key: string, fn: ValidateFunction): boolean {
