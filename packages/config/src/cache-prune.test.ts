@@ -1,5 +1,5 @@
 // Caches of compiled artefacts are pruned of files unused for a month, at most once a day (cache-prune.ts).
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -43,8 +43,10 @@ describe("markUsed", () => {
     expect(mtime(fresh)).toBe(NOW - 0.5 * DAY);
   });
 
-  it("ignores a file that is gone", () => {
-    expect(() => markUsed(join(folder(), "gone.cjs"), NOW)).not.toThrow();
+  it("says whether the file is there", () => {
+    const dir = folder();
+    expect(markUsed(file(dir, `${sha("a")}.cjs`, 40), NOW)).toBe(true);
+    expect(markUsed(join(dir, "gone.cjs"), NOW)).toBe(false);
   });
 });
 
@@ -81,6 +83,34 @@ describe("pruneUnused", () => {
     expect(existsSync(unused)).toBe(true);
     expect(pruneUnused(dir, NAMES, NOW + 0.2 * DAY)).toEqual({ files: 1, bytes: 10 });
     expect(readdirSync(dir)).toEqual([PRUNE_STAMP]);
+  });
+
+  it("prunes when the stamp is from the future (a clock set back), and stamps now", () => {
+    const dir = folder();
+    file(dir, PRUNE_STAMP, -5);
+    const unused = file(dir, `${sha("a")}.cjs`, 400);
+    expect(pruneUnused(dir, NAMES, NOW)).toEqual({ files: 1, bytes: 10 });
+    expect(existsSync(unused)).toBe(false);
+    expect(mtime(join(dir, PRUNE_STAMP))).toBe(NOW);
+  });
+
+  it("follows no link: a stamp that is a link stops pruning, a link named as the cache's files is kept, and so is its target", () => {
+    const dir = folder();
+    const elsewhere = folder();
+    const target = file(elsewhere, "precious.txt", 400, 5);
+    symlinkSync(target, join(dir, PRUNE_STAMP));
+    const unused = file(dir, `${sha("a")}.cjs`, 400);
+    expect(pruneUnused(dir, NAMES, NOW)).toBeUndefined();
+    expect(existsSync(unused)).toBe(true);
+    expect(readFileSync(target, "utf8")).toBe("xxxxx");
+    expect(mtime(target)).toBe(NOW - 400 * DAY);
+
+    const other = folder();
+    file(other, PRUNE_STAMP, 2);
+    symlinkSync(target, join(other, `${sha("b")}.cjs`));
+    expect(pruneUnused(other, NAMES, NOW)).toEqual({ files: 0, bytes: 0 });
+    expect(existsSync(join(other, `${sha("b")}.cjs`))).toBe(true);
+    expect(existsSync(target)).toBe(true);
   });
 
   it("does nothing for a folder that does not exist", () => {

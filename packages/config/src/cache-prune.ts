@@ -10,8 +10,8 @@
 // says when) a run removes the files of the folder unused for UNUSED_DAYS, and temporary files a killed run left.
 // Removing a file another run is about to read is safe for both caches: a missing file is compiled anew, as on a
 // cold cache. Written by hand: what this needs is a dozen lines of node:fs, not a cache library's own layout.
-import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Files unused this long are removed. */
@@ -27,17 +27,35 @@ export interface CacheNames {
   readonly temporary: RegExp;
 }
 
-/** Marks `file` as used at `now` when its mark is over a day old (a read-only cache is left as it is). */
-export function markUsed(file: string, now = Date.now()): void {
+/**
+ * Folders where a mark failed in this process (a read-only cache, or files another user owns: only a file's owner
+ * may set its times): not tried again, each try costs a failed system call per file read.
+ */
+const unmarkable = new Set<string>();
+
+/**
+ * Marks `file` as used at `now` when its mark is over a day old; whether the file is there (a read-only cache, or
+ * one whose files another user owns, is read as it is and never marked).
+ */
+export function markUsed(file: string, now = Date.now()): boolean {
+  let st: ReturnType<typeof statSync>;
   try {
-    const st = statSync(file, { throwIfNoEntry: false });
-    if (st && now - st.mtimeMs > DAY_MS) {
+    st = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return false;
+  }
+  if (!st) return false;
+  const dir = dirname(file);
+  if (now - st.mtimeMs > DAY_MS && !unmarkable.has(dir)) {
+    try {
       const at = new Date(now);
       utimesSync(file, at, at);
+    } catch (err) {
+      // removed meanwhile: only this file; anything else (EPERM, EACCES, EROFS): the folder
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") unmarkable.add(dir);
     }
-  } catch {
-    // read-only, or removed meanwhile: only the pruning is less exact
   }
+  return true;
 }
 
 /** What a pruning removed. */
@@ -56,18 +74,22 @@ export function pruneUnused(dir: string, names: CacheNames, now = Date.now()): P
   const stamp = join(dir, PRUNE_STAMP);
   let last: number | undefined;
   try {
-    last = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs;
+    // the stamp itself, never what a link named like it points to
+    const st = lstatSync(stamp, { throwIfNoEntry: false });
+    if (st && !st.isFile()) return undefined;
+    last = st?.mtimeMs;
   } catch {
     return undefined;
   }
-  if (last !== undefined && now - last <= DAY_MS) return undefined;
+  // a stamp from the future (a clock set back, a cache restored from elsewhere) would put pruning off until then
+  if (last !== undefined && Math.abs(now - last) <= DAY_MS) return undefined;
   try {
-    // stamped first: runs ending together do not all prune
-    writeFileSync(stamp, "");
+    // stamped first: runs ending together do not all prune. A new stamp is created, never opened through a link
+    if (last === undefined) writeFileSync(stamp, "", { flag: "wx" });
     const at = new Date(now);
     utimesSync(stamp, at, at);
   } catch {
-    // a read-only cache is never pruned (nor written)
+    // a read-only cache is never pruned (nor written), nor one another run is stamping now
     return undefined;
   }
   if (last === undefined) return undefined;
@@ -84,7 +106,8 @@ export function pruneUnused(dir: string, names: CacheNames, now = Date.now()): P
     if (limit === undefined) continue;
     const file = join(dir, name);
     try {
-      const st = statSync(file, { throwIfNoEntry: false });
+      // the entry itself: a link (which this cache never writes) is neither followed nor removed
+      const st = lstatSync(file, { throwIfNoEntry: false });
       if (!st?.isFile() || now - st.mtimeMs <= limit) continue;
       rmSync(file, { force: true });
       files++;

@@ -47,6 +47,9 @@ describe("compileOverlay's cache", () => {
     expect(compileOverlay(overlay, ["defineCluster"], env)).toBe(second);
     expect(existsSync(first)).toBe(false);
     expect(existsSync(second)).toBe(true);
+    // its manifest is used with it, and kept; the shim esbuild read is never removed
+    expect(readdirSync(cache).filter((f) => f.endsWith(".json") && f !== "regions-notes.json")).toHaveLength(1);
+    expect(readdirSync(cache).filter((f) => f.startsWith("config-"))).toHaveLength(1);
     expect(existsSync(foreign)).toBe(true);
     expect(Date.now() - statSync(second).mtimeMs).toBeLessThan(60 * 60 * 1000);
     expect(((await import(pathToFileURL(second).href)) as { replicas: number }).replicas).toBe(2);

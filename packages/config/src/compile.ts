@@ -4,7 +4,7 @@
 // to this process's own copy of the package (a generated module that reads it from a global), so the overlay
 // and its checks share one `defineCluster` and nothing of this package is evaluated twice.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
@@ -30,16 +30,18 @@ interface Manifest {
 }
 
 /**
- * What this cache writes, and pruneUnused may remove (cache-prune.ts): each overlay's manifest (`<key>.json`), its
- * modules (`<key>-<hash of the code>.mjs`, one per content: an edit of cluster.ts leaves the last one unused), the
- * `@eks-gitops/config` shims esbuild reads while it builds (`config-<hash>.mjs`), and their temporary files.
+ * What this cache writes, and pruneUnused may remove (cache-prune.ts): each overlay's manifest (`<key>.json`) and its
+ * modules (`<key>-<hash of the code>.mjs`, one per content: an edit of cluster.ts leaves the last one unused), and
+ * their temporary files, and those of the `@eks-gitops/config` shims. The shims (`config-<hash>.mjs`, one per set of
+ * this package's export names, a few hundred bytes) are never removed: esbuild reads one while it builds, and a
+ * pruning by another process then would fail the build.
  */
 const OVERLAY_FILES: CacheNames = {
-  kept: /^(?:[0-9a-f]{32}\.json|[0-9a-f]{32}-[0-9a-f]{16}\.mjs|config-[0-9a-f]{16}\.mjs)$/,
+  kept: /^(?:[0-9a-f]{32}\.json|[0-9a-f]{32}-[0-9a-f]{16}\.mjs)$/,
   temporary: /^(?:[0-9a-f]{32}\.json|[0-9a-f]{32}-[0-9a-f]{16}\.mjs|config-[0-9a-f]{16}\.mjs)\.\d+\.\d+\.tmp$/,
 };
 
-/** The cached module's path if every input still has the content it was built from (and the module is there); both marked used. */
+/** The cached module's path if every input still has the content it was built from and the module is there; both marked used. */
 function cached(dir: string, key: string): string | undefined {
   let manifest: Manifest;
   const manifestFile = join(dir, `${key}.json`);
@@ -50,10 +52,9 @@ function cached(dir: string, key: string): string | undefined {
     return undefined;
   }
   const module = join(dir, manifest.module);
-  // a pruning may have removed the module and not yet its manifest (the module is written first): built again
-  if (!existsSync(module)) return undefined;
+  // a pruning may have removed the module and not its manifest (the module is written first): built again
+  if (!markUsed(module)) return undefined;
   markUsed(manifestFile);
-  markUsed(module);
   return module;
 }
 
@@ -74,9 +75,10 @@ export function compileOverlay(file: string, exportNames: readonly string[], env
   const names = [...exportNames].sort();
   // one entry per overlay path and shape of this package; the manifest says whether its inputs still match
   const key = sha256(`${resolve(file)}\n${names.join(",")}\n${COMPILER_VERSION}`).slice(0, 32);
-  const hit = cached(dir, key);
-  // at most once a day: the modules no load has used for a month (older contents of overlays, overlays gone)
+  // at most once a day: the modules no load has used for a month (older contents of overlays, overlays gone). Before
+  // the lookup: a load that cannot mark what it uses (files another user owns) must not remove it after finding it
   pruneUnused(dir, OVERLAY_FILES);
+  const hit = cached(dir, key);
   if (hit) return hit;
 
   // require(), not import(): the CLI's bundle runs as a script, where Node 20 offers no import() of a package.

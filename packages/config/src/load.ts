@@ -66,7 +66,16 @@ async function importOverlay(file: string, shown: string): Promise<{ default?: u
   }
   // stack traces name the compiled module: the process.exit guards know it as this overlay
   guardLaterExits(compiled, shown);
-  return importModule(pathToFileURL(compiled).href);
+  try {
+    return await importModule(pathToFileURL(compiled).href);
+  } catch (err) {
+    // another process's pruning (cache-prune.ts) removed the module between the lookup and this import: built again,
+    // imported under a new URL (the failed import stays cached under its own)
+    if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND" || existsSync(compiled)) throw err;
+    const again = compileOverlay(file, Object.keys(config));
+    guardLaterExits(again, shown);
+    return importModule(`${pathToFileURL(again).href}?rebuilt`);
+  }
 }
 
 /**

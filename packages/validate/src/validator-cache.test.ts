@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { runValidation } from "./run.ts";
 import { PRUNE_STAMP, UNUSED_DAYS } from "@eks-gitops/config/cache-prune";
-import { SchemaCompiler } from "./schema/compile.ts";
+import { DERIVED_FILES } from "./derived-cache.ts";
+import { SchemaCompiler, VALIDATOR_FILES } from "./schema/compile.ts";
 import { MIRROR, TEST_CACHE } from "./testing.ts";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
@@ -30,7 +31,7 @@ const run = async () => {
   const { report } = await runValidation({ root: REPO, paths: [FIXTURES], cacheDir, mirror: MIRROR, read: { cwd: REPO } });
   return JSON.stringify(report);
 };
-const validatorFiles = () => readdirSync(join(cacheDir, "validators")).filter((f) => f.endsWith(".cjs"));
+const validatorFiles = () => readdirSync(join(cacheDir, "validators")).filter((f) => /^[0-9a-f]{64}\.cjs$/.test(f));
 
 describe("the compiled-validator cache", () => {
   it("gives every fixture the same report cold, warm and damaged", async () => {
@@ -59,6 +60,21 @@ describe("the compiled-validator cache", () => {
     const derived = join(cacheDir, "derived");
     const derivedFiles = readdirSync(derived).filter((f) => f.endsWith(".json"));
     expect(derivedFiles.length).toBeGreaterThan(0);
+    // the names the pruning may remove are the names these caches write (and their temporary files'), nothing else
+    const v8Files = () => readdirSync(folder).filter((f) => f.endsWith(".v8"));
+    const codeCaches = v8Files();
+    expect(codeCaches.length).toBeGreaterThan(0);
+    for (const [dir, names] of [[folder, VALIDATOR_FILES], [derived, DERIVED_FILES]] as const) {
+      for (const f of readdirSync(dir).filter((n) => n !== PRUNE_STAMP)) {
+        expect(names.kept.test(f), f).toBe(true);
+        expect(names.temporary.test(`${f}.${process.pid}.tmp`), f).toBe(true);
+        expect(names.kept.test(`${f}.${process.pid}.tmp`) || names.temporary.test(f), f).toBe(false);
+      }
+    }
+    const foreign = ["notes.json", "README", `${"e".repeat(63)}.cjs`];
+    for (const dir of [folder, derived]) for (const f of foreign) writeFileSync(join(dir, f), "not the cache's");
+    const staleTemporary = [join(folder, `${stored[0]}.4242.tmp`), join(derived, `${derivedFiles[0]}.4242.tmp`)];
+    for (const f of staleTemporary) writeFileSync(f, "half written");
     // every file a month and more unused, a validator and a derived value of a schema no run meets, the last pruning
     // two days ago
     const stale = `${"e".repeat(64)}.cjs`;
@@ -75,7 +91,11 @@ describe("the compiled-validator cache", () => {
     expect(validatorFiles().sort()).toEqual(stored.sort());
     expect(Date.now() - statSync(join(folder, PRUNE_STAMP)).mtimeMs).toBeLessThan(60 * 60 * 1000);
     expect(existsSync(join(derived, staleDerived))).toBe(false);
-    expect(readdirSync(derived).filter((f) => f.endsWith(".json")).sort()).toEqual(derivedFiles.sort());
+    expect(readdirSync(derived).filter((f) => DERIVED_FILES.kept.test(f)).sort()).toEqual(derivedFiles.sort());
+    // V8's code caches of the validators read are used with them; foreign files stay; temporary ones a day old go
+    expect(v8Files().sort()).toEqual(codeCaches.sort());
+    for (const dir of [folder, derived]) for (const f of foreign) expect(existsSync(join(dir, f)), f).toBe(true);
+    for (const f of staleTemporary) expect(existsSync(f), f).toBe(false);
     // nothing run for a month: every validator goes, and the next run compiles them again, with the same report
     for (const f of readdirSync(folder)) age(f, UNUSED_DAYS + 5);
     age(PRUNE_STAMP, 2);

@@ -63,7 +63,7 @@ const V8_TAG = `node-${process.versions.v8.replace(/[^0-9a-z.]/gi, "_")}-${proce
  * What the validator cache writes, and pruneCache may remove: `<key>.cjs` (validator code), `<key>.<V8 tag>.v8` (V8's
  * code cache of it), and `<file>.<pid>.tmp` while either is written.
  */
-const VALIDATOR_FILES: CacheNames = { kept: /^[0-9a-f]{64}\.(?:cjs|[A-Za-z0-9._-]+\.v8)$/, temporary: /^[0-9a-f]{64}\.[A-Za-z0-9._-]+\.\d+\.tmp$/ };
+export const VALIDATOR_FILES: CacheNames = { kept: /^[0-9a-f]{64}\.(?:cjs|[A-Za-z0-9._-]+\.v8)$/, temporary: /^[0-9a-f]{64}\.[A-Za-z0-9._-]+\.\d+\.tmp$/ };
 /** Bump when conversion or ajv options change: cached validator code is keyed by it. */
 export const CACHE_VERSION = `eks-gitops-validate/9 ajv@8.20.0 verbose=false optimize=1 enums=${ENUM_VALUES_SOURCE}`;
 const standalone = (standaloneCode as unknown as { default?: typeof standaloneCode }).default ?? standaloneCode;
