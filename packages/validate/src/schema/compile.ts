@@ -154,6 +154,8 @@ export function compilerAjv(source: boolean): Ajv {
 export class SchemaCompiler {
   private readonly ajv: Ajv;
   private readonly cacheDir: string | undefined;
+  /** Values derived from pinned schemas (derived()), beside the validators. */
+  private readonly derivedDir: string | undefined;
   private readonly documents = new Set<string>();
   private readonly compiled = new WeakMap<TypeSchema, ValidateFunction>();
   /**
@@ -173,6 +175,7 @@ export class SchemaCompiler {
 
   constructor(options: CompilerOptions = {}) {
     this.cacheDir = options.cacheDir ? join(options.cacheDir, "validators") : undefined;
+    this.derivedDir = options.cacheDir ? join(options.cacheDir, "derived") : undefined;
     this.ajv = compilerAjv(this.cacheDir !== undefined);
     // SHARED_KEYWORD: the call ajv makes for a `$ref` compiled into a function of its own (callRef), to a validator
     // compiled or loaded once per run instead of a copy in each schema's code. The errors are the referenced
@@ -289,13 +292,12 @@ export class SchemaCompiler {
    * it instead: `name` says what it is and must change (with a version) whenever `compute` would answer differently.
    */
   derived<T>(name: string, type: TypeSchema, compute: () => T): T {
-    if (!this.cacheDir || !type.contentId) return compute();
+    if (!this.derivedDir || !type.contentId) return compute();
     const id = createHash("sha256").update(`${CACHE_VERSION}\n${name}\n${type.contentId}`).digest("hex");
-    const dir = join(this.cacheDir, "..", "derived");
-    const stored = readDerived(dir, id);
+    const stored = readDerived(this.derivedDir, id);
     if (stored) return stored.value as T;
     const value = compute();
-    writeDerived(dir, id, value);
+    writeDerived(this.derivedDir, id, value);
     return value;
   }
 
@@ -360,9 +362,9 @@ export class SchemaCompiler {
    * a day; undefined when it did not prune now (or there is no cache).
    */
   pruneCache(now?: number): Pruned | undefined {
-    if (!this.cacheDir) return undefined;
+    if (!this.cacheDir || !this.derivedDir) return undefined;
     // the values derived from pinned schemas beside it (derived()), keyed by CACHE_VERSION too
-    const derived = pruneUnused(join(this.cacheDir, "..", "derived"), DERIVED_FILES, now);
+    const derived = pruneUnused(this.derivedDir, DERIVED_FILES, now);
     const validators = pruneUnused(this.cacheDir, VALIDATOR_FILES, now);
     if (!derived) return validators;
     return { files: derived.files + (validators?.files ?? 0), bytes: derived.bytes + (validators?.bytes ?? 0) };
